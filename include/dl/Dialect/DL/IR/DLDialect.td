@@ -1,0 +1,41 @@
+//===- DLDialect.td - the dl dialect definition ------------*- tablegen -*-===//
+//
+// The `dl` dialect: deep-learning layers (convolution, GEMM, batch
+// normalization, activations, layout changes) on memrefs, destination-passing.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DL_DIALECT_DL_IR_DLDIALECT_TD
+#define DL_DIALECT_DL_IR_DLDIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def DL_Dialect : Dialect {
+  let name = "dl";
+  let cppNamespace = "::mlir::dl";
+  let summary = "Deep-learning layers on buffers, compiled to native CPU code";
+  let description = [{
+    The `dl` dialect holds the layers of a convolutional network in fp32 with
+    buffer (memref) semantics and destination-passing style: every op reads
+    its `ins` operands and writes its `outs` operands; no op returns a value.
+
+    Two layouts are supported for activations and filters:
+    * plain: activations `NCHW` (`memref<N x C x H x W>`), filters `KCRS`;
+    * blocked, as in PolyDL: activations `NCHW{c}c`
+      (`memref<N x C/c x H x W x c>`, element `[n][c_blk][h][w][c]`) and
+      filters `KCRS{c}c{k}k` (`memref<K/k x C/c x R x S x c x k>`).
+    The layout of an op is given by the ranks of its operands; `dl.pack` and
+    `dl.unpack` convert between the two.
+
+    Sizes may be dynamic (`?`); verifiers check every relation between sizes
+    that are known statically.
+  }];
+  // Verifies `dl.run_shape`, the sizes dl-compile --run/--bench use for a
+  // function argument with dynamic sizes.
+  let hasRegionArgAttrVerify = 1;
+}
+
+class DL_Op<string mnemonic, list<Trait> traits = []>
+    : Op<DL_Dialect, mnemonic, traits>;
+
+#endif // DL_DIALECT_DL_IR_DLDIALECT_TD

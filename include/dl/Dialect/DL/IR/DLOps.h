@@ -1,0 +1,37 @@
+//===- DLOps.h - dl dialect operations --------------------------*- C++ -*-===//
+//
+// Declares the operations of the `dl` dialect (generated from DLOps.td) and
+// the size helpers their verifiers and lowerings share.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DL_DIALECT_DL_IR_DLOPS_H
+#define DL_DIALECT_DL_IR_DLOPS_H
+
+#include "dl/Dialect/DL/IR/DLDialect.h"
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include <optional>
+
+namespace mlir {
+namespace dl {
+
+/// Output size of a convolution along one spatial dimension:
+/// (in + padBefore + padAfter - dilation * (filter - 1) - 1) / stride + 1.
+/// Returns std::nullopt when the dilated filter does not fit in the padded
+/// input (the convolution would have no output element).
+std::optional<int64_t> getConvOutputSize(int64_t inputSize, int64_t filterSize,
+                                         int64_t stride, int64_t padBefore,
+                                         int64_t padAfter, int64_t dilation);
+
+} // namespace dl
+} // namespace mlir
+
+#define GET_OP_CLASSES
+#include "dl/Dialect/DL/IR/DLOps.h.inc"
+
+#endif // DL_DIALECT_DL_IR_DLOPS_H

@@ -1,0 +1,272 @@
+//===- DLOps.td - dl dialect operations --------------------*- tablegen -*-===//
+//
+// The operations of the `dl` dialect. All are fp32, on memrefs, in
+// destination-passing style (`ins(...) outs(...)`); each has a verifier that
+// checks every size relation known statically.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DL_DIALECT_DL_IR_DLOPS_TD
+#define DL_DIALECT_DL_IR_DLOPS_TD
+
+include "dl/Dialect/DL/IR/DLDialect.td"
+include "mlir/Interfaces/DestinationStyleOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/CommonAttrConstraints.td"
+
+def DL_Buffer : MemRefOf<[F32]>;
+def DL_Vector : MemRefRankOf<[F32], [1]>;
+
+// Every dl op reads `ins` and writes `outs`; the DPS interface tells passes
+// and tools which operands are written.
+class DL_DPSOp<string mnemonic, list<Trait> traits = []>
+    : DL_Op<mnemonic, !listconcat(traits,
+                       [DestinationStyleOpInterface])> {
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Heavy ops
+//===----------------------------------------------------------------------===//
+
+def DL_MatmulOp : DL_DPSOp<"matmul"> {
+  let summary = "GEMM: C = alpha * op(A) * op(B) + beta * C";
+  let description = [{
+    Computes `C = alpha * op(A) * op(B) + beta * C` where `op(X)` is `X` or
+    its transpose (`transpose_a`, `transpose_b`). With `beta = 0` (the
+    default) `C` is not read, as in BLAS. `op(A)` is M x K, `op(B)` is K x N
+    and `C` is M x N.
+
+    ```mlir
+    dl.matmul ins(%a, %b : memref<64x32xf32>, memref<32x16xf32>)
+              outs(%c : memref<64x16xf32>) {alpha = 2.0 : f32, beta = 1.0 : f32}
+    ```
+  }];
+  let arguments = (ins Arg<DL_Buffer, "A", [MemRead]>:$a,
+                       Arg<DL_Buffer, "B", [MemRead]>:$b,
+                       Arg<DL_Buffer, "C", [MemRead, MemWrite]>:$c,
+                       DefaultValuedAttr<F32Attr, "1.0">:$alpha,
+                       DefaultValuedAttr<F32Attr, "0.0">:$beta,
+                       UnitAttr:$transpose_a,
+                       UnitAttr:$transpose_b);
+  let assemblyFormat = [{
+    `ins` `(` $a `,` $b `:` type($a) `,` type($b) `)`
+    `outs` `(` $c `:` type($c) `)` attr-dict
+  }];
+  let extraClassDeclaration = [{
+    ::mlir::MutableOperandRange getDpsInitsMutable() { return getCMutable(); }
+  }];
+}
+
+def DL_Conv2DOp : DL_DPSOp<"conv2d"> {
+  let summary = "2-D forward convolution, plain (NCHW/KCRS) or blocked layout";
+  let description = [{
+    `output[n][k][oh][ow] = sum_{c,r,s} input[n][c][ih][iw] * filter[k][c][r][s]`
+    with `ih = oh * stride_h + r * dilation_h - pad_top`,
+    `iw = ow * stride_w + s * dilation_w - pad_left`, and input elements
+    outside the image read as zero. The output is overwritten.
+
+    Plain layout: `input: N x C x H x W`, `filter: K x C x R x S`,
+    `output: N x K x OH x OW`. Blocked layout (PolyDL's):
+    `input: N x C/c x H x W x c`, `filter: K/k x C/c x R x S x c x k`,
+    `output: N x K/k x OH x OW x k`. The output size is
+    `OH = (H + pad_top + pad_bottom - dilation_h * (R - 1) - 1) / stride_h + 1`
+    (and likewise for W).
+
+    `padding` is `[top, left, bottom, right]`.
+
+    ```mlir
+    dl.conv2d ins(%in, %f : memref<1x64x56x56xf32>, memref<64x64x3x3xf32>)
+              outs(%out : memref<1x64x56x56xf32>)
+              {strides = array<i64: 1, 1>, padding = array<i64: 1, 1, 1, 1>}
+    ```
+  }];
+  let arguments = (ins
+      Arg<DL_Buffer, "input activations", [MemRead]>:$input,
+      Arg<DL_Buffer, "filter", [MemRead]>:$filter,
+      Arg<DL_Buffer, "output activations", [MemWrite]>:$output,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations);
+  let assemblyFormat = [{
+    `ins` `(` $input `,` $filter `:` type($input) `,` type($filter) `)`
+    `outs` `(` $output `:` type($output) `)` attr-dict
+  }];
+  let extraClassDeclaration = [{
+    ::mlir::MutableOperandRange getDpsInitsMutable() { return getOutputMutable(); }
+    /// True for the blocked layout (rank-5 activations, rank-6 filter).
+    bool isBlocked() { return getInput().getType().getRank() == 5; }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Batch normalization
+//===----------------------------------------------------------------------===//
+
+def DL_BatchNormInferenceOp : DL_DPSOp<"batch_norm_inference"> {
+  let summary = "batch normalization, inference form (given statistics)";
+  let description = [{
+    `output = gamma[c] * (input - mean[c]) / sqrt(variance[c] + epsilon) + beta[c]`
+    per channel `c` of an `NCHW` (rank 4) or `NCHW{c}c` (rank 5, channel
+    `c_blk * c + c`) activation. `gamma`, `beta`, `mean`, `variance` have one
+    element per channel. `epsilon` (default 1e-3) is inside the square root.
+  }];
+  let arguments = (ins
+      Arg<DL_Buffer, "input", [MemRead]>:$input,
+      Arg<DL_Vector, "scale", [MemRead]>:$gamma,
+      Arg<DL_Vector, "shift", [MemRead]>:$beta,
+      Arg<DL_Vector, "mean", [MemRead]>:$mean,
+      Arg<DL_Vector, "variance", [MemRead]>:$variance,
+      Arg<DL_Buffer, "output", [MemWrite]>:$output,
+      DefaultValuedAttr<F32Attr, "1.0e-3">:$epsilon);
+  let assemblyFormat = [{
+    `ins` `(` $input `,` $gamma `,` $beta `,` $mean `,` $variance `:`
+        type($input) `,` type($gamma) `,` type($beta) `,` type($mean) `,`
+        type($variance) `)`
+    `outs` `(` $output `:` type($output) `)` attr-dict
+  }];
+  let extraClassDeclaration = [{
+    ::mlir::MutableOperandRange getDpsInitsMutable() { return getOutputMutable(); }
+  }];
+}
+
+def DL_BatchNormTrainingOp : DL_DPSOp<"batch_norm_training"> {
+  let summary = "batch normalization, training forward form";
+  let description = [{
+    Computes per channel `c` the mini-batch mean
+    `mean[c] = sum_{n,h,w} input / m` and the biased variance
+    `var[c] = sum_{n,h,w} (input - mean[c])^2 / m` with `m = N * H * W`,
+    writes them to `saved_mean` and `saved_variance`, and normalizes:
+    `output = gamma[c] * (input - mean[c]) / sqrt(var[c] + epsilon) + beta[c]`.
+    Layouts as for `dl.batch_norm_inference`.
+  }];
+  let arguments = (ins
+      Arg<DL_Buffer, "input", [MemRead]>:$input,
+      Arg<DL_Vector, "scale", [MemRead]>:$gamma,
+      Arg<DL_Vector, "shift", [MemRead]>:$beta,
+      Arg<DL_Buffer, "output", [MemWrite]>:$output,
+      Arg<DL_Vector, "saved mean", [MemWrite]>:$saved_mean,
+      Arg<DL_Vector, "saved biased variance", [MemWrite]>:$saved_variance,
+      DefaultValuedAttr<F32Attr, "1.0e-3">:$epsilon);
+  let assemblyFormat = [{
+    `ins` `(` $input `,` $gamma `,` $beta `:`
+        type($input) `,` type($gamma) `,` type($beta) `)`
+    `outs` `(` $output `,` $saved_mean `,` $saved_variance `:`
+        type($output) `,` type($saved_mean) `,` type($saved_variance) `)`
+    attr-dict
+  }];
+  let extraClassDeclaration = [{
+    ::mlir::MutableOperandRange getDpsInitsMutable() {
+      return ::mlir::MutableOperandRange(getOperation(), /*start=*/3,
+                                         /*length=*/3);
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Element-wise ops
+//===----------------------------------------------------------------------===//
+
+class DL_UnaryElementwiseOp<string mnemonic, string expr>
+    : DL_DPSOp<mnemonic> {
+  let summary = "element-wise `output = " # expr # "`";
+  let description = [{
+    Element-wise on buffers of any rank and equal shape; `input` and
+    `output` may be the same buffer (in place).
+  }];
+  let arguments = (ins Arg<DL_Buffer, "input", [MemRead]>:$input,
+                       Arg<DL_Buffer, "output", [MemWrite]>:$output);
+  let assemblyFormat = [{
+    `ins` `(` $input `:` type($input) `)`
+    `outs` `(` $output `:` type($output) `)` attr-dict
+  }];
+  let extraClassDeclaration = [{
+    ::mlir::MutableOperandRange getDpsInitsMutable() { return getOutputMutable(); }
+  }];
+}
+
+def DL_ReluOp : DL_UnaryElementwiseOp<"relu", "max(input, 0)">;
+def DL_Relu6Op : DL_UnaryElementwiseOp<"relu6", "min(max(input, 0), 6)">;
+
+def DL_AddOp : DL_DPSOp<"add"> {
+  let summary = "element-wise sum (residual connection)";
+  let description = [{
+    `output = lhs + rhs` on buffers of equal shape; `output` may be `lhs` or
+    `rhs` (in place).
+  }];
+  let arguments = (ins Arg<DL_Buffer, "lhs", [MemRead]>:$lhs,
+                       Arg<DL_Buffer, "rhs", [MemRead]>:$rhs,
+                       Arg<DL_Buffer, "output", [MemWrite]>:$output);
+  let assemblyFormat = [{
+    `ins` `(` $lhs `,` $rhs `:` type($lhs) `,` type($rhs) `)`
+    `outs` `(` $output `:` type($output) `)` attr-dict
+  }];
+  let extraClassDeclaration = [{
+    ::mlir::MutableOperandRange getDpsInitsMutable() { return getOutputMutable(); }
+  }];
+}
+
+def DL_BiasAddOp : DL_DPSOp<"bias_add"> {
+  let summary = "adds a per-channel bias";
+  let description = [{
+    `output = input + bias[channel]` where the channel is dimension 1 of a
+    rank-2 (`M x N`, bias per column), rank-4 (`NCHW`) input, or the pair of
+    dimensions 1 and 4 of a rank-5 blocked `NCHW{c}c` input (channel
+    `c_blk * c + c`). `output` may be `input` (in place).
+  }];
+  let arguments = (ins Arg<DL_Buffer, "input", [MemRead]>:$input,
+                       Arg<DL_Vector, "bias", [MemRead]>:$bias,
+                       Arg<DL_Buffer, "output", [MemWrite]>:$output);
+  let assemblyFormat = [{
+    `ins` `(` $input `,` $bias `:` type($input) `,` type($bias) `)`
+    `outs` `(` $output `:` type($output) `)` attr-dict
+  }];
+  let extraClassDeclaration = [{
+    ::mlir::MutableOperandRange getDpsInitsMutable() { return getOutputMutable(); }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Layout changes
+//===----------------------------------------------------------------------===//
+
+class DL_LayoutOp<string mnemonic, string direction> : DL_DPSOp<mnemonic> {
+  let arguments = (ins Arg<DL_Buffer, "source", [MemRead]>:$source,
+                       Arg<DL_Buffer, "destination", [MemWrite]>:$dest);
+  let assemblyFormat = [{
+    `ins` `(` $source `:` type($source) `)`
+    `outs` `(` $dest `:` type($dest) `)` attr-dict
+  }];
+  let extraClassDeclaration = [{
+    ::mlir::MutableOperandRange getDpsInitsMutable() { return getDestMutable(); }
+    /// The plain-layout side (rank 4) and the blocked side (rank 5 or 6).
+    ::mlir::TypedValue<::mlir::MemRefType> getPlain() {
+      return }] # !if(!eq(direction, "pack"), "getSource()", "getDest()") # [{;
+    }
+    ::mlir::TypedValue<::mlir::MemRefType> getBlocked() {
+      return }] # !if(!eq(direction, "pack"), "getDest()", "getSource()") # [{;
+    }
+  }];
+}
+
+def DL_PackOp : DL_LayoutOp<"pack", "pack"> {
+  let summary = "plain layout to blocked layout";
+  let description = [{
+    Activations: `NCHW` (rank 4) to `NCHW{c}c` (rank 5),
+    `dest[n][cb][h][w][c] = source[n][cb * c_block + c][h][w]`.
+    Filters: `KCRS` (rank 4) to `KCRS{c}c{k}k` (rank 6),
+    `dest[kb][cb][r][s][c][k] = source[kb * k_block + k][cb * c_block + c][r][s]`.
+    The block sizes are the innermost sizes of `dest` and must divide the
+    channel counts.
+  }];
+}
+
+def DL_UnpackOp : DL_LayoutOp<"unpack", "unpack"> {
+  let summary = "blocked layout to plain layout";
+  let description = [{
+    The inverse of `dl.pack`: `NCHW{c}c` (rank 5) to `NCHW`, or
+    `KCRS{c}c{k}k` (rank 6) to `KCRS`.
+  }];
+}
+
+#endif // DL_DIALECT_DL_IR_DLOPS_TD

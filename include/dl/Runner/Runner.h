@@ -1,0 +1,147 @@
+//===- Runner.h - JIT-run, check and time dl functions ----------*- C++ -*-===//
+//
+// What `dl-compile --run/--bench` is made of, as a library: concrete argument
+// shapes for a function (dynamic sizes from `dl.run_shape`), deterministic
+// input data, host buffers passed to JIT code as MLIR memref descriptors,
+// element-wise comparison against a reference, FLOP counting from the dl ops,
+// and a JIT-compiled module to call functions in.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DL_RUNNER_RUNNER_H
+#define DL_RUNNER_RUNNER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace llvm {
+class TargetMachine;
+} // namespace llvm
+
+namespace mlir {
+class ExecutionEngine;
+class OpPassManager;
+namespace func {
+class FuncOp;
+} // namespace func
+
+namespace dl {
+
+/// Name of the argument attribute giving the sizes `--run`/`--bench` use for
+/// a memref argument with dynamic sizes (`array<i64: ...>`, one per dim).
+constexpr llvm::StringLiteral kRunShapeAttrName = "dl.run_shape";
+
+/// How to fill one argument before a run.
+struct ArgumentSpec {
+  SmallVector<int64_t> shape;
+  /// Values must be positive (e.g. a variance): drawn from [0.5, 1.5)
+  /// instead of [-1, 1).
+  bool positive = false;
+};
+
+/// Concrete shapes of `func`'s arguments. Fails with a diagnostic on the
+/// function when an argument is not an f32 memref with the identity layout,
+/// when a dynamic size has no `dl.run_shape`, or when the function returns
+/// values.
+FailureOr<SmallVector<ArgumentSpec>> getArgumentSpecs(func::FuncOp func);
+
+/// An f32 host buffer, row-major, passed to JIT code as a memref descriptor.
+class HostBuffer {
+public:
+  explicit HostBuffer(ArrayRef<int64_t> shape);
+  // Copies own their data; the descriptor always points at this buffer's.
+  HostBuffer(const HostBuffer &other);
+  HostBuffer &operator=(const HostBuffer &other);
+  HostBuffer(HostBuffer &&) = default;
+  HostBuffer &operator=(HostBuffer &&) = default;
+
+  /// Fills with values from a fixed pseudo-random sequence of `seed`:
+  /// uniform in [-1, 1), or in [0.5, 1.5) when `positive`.
+  void fillDeterministic(uint64_t seed, bool positive);
+
+  ArrayRef<float> values() const { return data; }
+  MutableArrayRef<float> values() { return data; }
+  ArrayRef<int64_t> getShape() const { return descriptor.sizes; }
+
+  /// Appends, for ExecutionEngine's packed calling convention, one pointer
+  /// per field of the expanded memref descriptor (allocated, aligned,
+  /// offset, sizes..., strides...).
+  void appendPackedArguments(SmallVectorImpl<void *> &args);
+
+private:
+  void initDescriptor(SmallVector<int64_t> shape);
+
+  std::vector<float> data;
+  struct {
+    float *allocated = nullptr;
+    float *aligned = nullptr;
+    int64_t offset = 0;
+    SmallVector<int64_t> sizes;
+    SmallVector<int64_t> strides;
+  } descriptor;
+};
+
+/// Result of comparing a buffer with its reference.
+struct Comparison {
+  double maxAbsErr = 0.0;
+  /// Max of |actual - ref| / |ref| over elements with |ref| at least 1e-3 of
+  /// the largest |ref| (elements near zero are judged by the absolute part).
+  double maxRelErr = 0.0;
+  int64_t mismatches = 0;
+  bool ok() const { return mismatches == 0; }
+  /// Merges the comparison of another buffer.
+  void merge(const Comparison &other);
+};
+
+/// Compares element-wise: an element matches when
+/// `|actual - ref| <= atol + rtol * |ref|`, where `atol` defaults to
+/// `rtol * max|ref|` (errors are judged relative to the buffer's scale) when
+/// not given. NaN matches only NaN.
+Comparison compareBuffers(ArrayRef<float> actual, ArrayRef<float> reference,
+                          double rtol, std::optional<double> atol);
+
+/// Floating-point operations of one call of `func` with `args`, counted from
+/// its dl ops before lowering: 2*M*N*K for matmul, 2 per multiply-add of a
+/// convolution, per element 4 for inference batch norm, 8 for training batch
+/// norm, 1 for relu/add/bias_add, 2 for relu6, 0 for pack/unpack. Returns
+/// std::nullopt when an operand's sizes cannot be resolved.
+std::optional<double> countFlops(func::FuncOp func,
+                                 ArrayRef<ArgumentSpec> args);
+
+/// A module lowered by a pipeline and JIT-compiled for the host CPU.
+class JitModule {
+public:
+  ~JitModule();
+  /// Clones `module`, runs `buildPipeline` on the clone (it must end in the
+  /// LLVM dialect) and JIT-compiles it at LLVM -O3 for the host. Diagnostics
+  /// go to the module's context.
+  static FailureOr<std::unique_ptr<JitModule>>
+  create(ModuleOp module,
+         const std::function<void(OpPassManager &)> &buildPipeline);
+
+  /// Calls `name` with one memref argument per buffer.
+  LogicalResult call(StringRef name, MutableArrayRef<HostBuffer> args);
+
+  /// The packed entry point of `name` (for timing without lookups).
+  FailureOr<void (*)(void **)> lookup(StringRef name);
+
+private:
+  JitModule() = default;
+  std::unique_ptr<ExecutionEngine> engine;
+};
+
+/// Creates a TargetMachine for the host CPU (all its features), at -O3.
+/// Initializes the native target on first use.
+FailureOr<std::unique_ptr<llvm::TargetMachine>> createHostTargetMachine();
+
+} // namespace dl
+} // namespace mlir
+
+#endif // DL_RUNNER_RUNNER_H

@@ -1,0 +1,634 @@
+//===- DLToAffine.cpp - lower dl ops to affine loop nests -------*- C++ -*-===//
+//
+// The pass `convert-dl-to-affine`: every dl op becomes a plain affine.for nest
+// computing its reference semantics. No tiling or reordering happens here, so
+// this lowering doubles as the reference that optimized code is checked
+// against. Loop bounds are constants for static sizes and memref.dim symbols
+// for dynamic ones.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dl/Conversion/Passes.h"
+#include "dl/Dialect/DL/IR/DLOps.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/IntegerSet.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir {
+namespace dl {
+#define GEN_PASS_DEF_CONVERTDLTOAFFINE
+#include "dl/Conversion/Passes.h.inc"
+} // namespace dl
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::dl;
+using affine::AffineForOp;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Loop-nest building helpers
+//===----------------------------------------------------------------------===//
+
+/// Size of dimension `dim` of `memref`: a constant when static, else a
+/// memref.dim created at the builder's position (a valid affine symbol when
+/// created outside the nests).
+OpFoldResult getSize(OpBuilder &b, Location loc, Value memref, int64_t dim) {
+  int64_t size = cast<MemRefType>(memref.getType()).getDimSize(dim);
+  if (!ShapedType::isDynamic(size))
+    return b.getIndexAttr(size);
+  return memref::DimOp::create(b, loc, memref, dim).getResult();
+}
+
+/// Sizes of all dimensions of `memref`.
+SmallVector<OpFoldResult> getSizes(OpBuilder &b, Location loc, Value memref) {
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t d = 0, e = cast<MemRefType>(memref.getType()).getRank(); d < e;
+       ++d)
+    sizes.push_back(getSize(b, loc, memref, d));
+  return sizes;
+}
+
+using NestBodyFn = function_ref<SmallVector<Value>(
+    OpBuilder &, Location, ValueRange ivs, ValueRange iterArgs)>;
+
+/// Builds a perfect nest of `affine.for %iv = 0 to ub` loops, one per entry of
+/// `upperBounds`, threading `inits` through every level as iter_args. The
+/// body receives all induction variables (outermost first) and the current
+/// iter_args, and returns the values to yield. Returns the nest's results.
+SmallVector<Value> buildNest(OpBuilder &b, Location loc,
+                             ArrayRef<OpFoldResult> upperBounds,
+                             ValueRange inits, NestBodyFn body,
+                             SmallVectorImpl<Value> &ivs) {
+  if (upperBounds.empty())
+    return body(b, loc, ivs, inits);
+  auto bodyBuilder = [&](OpBuilder &nb, Location nloc, Value iv,
+                         ValueRange iterArgs) {
+    ivs.push_back(iv);
+    SmallVector<Value> results =
+        buildNest(nb, nloc, upperBounds.drop_front(), iterArgs, body, ivs);
+    affine::AffineYieldOp::create(nb, nloc, results);
+  };
+  AffineForOp loop;
+  OpFoldResult ub = upperBounds.front();
+  if (auto attr = dyn_cast<Attribute>(ub)) {
+    loop = AffineForOp::create(b, loc, 0, cast<IntegerAttr>(attr).getInt(), 1,
+                               inits, bodyBuilder);
+  } else {
+    loop = AffineForOp::create(
+        b, loc, ValueRange{}, b.getConstantAffineMap(0), cast<Value>(ub),
+        AffineMap::get(0, 1, b.getAffineSymbolExpr(0)), 1, inits, bodyBuilder);
+  }
+  return SmallVector<Value>(loop.getResults());
+}
+
+SmallVector<Value> buildNest(OpBuilder &b, Location loc,
+                             ArrayRef<OpFoldResult> upperBounds,
+                             ValueRange inits, NestBodyFn body) {
+  SmallVector<Value> ivs;
+  return buildNest(b, loc, upperBounds, inits, body, ivs);
+}
+
+/// Builds a nest without iter_args whose body only has side effects.
+void buildNest(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> upperBounds,
+               function_ref<void(OpBuilder &, Location, ValueRange)> body) {
+  buildNest(b, loc, upperBounds, ValueRange{},
+            [&](OpBuilder &nb, Location nloc, ValueRange ivs, ValueRange) {
+              body(nb, nloc, ivs);
+              return SmallVector<Value>{};
+            });
+}
+
+/// Loads `memref[exprs(ivs)]` with an affine.load whose map has one dim per
+/// induction variable.
+Value loadAt(OpBuilder &b, Location loc, Value memref, ValueRange ivs,
+             ArrayRef<AffineExpr> exprs) {
+  auto map = AffineMap::get(ivs.size(), 0, exprs, b.getContext());
+  return affine::AffineLoadOp::create(b, loc, memref, map, ivs);
+}
+
+void storeAt(OpBuilder &b, Location loc, Value value, Value memref,
+             ValueRange ivs, ArrayRef<AffineExpr> exprs) {
+  auto map = AffineMap::get(ivs.size(), 0, exprs, b.getContext());
+  affine::AffineStoreOp::create(b, loc, value, memref, map, ivs);
+}
+
+/// d0, d1, ... for the given induction-variable positions.
+SmallVector<AffineExpr> dims(OpBuilder &b, ArrayRef<unsigned> positions) {
+  return llvm::map_to_vector(
+      positions, [&](unsigned p) { return b.getAffineDimExpr(p); });
+}
+
+Value f32Constant(OpBuilder &b, Location loc, double value) {
+  return arith::ConstantFloatOp::create(b, loc, b.getF32Type(),
+                                        APFloat(static_cast<float>(value)));
+}
+
+/// The loops of a per-channel computation over a plain NCHW (channel dim 1)
+/// or blocked NCHW{c}c (channel dims 1 and 4) activation, and how to address
+/// elements and per-channel vectors from the loop ivs.
+struct ChannelLayout {
+  /// Loop over the channels: {C} for plain, {C/c, c} for blocked.
+  SmallVector<OpFoldResult> channelBounds;
+  /// Loops over the other dims (N, H, W) in order.
+  SmallVector<OpFoldResult> otherBounds;
+  bool blocked;
+  int64_t block = 1; // Channel block size (static, verified) when blocked.
+
+  ChannelLayout(OpBuilder &b, Location loc, Value activation) {
+    blocked = cast<MemRefType>(activation.getType()).getRank() == 5;
+    SmallVector<OpFoldResult> sizes = getSizes(b, loc, activation);
+    channelBounds.push_back(sizes[1]);
+    if (blocked) {
+      channelBounds.push_back(sizes[4]);
+      block = cast<MemRefType>(activation.getType()).getDimSize(4);
+    }
+    otherBounds = {sizes[0], sizes[2], sizes[3]};
+  }
+
+  /// Index into a per-channel vector from the channel ivs (d0[, d1]).
+  AffineExpr channelIndex(OpBuilder &b) const {
+    if (!blocked)
+      return b.getAffineDimExpr(0);
+    return b.getAffineDimExpr(0) * block + b.getAffineDimExpr(1);
+  }
+
+  /// Index of an activation element for a nest whose ivs are the channel
+  /// ivs followed by (n, h, w).
+  SmallVector<AffineExpr> elementIndex(OpBuilder &b) const {
+    auto d = [&](unsigned i) { return b.getAffineDimExpr(i); };
+    if (!blocked)
+      return {d(1), d(0), d(2), d(3)};
+    return {d(2), d(0), d(3), d(4), d(1)};
+  }
+};
+
+/// Converts an index-typed count to f32.
+Value indexToF32(OpBuilder &b, Location loc, OpFoldResult count) {
+  if (auto attr = dyn_cast<Attribute>(count))
+    return f32Constant(b, loc, cast<IntegerAttr>(attr).getInt());
+  Value i64 =
+      arith::IndexCastOp::create(b, loc, b.getI64Type(), cast<Value>(count));
+  return arith::SIToFPOp::create(b, loc, b.getF32Type(), i64);
+}
+
+/// Product of index sizes, folded when all are constant.
+OpFoldResult multiplySizes(OpBuilder &b, Location loc,
+                           ArrayRef<OpFoldResult> sizes) {
+  int64_t constant = 1;
+  Value dynamic;
+  for (OpFoldResult size : sizes) {
+    if (auto attr = dyn_cast<Attribute>(size)) {
+      constant *= cast<IntegerAttr>(attr).getInt();
+      continue;
+    }
+    dynamic = dynamic ? arith::MulIOp::create(b, loc, dynamic, cast<Value>(size))
+                            .getResult()
+                      : cast<Value>(size);
+  }
+  if (!dynamic)
+    return b.getIndexAttr(constant);
+  if (constant == 1)
+    return dynamic;
+  Value c = arith::ConstantIndexOp::create(b, loc, constant);
+  return arith::MulIOp::create(b, loc, dynamic, c).getResult();
+}
+
+//===----------------------------------------------------------------------===//
+// Heavy ops
+//===----------------------------------------------------------------------===//
+
+struct MatmulLowering : OpRewritePattern<MatmulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MatmulOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    OpFoldResult m = getSize(rewriter, loc, op.getC(), 0);
+    OpFoldResult n = getSize(rewriter, loc, op.getC(), 1);
+    OpFoldResult k = getSize(rewriter, loc, op.getA(), op.getTransposeA() ? 0 : 1);
+    float alpha = op.getAlpha().convertToFloat();
+    float beta = op.getBeta().convertToFloat();
+
+    // C = beta * C (C = 0 when beta = 0: C is not read, as in BLAS).
+    if (beta != 1.0f) {
+      Value betaValue = f32Constant(rewriter, loc, beta);
+      buildNest(rewriter, loc, {m, n},
+                [&](OpBuilder &b, Location l, ValueRange ivs) {
+                  SmallVector<AffineExpr> ij = dims(b, {0, 1});
+                  Value scaled = betaValue;
+                  if (beta != 0.0f)
+                    scaled = arith::MulFOp::create(
+                        b, l, betaValue, loadAt(b, l, op.getC(), ivs, ij));
+                  storeAt(b, l, scaled, op.getC(), ivs, ij);
+                });
+    }
+
+    // C[i][j] += alpha * op(A)[i][k] * op(B)[k][j].
+    Value alphaValue = alpha != 1.0f ? f32Constant(rewriter, loc, alpha) : Value();
+    buildNest(rewriter, loc, {m, n, k},
+              [&](OpBuilder &b, Location l, ValueRange ivs) {
+                SmallVector<AffineExpr> ij = dims(b, {0, 1});
+                Value a = loadAt(b, l, op.getA(), ivs,
+                                 dims(b, op.getTransposeA()
+                                             ? ArrayRef<unsigned>{2, 0}
+                                             : ArrayRef<unsigned>{0, 2}));
+                Value bv = loadAt(b, l, op.getB(), ivs,
+                                  dims(b, op.getTransposeB()
+                                              ? ArrayRef<unsigned>{1, 2}
+                                              : ArrayRef<unsigned>{2, 1}));
+                Value product = arith::MulFOp::create(b, l, a, bv);
+                if (alphaValue)
+                  product = arith::MulFOp::create(b, l, alphaValue, product);
+                Value c = loadAt(b, l, op.getC(), ivs, ij);
+                storeAt(b, l, arith::AddFOp::create(b, l, c, product),
+                        op.getC(), ivs, ij);
+              });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(Conv2DOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = op.getInput(), filter = op.getFilter(),
+          output = op.getOutput();
+    bool blocked = op.isBlocked();
+    SmallVector<OpFoldResult> outSizes = getSizes(rewriter, loc, output);
+    SmallVector<OpFoldResult> filterSizes = getSizes(rewriter, loc, filter);
+    ArrayRef<int64_t> strides = op.getStrides(), padding = op.getPadding(),
+                      dilations = op.getDilations();
+
+    // Symbols H and W for the padding test, when those sizes are dynamic.
+    SmallVector<Value> symbols;
+    SmallVector<AffineExpr> inputSpatialSizes;
+    for (int d = 0; d < 2; ++d) {
+      OpFoldResult size = getSize(rewriter, loc, input, 2 + d);
+      if (auto attr = dyn_cast<Attribute>(size)) {
+        inputSpatialSizes.push_back(
+            rewriter.getAffineConstantExpr(cast<IntegerAttr>(attr).getInt()));
+      } else {
+        inputSpatialSizes.push_back(
+            rewriter.getAffineSymbolExpr(symbols.size()));
+        symbols.push_back(cast<Value>(size));
+      }
+    }
+
+    // output = 0.
+    Value zero = f32Constant(rewriter, loc, 0.0);
+    buildNest(rewriter, loc, outSizes,
+              [&](OpBuilder &b, Location l, ValueRange ivs) {
+                SmallVector<unsigned> all =
+                    llvm::to_vector(llvm::seq<unsigned>(0, ivs.size()));
+                storeAt(b, l, zero, output, ivs, dims(b, all));
+              });
+
+    // Positions of each loop in the accumulation nest.
+    //   plain:   (n, k, oh, ow, c, r, s)
+    //   blocked: (n, kb, cb, oh, r, s, ow, c, k)
+    enum { N, K, OH, OW, C, R, S, CB, KI, NumLoops };
+    std::array<unsigned, NumLoops> pos;
+    SmallVector<OpFoldResult> bounds;
+    if (!blocked) {
+      pos[N] = 0, pos[K] = 1, pos[OH] = 2, pos[OW] = 3, pos[C] = 4, pos[R] = 5,
+      pos[S] = 6;
+      bounds = {outSizes[0], outSizes[1], outSizes[2], outSizes[3],
+                filterSizes[1], filterSizes[2], filterSizes[3]};
+    } else {
+      pos[N] = 0, pos[K] = 1, pos[CB] = 2, pos[OH] = 3, pos[R] = 4,
+      pos[S] = 5, pos[OW] = 6, pos[C] = 7, pos[KI] = 8;
+      bounds = {outSizes[0],    outSizes[1],    filterSizes[1],
+                outSizes[2],    filterSizes[2], filterSizes[3],
+                outSizes[3],    filterSizes[4], filterSizes[5]};
+    }
+
+    buildNest(rewriter, loc, bounds, [&](OpBuilder &b, Location l,
+                                         ValueRange ivs) {
+      auto d = [&](int loop) { return b.getAffineDimExpr(pos[loop]); };
+      AffineExpr ih = d(OH) * strides[0] + d(R) * dilations[0] - padding[0];
+      AffineExpr iw = d(OW) * strides[1] + d(S) * dilations[1] - padding[1];
+
+      // Skip the taps that fall in the zero padding.
+      OpBuilder::InsertionGuard guard(b);
+      SmallVector<AffineExpr> inBounds;
+      if (padding[0] > 0)
+        inBounds.push_back(ih);
+      if (padding[2] > 0)
+        inBounds.push_back(inputSpatialSizes[0] - 1 - ih);
+      if (padding[1] > 0)
+        inBounds.push_back(iw);
+      if (padding[3] > 0)
+        inBounds.push_back(inputSpatialSizes[1] - 1 - iw);
+      if (!inBounds.empty()) {
+        auto set = IntegerSet::get(ivs.size(), symbols.size(), inBounds,
+                                   SmallVector<bool>(inBounds.size(), false));
+        SmallVector<Value> operands(ivs);
+        llvm::append_range(operands, symbols);
+        auto ifOp = affine::AffineIfOp::create(b, l, set, operands,
+                                               /*withElseRegion=*/false);
+        b.setInsertionPointToStart(ifOp.getThenBlock());
+      }
+
+      SmallVector<AffineExpr> inIdx, filterIdx, outIdx;
+      if (!blocked) {
+        inIdx = {d(N), d(C), ih, iw};
+        filterIdx = {d(K), d(C), d(R), d(S)};
+        outIdx = {d(N), d(K), d(OH), d(OW)};
+      } else {
+        inIdx = {d(N), d(CB), ih, iw, d(C)};
+        filterIdx = {d(K), d(CB), d(R), d(S), d(C), d(KI)};
+        outIdx = {d(N), d(K), d(OH), d(OW), d(KI)};
+      }
+      Value product =
+          arith::MulFOp::create(b, l, loadAt(b, l, input, ivs, inIdx),
+                                loadAt(b, l, filter, ivs, filterIdx));
+      Value acc = loadAt(b, l, output, ivs, outIdx);
+      storeAt(b, l, arith::AddFOp::create(b, l, acc, product), output, ivs,
+              outIdx);
+    });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Batch normalization
+//===----------------------------------------------------------------------===//
+
+/// Builds, inside a channel loop body, the normalization sweep
+/// `output = gamma * ((input - mean) * invStd) + beta` over (n, h, w).
+void buildNormalizeSweep(OpBuilder &b, Location loc, const ChannelLayout &layout,
+                         ValueRange channelIvs, Value input, Value output,
+                         Value gamma, Value beta, Value mean, Value invStd) {
+  buildNest(b, loc, layout.otherBounds,
+            [&](OpBuilder &nb, Location l, ValueRange innerIvs) {
+              SmallVector<Value> ivs(channelIvs);
+              llvm::append_range(ivs, innerIvs);
+              SmallVector<AffineExpr> idx = layout.elementIndex(nb);
+              Value x = loadAt(nb, l, input, ivs, idx);
+              Value centered = arith::SubFOp::create(nb, l, x, mean);
+              Value normalized = arith::MulFOp::create(nb, l, centered, invStd);
+              Value scaled = arith::MulFOp::create(nb, l, gamma, normalized);
+              storeAt(nb, l, arith::AddFOp::create(nb, l, scaled, beta), output,
+                      ivs, idx);
+            });
+}
+
+/// 1 / sqrt(variance + epsilon).
+Value buildInvStd(OpBuilder &b, Location loc, Value variance, float epsilon) {
+  Value shifted =
+      arith::AddFOp::create(b, loc, variance, f32Constant(b, loc, epsilon));
+  Value root = math::SqrtOp::create(b, loc, shifted);
+  return arith::DivFOp::create(b, loc, f32Constant(b, loc, 1.0), root);
+}
+
+struct BatchNormInferenceLowering : OpRewritePattern<BatchNormInferenceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(BatchNormInferenceOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    ChannelLayout layout(rewriter, loc, op.getInput());
+    float epsilon = op.getEpsilon().convertToFloat();
+    buildNest(rewriter, loc, layout.channelBounds,
+              [&](OpBuilder &b, Location l, ValueRange channelIvs) {
+                AffineExpr ch = layout.channelIndex(b);
+                auto param = [&](Value vector) {
+                  return loadAt(b, l, vector, channelIvs, ch);
+                };
+                Value invStd =
+                    buildInvStd(b, l, param(op.getVariance()), epsilon);
+                buildNormalizeSweep(b, l, layout, channelIvs, op.getInput(),
+                                    op.getOutput(), param(op.getGamma()),
+                                    param(op.getBeta()), param(op.getMean()),
+                                    invStd);
+              });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct BatchNormTrainingLowering : OpRewritePattern<BatchNormTrainingOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(BatchNormTrainingOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = op.getInput();
+    ChannelLayout layout(rewriter, loc, input);
+    Value count =
+        indexToF32(rewriter, loc, multiplySizes(rewriter, loc, layout.otherBounds));
+    float epsilon = op.getEpsilon().convertToFloat();
+    Value zero = f32Constant(rewriter, loc, 0.0);
+
+    buildNest(rewriter, loc, layout.channelBounds, [&](OpBuilder &b, Location l,
+                                                       ValueRange channelIvs) {
+      // One sweep over (n, h, w) accumulating f(x) in an iter_arg.
+      auto sumOver = [&](function_ref<Value(OpBuilder &, Location, Value)> f) {
+        return buildNest(
+            b, l, layout.otherBounds, zero,
+            [&](OpBuilder &nb, Location nl, ValueRange innerIvs,
+                ValueRange acc) {
+              SmallVector<Value> ivs(channelIvs);
+              llvm::append_range(ivs, innerIvs);
+              Value x = loadAt(nb, nl, input, ivs, layout.elementIndex(nb));
+              return SmallVector<Value>{
+                  arith::AddFOp::create(nb, nl, acc[0], f(nb, nl, x))};
+            })[0];
+      };
+      // Two-pass statistics: mean, then the biased variance around it.
+      Value sum = sumOver([](OpBuilder &, Location, Value x) { return x; });
+      Value mean = arith::DivFOp::create(b, l, sum, count);
+      Value squares = sumOver([&](OpBuilder &nb, Location nl, Value x) {
+        Value centered = arith::SubFOp::create(nb, nl, x, mean);
+        return arith::MulFOp::create(nb, nl, centered, centered).getResult();
+      });
+      Value variance = arith::DivFOp::create(b, l, squares, count);
+      AffineExpr ch = layout.channelIndex(b);
+      storeAt(b, l, mean, op.getSavedMean(), channelIvs, ch);
+      storeAt(b, l, variance, op.getSavedVariance(), channelIvs, ch);
+      Value invStd = buildInvStd(b, l, variance, epsilon);
+      buildNormalizeSweep(b, l, layout, channelIvs, input, op.getOutput(),
+                          loadAt(b, l, op.getGamma(), channelIvs, ch),
+                          loadAt(b, l, op.getBeta(), channelIvs, ch), mean,
+                          invStd);
+    });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Element-wise ops
+//===----------------------------------------------------------------------===//
+
+/// Lowers an element-wise op to one nest over `output` whose body computes
+/// each element from the loaded `inputs` (same indices as the output).
+void lowerElementwise(
+    PatternRewriter &rewriter, Operation *op, ValueRange inputs, Value output,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> compute) {
+  Location loc = op->getLoc();
+  buildNest(rewriter, loc, getSizes(rewriter, loc, output),
+            [&](OpBuilder &b, Location l, ValueRange ivs) {
+              SmallVector<AffineExpr> idx = dims(
+                  b, llvm::to_vector(llvm::seq<unsigned>(0, ivs.size())));
+              SmallVector<Value> loaded = llvm::map_to_vector(
+                  inputs, [&](Value v) { return loadAt(b, l, v, ivs, idx); });
+              storeAt(b, l, compute(b, l, loaded), output, ivs, idx);
+            });
+  rewriter.eraseOp(op);
+}
+
+struct ReluLowering : OpRewritePattern<ReluOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ReluOp op,
+                                PatternRewriter &rewriter) const override {
+    lowerElementwise(rewriter, op, op.getInput(), op.getOutput(),
+                     [](OpBuilder &b, Location l, ValueRange x) -> Value {
+                       return arith::MaximumFOp::create(
+                           b, l, x[0], f32Constant(b, l, 0.0));
+                     });
+    return success();
+  }
+};
+
+struct Relu6Lowering : OpRewritePattern<Relu6Op> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(Relu6Op op,
+                                PatternRewriter &rewriter) const override {
+    lowerElementwise(rewriter, op, op.getInput(), op.getOutput(),
+                     [](OpBuilder &b, Location l, ValueRange x) -> Value {
+                       Value low = arith::MaximumFOp::create(
+                           b, l, x[0], f32Constant(b, l, 0.0));
+                       return arith::MinimumFOp::create(b, l, low,
+                                                        f32Constant(b, l, 6.0));
+                     });
+    return success();
+  }
+};
+
+struct AddLowering : OpRewritePattern<AddOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AddOp op,
+                                PatternRewriter &rewriter) const override {
+    lowerElementwise(rewriter, op, {op.getLhs(), op.getRhs()}, op.getOutput(),
+                     [](OpBuilder &b, Location l, ValueRange x) -> Value {
+                       return arith::AddFOp::create(b, l, x[0], x[1]);
+                     });
+    return success();
+  }
+};
+
+struct BiasAddLowering : OpRewritePattern<BiasAddOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(BiasAddOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    int64_t rank = op.getInput().getType().getRank();
+    buildNest(rewriter, loc, getSizes(rewriter, loc, op.getOutput()),
+              [&](OpBuilder &b, Location l, ValueRange ivs) {
+                SmallVector<AffineExpr> idx = dims(
+                    b, llvm::to_vector(llvm::seq<unsigned>(0, ivs.size())));
+                AffineExpr channel = b.getAffineDimExpr(1);
+                if (rank == 5)
+                  channel = channel * op.getInput().getType().getDimSize(4) +
+                            b.getAffineDimExpr(4);
+                Value x = loadAt(b, l, op.getInput(), ivs, idx);
+                Value bias = loadAt(b, l, op.getBias(), ivs, channel);
+                storeAt(b, l, arith::AddFOp::create(b, l, x, bias),
+                        op.getOutput(), ivs, idx);
+              });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Layout changes
+//===----------------------------------------------------------------------===//
+
+/// Index into the plain tensor for a nest over the blocked tensor's dims:
+/// activations [n][cb][h][w][c] -> [n][cb*C + c][h][w];
+/// filters [kb][cb][r][s][c][k] -> [kb*K + k][cb*C + c][r][s].
+SmallVector<AffineExpr> plainFromBlocked(OpBuilder &b, MemRefType blocked) {
+  auto d = [&](unsigned i) { return b.getAffineDimExpr(i); };
+  if (blocked.getRank() == 5)
+    return {d(0), d(1) * blocked.getDimSize(4) + d(4), d(2), d(3)};
+  return {d(0) * blocked.getDimSize(5) + d(5),
+          d(1) * blocked.getDimSize(4) + d(4), d(2), d(3)};
+}
+
+/// Index into the blocked tensor for a nest over the plain tensor's dims.
+SmallVector<AffineExpr> blockedFromPlain(OpBuilder &b, MemRefType blocked) {
+  auto d = [&](unsigned i) { return b.getAffineDimExpr(i); };
+  if (blocked.getRank() == 5) {
+    int64_t c = blocked.getDimSize(4);
+    return {d(0), d(1).floorDiv(c), d(2), d(3), d(1) % c};
+  }
+  int64_t c = blocked.getDimSize(4), k = blocked.getDimSize(5);
+  return {d(0).floorDiv(k), d(1).floorDiv(c), d(2), d(3), d(1) % c, d(0) % k};
+}
+
+/// Copies `source` to `dest`, iterating over `dest`, reading `source` at
+/// `sourceIndex(ivs)`.
+void lowerLayoutCopy(PatternRewriter &rewriter, Operation *op, Value source,
+                     Value dest, ArrayRef<AffineExpr> sourceIndex) {
+  Location loc = op->getLoc();
+  buildNest(rewriter, loc, getSizes(rewriter, loc, dest),
+            [&](OpBuilder &b, Location l, ValueRange ivs) {
+              SmallVector<AffineExpr> idx = dims(
+                  b, llvm::to_vector(llvm::seq<unsigned>(0, ivs.size())));
+              storeAt(b, l, loadAt(b, l, source, ivs, sourceIndex), dest, ivs,
+                      idx);
+            });
+  rewriter.eraseOp(op);
+}
+
+struct PackLowering : OpRewritePattern<PackOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(PackOp op,
+                                PatternRewriter &rewriter) const override {
+    lowerLayoutCopy(rewriter, op, op.getSource(), op.getDest(),
+                    plainFromBlocked(rewriter, op.getBlocked().getType()));
+    return success();
+  }
+};
+
+struct UnpackLowering : OpRewritePattern<UnpackOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(UnpackOp op,
+                                PatternRewriter &rewriter) const override {
+    lowerLayoutCopy(rewriter, op, op.getSource(), op.getDest(),
+                    blockedFromPlain(rewriter, op.getBlocked().getType()));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+struct ConvertDLToAffinePass
+    : dl::impl::ConvertDLToAffineBase<ConvertDLToAffinePass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<MatmulLowering, Conv2DLowering, BatchNormInferenceLowering,
+                 BatchNormTrainingLowering, ReluLowering, Relu6Lowering,
+                 AddLowering, BiasAddLowering, PackLowering, UnpackLowering>(
+        &getContext());
+    ConversionTarget target(getContext());
+    target.addIllegalDialect<DLDialect>();
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,57 @@
+//===- DLDialect.cpp - the dl dialect ---------------------------*- C++ -*-===//
+//
+// Registers the operations of the `dl` dialect and verifies its argument
+// attribute `dl.run_shape`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dl/Dialect/DL/IR/DLDialect.h"
+#include "dl/Dialect/DL/IR/DLOps.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+using namespace mlir;
+using namespace mlir::dl;
+
+#include "dl/Dialect/DL/IR/DLOpsDialect.cpp.inc"
+
+void DLDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "dl/Dialect/DL/IR/DLOps.cpp.inc"
+      >();
+}
+
+LogicalResult DLDialect::verifyRegionArgAttribute(Operation *op,
+                                                  unsigned regionIndex,
+                                                  unsigned argIndex,
+                                                  NamedAttribute attribute) {
+  if (attribute.getName() != "dl.run_shape")
+    return op->emitError() << "unknown dl argument attribute '"
+                           << attribute.getName() << "'";
+  auto sizes = dyn_cast<DenseI64ArrayAttr>(attribute.getValue());
+  if (!sizes)
+    return op->emitError() << "'dl.run_shape' must be an array<i64: ...>";
+  Value arg = op->getRegion(regionIndex).getArgument(argIndex);
+  auto type = dyn_cast<MemRefType>(arg.getType());
+  if (!type)
+    return op->emitError() << "'dl.run_shape' on argument #" << argIndex
+                           << " which is not a memref";
+  if (static_cast<int64_t>(sizes.size()) != type.getRank())
+    return op->emitError() << "'dl.run_shape' of argument #" << argIndex
+                           << " has " << sizes.size() << " sizes for a rank-"
+                           << type.getRank() << " memref";
+  for (auto [dim, size] : llvm::enumerate(sizes.asArrayRef())) {
+    if (size < 0)
+      return op->emitError() << "'dl.run_shape' of argument #" << argIndex
+                             << " has a negative size";
+    int64_t typeSize = type.getDimSize(dim);
+    if (!ShapedType::isDynamic(typeSize) && typeSize != size)
+      return op->emitError()
+             << "'dl.run_shape' of argument #" << argIndex << " gives size "
+             << size << " to dimension " << dim << " of static size "
+             << typeSize;
+  }
+  return success();
+}

@@ -1,0 +1,372 @@
+//===- DLOps.cpp - dl dialect operations ------------------------*- C++ -*-===//
+//
+// Verifiers of the `dl` operations. Each checks ranks, attribute ranges and
+// every relation between sizes that are static; relations involving dynamic
+// sizes are left to run time.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dl/Dialect/DL/IR/DLOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::dl;
+
+std::optional<int64_t> mlir::dl::getConvOutputSize(int64_t inputSize,
+                                                   int64_t filterSize,
+                                                   int64_t stride,
+                                                   int64_t padBefore,
+                                                   int64_t padAfter,
+                                                   int64_t dilation) {
+  int64_t extent = dilation * (filterSize - 1) + 1;
+  int64_t padded = inputSize + padBefore + padAfter;
+  if (filterSize < 1 || extent > padded)
+    return std::nullopt;
+  return (padded - extent) / stride + 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Shared checks
+//===----------------------------------------------------------------------===//
+
+/// Checks that two sizes the op's semantics tie together are equal when both
+/// are static.
+static LogicalResult verifyEqualSizes(Operation *op, int64_t lhs,
+                                      const Twine &lhsName, int64_t rhs,
+                                      const Twine &rhsName) {
+  if (ShapedType::isDynamic(lhs) || ShapedType::isDynamic(rhs) || lhs == rhs)
+    return success();
+  return op->emitOpError() << lhsName << " (" << lhs << ") does not match "
+                           << rhsName << " (" << rhs << ")";
+}
+
+/// Checks that `value` has one of the ranks in `ranks`.
+static LogicalResult verifyRank(Operation *op, TypedValue<MemRefType> value,
+                                StringRef name, ArrayRef<int64_t> ranks) {
+  int64_t rank = value.getType().getRank();
+  if (llvm::is_contained(ranks, rank))
+    return success();
+  InFlightDiagnostic diag = op->emitOpError() << "expects " << name
+                                              << " of rank ";
+  llvm::interleave(ranks, diag, " or ");
+  return diag << ", got rank " << rank;
+}
+
+/// Checks that `lhs` and `rhs` have the same rank and compatible sizes.
+static LogicalResult verifySameShape(Operation *op, MemRefType lhs,
+                                     StringRef lhsName, MemRefType rhs,
+                                     StringRef rhsName) {
+  if (lhs.getRank() != rhs.getRank())
+    return op->emitOpError() << lhsName << " rank (" << lhs.getRank()
+                             << ") does not match " << rhsName << " rank ("
+                             << rhs.getRank() << ")";
+  for (int64_t d = 0, e = lhs.getRank(); d < e; ++d)
+    if (failed(verifyEqualSizes(op, lhs.getDimSize(d),
+                                lhsName + " size " + Twine(d), rhs.getDimSize(d),
+                                rhsName + " size " + Twine(d))))
+      return failure();
+  return success();
+}
+
+/// Rejects an output buffer that is also one of the inputs, for ops whose
+/// lowering reads inputs after it has started writing the output.
+static LogicalResult verifyNoAliasing(Operation *op, Value output,
+                                      ValueRange inputs) {
+  if (llvm::is_contained(inputs, output))
+    return op->emitOpError()
+           << "output must not be the same buffer as an input";
+  return success();
+}
+
+/// Blocked layouts need a static, positive block size (the innermost dims):
+/// element addresses are affine in the block index only when it is constant.
+static LogicalResult verifyStaticBlock(Operation *op, int64_t block,
+                                       const Twine &name) {
+  if (ShapedType::isDynamic(block))
+    return op->emitOpError() << name << " block size must be static";
+  if (block < 1)
+    return op->emitOpError() << name << " block size must be >= 1, got "
+                             << block;
+  return success();
+}
+
+/// Product of two sizes, dynamic if either is.
+static int64_t mulSizes(int64_t a, int64_t b) {
+  if (ShapedType::isDynamic(a) || ShapedType::isDynamic(b))
+    return ShapedType::kDynamic;
+  return a * b;
+}
+
+/// Channel count of a plain (rank 4: dim 1; rank 2: dim 1) or blocked
+/// (rank 5: dims 1 and 4) activation.
+static int64_t getChannelCount(MemRefType type) {
+  if (type.getRank() == 5)
+    return mulSizes(type.getDimSize(1), type.getDimSize(4));
+  return type.getDimSize(1);
+}
+
+/// Checks a per-channel parameter vector against the activation's channels.
+static LogicalResult verifyPerChannel(Operation *op, MemRefType activation,
+                                      TypedValue<MemRefType> vector,
+                                      StringRef name) {
+  if (activation.getRank() == 5 &&
+      failed(verifyStaticBlock(op, activation.getDimSize(4), "channel")))
+    return failure();
+  return verifyEqualSizes(op, vector.getType().getDimSize(0),
+                          Twine(name) + " size", getChannelCount(activation),
+                          "the number of channels");
+}
+
+//===----------------------------------------------------------------------===//
+// MatmulOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult MatmulOp::verify() {
+  if (failed(verifyRank(*this, getA(), "A", {2})) ||
+      failed(verifyRank(*this, getB(), "B", {2})) ||
+      failed(verifyRank(*this, getC(), "C", {2})))
+    return failure();
+  MemRefType a = getA().getType(), b = getB().getType(), c = getC().getType();
+  int64_t m = a.getDimSize(getTransposeA() ? 1 : 0);
+  int64_t kA = a.getDimSize(getTransposeA() ? 0 : 1);
+  int64_t kB = b.getDimSize(getTransposeB() ? 1 : 0);
+  int64_t n = b.getDimSize(getTransposeB() ? 0 : 1);
+  if (failed(verifyEqualSizes(*this, kA, "K of op(A)", kB, "K of op(B)")) ||
+      failed(verifyEqualSizes(*this, m, "M of op(A)", c.getDimSize(0),
+                              "rows of C")) ||
+      failed(verifyEqualSizes(*this, n, "N of op(B)", c.getDimSize(1),
+                              "columns of C")))
+    return failure();
+  return verifyNoAliasing(*this, getC(), {getA(), getB()});
+}
+
+//===----------------------------------------------------------------------===//
+// Conv2DOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult Conv2DOp::verify() {
+  MemRefType in = getInput().getType(), filter = getFilter().getType(),
+             out = getOutput().getType();
+  bool plain = in.getRank() == 4 && filter.getRank() == 4 && out.getRank() == 4;
+  bool blocked =
+      in.getRank() == 5 && filter.getRank() == 6 && out.getRank() == 5;
+  if (!plain && !blocked)
+    return emitOpError()
+           << "expects the plain layout (input, filter, output of ranks 4, "
+              "4, 4) or the blocked layout (ranks 5, 6, 5), got ranks "
+           << in.getRank() << ", " << filter.getRank() << ", "
+           << out.getRank();
+
+  ArrayRef<int64_t> strides = getStrides(), padding = getPadding(),
+                    dilations = getDilations();
+  if (strides.size() != 2)
+    return emitOpError() << "expects 2 strides, got " << strides.size();
+  if (dilations.size() != 2)
+    return emitOpError() << "expects 2 dilations, got " << dilations.size();
+  if (padding.size() != 4)
+    return emitOpError()
+           << "expects 4 paddings [top, left, bottom, right], got "
+           << padding.size();
+  if (llvm::any_of(strides, [](int64_t s) { return s <= 0; }))
+    return emitOpError() << "expects strides > 0";
+  if (llvm::any_of(dilations, [](int64_t d) { return d <= 0; }))
+    return emitOpError() << "expects dilations > 0";
+  if (llvm::any_of(padding, [](int64_t p) { return p < 0; }))
+    return emitOpError() << "expects paddings >= 0";
+
+  // Batch, channels and channel blocks.
+  if (failed(verifyEqualSizes(*this, in.getDimSize(0), "input batch",
+                              out.getDimSize(0), "output batch")) ||
+      failed(verifyEqualSizes(*this, in.getDimSize(1),
+                              plain ? "input channels" : "input channel blocks",
+                              filter.getDimSize(1),
+                              plain ? "filter input channels"
+                                    : "filter input channel blocks")) ||
+      failed(verifyEqualSizes(
+          *this, filter.getDimSize(0),
+          plain ? "filter output channels" : "filter output channel blocks",
+          out.getDimSize(1),
+          plain ? "output channels" : "output channel blocks")))
+    return failure();
+  if (blocked &&
+      (failed(verifyEqualSizes(*this, in.getDimSize(4), "input channel block",
+                               filter.getDimSize(4),
+                               "filter input channel block")) ||
+       failed(verifyEqualSizes(*this, filter.getDimSize(5),
+                               "filter output channel block",
+                               out.getDimSize(4), "output channel block"))))
+    return failure();
+
+  // Spatial sizes: H then W.
+  for (int dim = 0; dim < 2; ++dim) {
+    int64_t inSize = in.getDimSize(2 + dim);
+    int64_t filterSize = filter.getDimSize(2 + dim);
+    int64_t outSize = out.getDimSize(2 + dim);
+    StringRef dimName = dim == 0 ? "height" : "width";
+    if (!ShapedType::isDynamic(filterSize) && filterSize < 1)
+      return emitOpError() << "expects a filter " << dimName << " >= 1";
+    if (ShapedType::isDynamic(inSize) || ShapedType::isDynamic(filterSize))
+      continue;
+    std::optional<int64_t> expected =
+        getConvOutputSize(inSize, filterSize, strides[dim], padding[dim],
+                          padding[dim + 2], dilations[dim]);
+    if (!expected)
+      return emitOpError()
+             << "filter " << dimName << " (" << filterSize << ", dilated "
+             << dilations[dim] * (filterSize - 1) + 1
+             << ") is larger than the padded input " << dimName << " ("
+             << inSize + padding[dim] + padding[dim + 2] << ")";
+    if (failed(verifyEqualSizes(*this, outSize, Twine("output ") + dimName,
+                                *expected,
+                                Twine("the ") + dimName +
+                                    " implied by input, filter, stride, "
+                                    "padding and dilation")))
+      return failure();
+  }
+  return verifyNoAliasing(*this, getOutput(), {getInput(), getFilter()});
+}
+
+//===----------------------------------------------------------------------===//
+// Batch normalization
+//===----------------------------------------------------------------------===//
+
+/// Checks shared by both batch-norm forms.
+static LogicalResult verifyBatchNorm(Operation *op,
+                                     TypedValue<MemRefType> input,
+                                     TypedValue<MemRefType> output,
+                                     ArrayRef<std::pair<TypedValue<MemRefType>,
+                                                        StringRef>> vectors,
+                                     float epsilon) {
+  if (failed(verifyRank(op, input, "input", {4, 5})) ||
+      failed(verifySameShape(op, input.getType(), "input", output.getType(),
+                             "output")))
+    return failure();
+  for (auto [vector, name] : vectors)
+    if (failed(verifyPerChannel(op, input.getType(), vector, name)))
+      return failure();
+  if (!(epsilon >= 0.0f))
+    return op->emitOpError() << "expects epsilon >= 0, got " << epsilon;
+  return success();
+}
+
+LogicalResult BatchNormInferenceOp::verify() {
+  return verifyBatchNorm(*this, getInput(), getOutput(),
+                         {{getGamma(), "gamma"},
+                          {getBeta(), "beta"},
+                          {getMean(), "mean"},
+                          {getVariance(), "variance"}},
+                         getEpsilon().convertToFloat());
+}
+
+LogicalResult BatchNormTrainingOp::verify() {
+  if (failed(verifyBatchNorm(*this, getInput(), getOutput(),
+                             {{getGamma(), "gamma"},
+                              {getBeta(), "beta"},
+                              {getSavedMean(), "saved_mean"},
+                              {getSavedVariance(), "saved_variance"}},
+                             getEpsilon().convertToFloat())))
+    return failure();
+  if (getSavedMean() == getSavedVariance())
+    return emitOpError()
+           << "saved_mean and saved_variance must be different buffers";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Element-wise ops
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReluOp::verify() {
+  return verifySameShape(*this, getInput().getType(), "input",
+                         getOutput().getType(), "output");
+}
+
+LogicalResult Relu6Op::verify() {
+  return verifySameShape(*this, getInput().getType(), "input",
+                         getOutput().getType(), "output");
+}
+
+LogicalResult AddOp::verify() {
+  if (failed(verifySameShape(*this, getLhs().getType(), "lhs",
+                             getRhs().getType(), "rhs")))
+    return failure();
+  return verifySameShape(*this, getLhs().getType(), "lhs",
+                         getOutput().getType(), "output");
+}
+
+LogicalResult BiasAddOp::verify() {
+  if (failed(verifyRank(*this, getInput(), "input", {2, 4, 5})) ||
+      failed(verifySameShape(*this, getInput().getType(), "input",
+                             getOutput().getType(), "output")))
+    return failure();
+  return verifyPerChannel(*this, getInput().getType(), getBias(), "bias");
+}
+
+//===----------------------------------------------------------------------===//
+// Pack / unpack
+//===----------------------------------------------------------------------===//
+
+/// Checks that `whole` = `blocks` x `block` and that the block divides it.
+static LogicalResult verifyBlocking(Operation *op, int64_t whole,
+                                    int64_t blocks, int64_t block,
+                                    StringRef name) {
+  if (failed(verifyStaticBlock(op, block, name)))
+    return failure();
+  if (!ShapedType::isDynamic(whole) && whole % block != 0)
+    return op->emitOpError() << name << " block size (" << block
+                             << ") does not divide the number of " << name
+                             << " channels (" << whole << ")";
+  return verifyEqualSizes(op, mulSizes(blocks, block),
+                          Twine("blocked ") + name + " channels (blocks x block)",
+                          whole, Twine("plain ") + name + " channels");
+}
+
+/// Checks a pack or unpack between `plain` and `blocked` memrefs.
+static LogicalResult verifyLayoutChange(Operation *op,
+                                        TypedValue<MemRefType> plainValue,
+                                        TypedValue<MemRefType> blockedValue) {
+  if (plainValue == blockedValue)
+    return op->emitOpError()
+           << "source and destination must be different buffers";
+  if (failed(verifyRank(op, plainValue, "a plain-layout side", {4})) ||
+      failed(verifyRank(op, blockedValue, "a blocked-layout side", {5, 6})))
+    return failure();
+  MemRefType plain = plainValue.getType(), blocked = blockedValue.getType();
+  if (blocked.getRank() == 5) {
+    // NCHW <-> NCHW{c}c.
+    return failure(
+        failed(verifyEqualSizes(op, plain.getDimSize(0), "plain batch",
+                                blocked.getDimSize(0), "blocked batch")) ||
+        failed(verifyEqualSizes(op, plain.getDimSize(2), "plain height",
+                                blocked.getDimSize(2), "blocked height")) ||
+        failed(verifyEqualSizes(op, plain.getDimSize(3), "plain width",
+                                blocked.getDimSize(3), "blocked width")) ||
+        failed(verifyBlocking(op, plain.getDimSize(1), blocked.getDimSize(1),
+                              blocked.getDimSize(4), "input")));
+  }
+  // KCRS <-> KCRS{c}c{k}k.
+  return failure(
+      failed(verifyBlocking(op, plain.getDimSize(0), blocked.getDimSize(0),
+                            blocked.getDimSize(5), "output")) ||
+      failed(verifyBlocking(op, plain.getDimSize(1), blocked.getDimSize(1),
+                            blocked.getDimSize(4), "input")) ||
+      failed(verifyEqualSizes(op, plain.getDimSize(2), "plain filter height",
+                              blocked.getDimSize(2),
+                              "blocked filter height")) ||
+      failed(verifyEqualSizes(op, plain.getDimSize(3), "plain filter width",
+                              blocked.getDimSize(3), "blocked filter width")));
+}
+
+LogicalResult PackOp::verify() {
+  return verifyLayoutChange(*this, getPlain(), getBlocked());
+}
+
+LogicalResult UnpackOp::verify() {
+  return verifyLayoutChange(*this, getPlain(), getBlocked());
+}
+
+#define GET_OP_CLASSES
+#include "dl/Dialect/DL/IR/DLOps.cpp.inc"

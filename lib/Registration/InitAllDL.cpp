@@ -1,0 +1,32 @@
+//===- InitAllDL.cpp - register everything dl provides ----------*- C++ -*-===//
+//
+// Registration entry points shared by every tool and embedder.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dl/InitAllDL.h"
+#include "dl/Conversion/Passes.h"
+#include "dl/Dialect/DL/IR/DLDialect.h"
+#include "dl/Pipelines/Pipelines.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/DialectRegistry.h"
+
+void mlir::dl::registerAllDLDialects(DialectRegistry &registry) {
+  registry.insert<DLDialect, affine::AffineDialect, arith::ArithDialect,
+                  cf::ControlFlowDialect, func::FuncDialect,
+                  LLVM::LLVMDialect, math::MathDialect, memref::MemRefDialect,
+                  scf::SCFDialect>();
+}
+
+void mlir::dl::registerAllDLPasses() {
+  registerDLConversionPasses();
+  registerDLPipelines();
+}

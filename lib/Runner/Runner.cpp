@@ -1,0 +1,331 @@
+//===- Runner.cpp - JIT-run, check and time dl functions --------*- C++ -*-===//
+//
+// Argument shapes and data, host buffers in MLIR's memref descriptor layout,
+// comparison against a reference, and JIT compilation of a lowered module.
+// MLIR's ExecutionEngine does the JIT; this file only adapts host data to its
+// packed calling convention.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dl/Runner/Runner.h"
+#include "dl/Dialect/DL/IR/DLOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::dl;
+
+//===----------------------------------------------------------------------===//
+// Argument specs
+//===----------------------------------------------------------------------===//
+
+/// True when `arg` feeds the variance operand of an inference batch norm,
+/// whose values must be positive for the result to be defined.
+static bool needsPositiveValues(BlockArgument arg) {
+  return llvm::any_of(arg.getUses(), [](OpOperand &use) {
+    auto bn = dyn_cast<BatchNormInferenceOp>(use.getOwner());
+    return bn && use.get() == bn.getVariance();
+  });
+}
+
+FailureOr<SmallVector<ArgumentSpec>>
+mlir::dl::getArgumentSpecs(func::FuncOp func) {
+  if (func.getNumResults() != 0)
+    return func.emitError()
+           << "function returns values; dl functions write their results "
+              "into memref arguments";
+  SmallVector<ArgumentSpec> specs;
+  for (BlockArgument arg : func.getArguments()) {
+    unsigned i = arg.getArgNumber();
+    auto type = dyn_cast<MemRefType>(arg.getType());
+    if (!type || !type.getElementType().isF32() ||
+        !type.getLayout().isIdentity())
+      return func.emitError()
+             << "argument #" << i << " has type " << arg.getType()
+             << "; only f32 memrefs with the identity layout can be run";
+    ArgumentSpec spec;
+    spec.shape = llvm::to_vector(type.getShape());
+    if (!type.hasStaticShape()) {
+      auto runShape = func.getArgAttrOfType<DenseI64ArrayAttr>(
+          i, kRunShapeAttrName);
+      if (!runShape)
+        return func.emitError()
+               << "argument #" << i << " has dynamic sizes (" << type
+               << "); give the sizes to run with as {" << kRunShapeAttrName
+               << " = array<i64: ...>}";
+      spec.shape = llvm::to_vector(runShape.asArrayRef());
+    }
+    spec.positive = needsPositiveValues(arg);
+    specs.push_back(std::move(spec));
+  }
+  return specs;
+}
+
+//===----------------------------------------------------------------------===//
+// HostBuffer
+//===----------------------------------------------------------------------===//
+
+HostBuffer::HostBuffer(ArrayRef<int64_t> shape) {
+  int64_t elements = 1;
+  for (int64_t size : shape)
+    elements *= size;
+  data.assign(elements, 0.0f);
+  initDescriptor(llvm::to_vector(shape));
+}
+
+HostBuffer::HostBuffer(const HostBuffer &other) : data(other.data) {
+  initDescriptor(other.descriptor.sizes);
+}
+
+HostBuffer &HostBuffer::operator=(const HostBuffer &other) {
+  data = other.data;
+  initDescriptor(other.descriptor.sizes);
+  return *this;
+}
+
+void HostBuffer::initDescriptor(SmallVector<int64_t> shape) {
+  descriptor.allocated = descriptor.aligned = data.data();
+  descriptor.offset = 0;
+  descriptor.sizes.assign(shape.begin(), shape.end());
+  descriptor.strides.assign(shape.size(), 1);
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
+    descriptor.strides[d] = descriptor.strides[d + 1] * shape[d + 1];
+}
+
+void HostBuffer::fillDeterministic(uint64_t seed, bool positive) {
+  // splitmix64: a fixed, platform-independent sequence.
+  uint64_t state = seed;
+  for (float &value : data) {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    float unit = static_cast<float>(z >> 40) * 0x1.0p-24f; // [0, 1)
+    value = positive ? 0.5f + unit : 2.0f * unit - 1.0f;
+  }
+}
+
+void HostBuffer::appendPackedArguments(SmallVectorImpl<void *> &args) {
+  args.push_back(&descriptor.allocated);
+  args.push_back(&descriptor.aligned);
+  args.push_back(&descriptor.offset);
+  for (int64_t &size : descriptor.sizes)
+    args.push_back(&size);
+  for (int64_t &stride : descriptor.strides)
+    args.push_back(&stride);
+}
+
+//===----------------------------------------------------------------------===//
+// Comparison
+//===----------------------------------------------------------------------===//
+
+void Comparison::merge(const Comparison &other) {
+  maxAbsErr = std::max(maxAbsErr, other.maxAbsErr);
+  maxRelErr = std::max(maxRelErr, other.maxRelErr);
+  mismatches += other.mismatches;
+}
+
+Comparison mlir::dl::compareBuffers(ArrayRef<float> actual,
+                                    ArrayRef<float> reference, double rtol,
+                                    std::optional<double> atol) {
+  Comparison result;
+  if (actual.size() != reference.size()) {
+    result.mismatches = std::max(actual.size(), reference.size());
+    return result;
+  }
+  double scale = 0.0;
+  for (float ref : reference)
+    if (std::isfinite(ref))
+      scale = std::max(scale, std::fabs(static_cast<double>(ref)));
+  double absTol = atol ? *atol : rtol * scale;
+  for (auto [a, r] : llvm::zip(actual, reference)) {
+    if (std::isnan(a) || std::isnan(r)) {
+      if (std::isnan(a) != std::isnan(r))
+        ++result.mismatches;
+      continue;
+    }
+    if (std::isinf(a) || std::isinf(r)) {
+      if (a != r)
+        ++result.mismatches;
+      continue;
+    }
+    double err = std::fabs(static_cast<double>(a) - r);
+    double magnitude = std::fabs(static_cast<double>(r));
+    result.maxAbsErr = std::max(result.maxAbsErr, err);
+    if (magnitude >= 1e-3 * scale && magnitude > 0.0)
+      result.maxRelErr = std::max(result.maxRelErr, err / magnitude);
+    if (err > absTol + rtol * magnitude)
+      ++result.mismatches;
+  }
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// FLOP counting
+//===----------------------------------------------------------------------===//
+
+std::optional<double> mlir::dl::countFlops(func::FuncOp func,
+                                           ArrayRef<ArgumentSpec> args) {
+  // Sizes of an operand: static, or those the run gives a function argument.
+  auto shapeOf = [&](Value value) -> std::optional<SmallVector<int64_t>> {
+    auto type = cast<MemRefType>(value.getType());
+    if (type.hasStaticShape())
+      return llvm::to_vector(type.getShape());
+    auto arg = dyn_cast<BlockArgument>(value);
+    if (arg && arg.getOwner() == &func.front() &&
+        arg.getArgNumber() < args.size())
+      return args[arg.getArgNumber()].shape;
+    return std::nullopt;
+  };
+  auto elements = [&](Value value) -> std::optional<double> {
+    std::optional<SmallVector<int64_t>> shape = shapeOf(value);
+    if (!shape)
+      return std::nullopt;
+    double count = 1.0;
+    for (int64_t size : *shape)
+      count *= static_cast<double>(size);
+    return count;
+  };
+
+  double total = 0.0;
+  WalkResult walk = func.walk([&](Operation *op) -> WalkResult {
+    std::optional<double> flops =
+        llvm::TypeSwitch<Operation *, std::optional<double>>(op)
+            .Case([&](MatmulOp mm) -> std::optional<double> {
+              std::optional<double> c = elements(mm.getC());
+              std::optional<SmallVector<int64_t>> a = shapeOf(mm.getA());
+              if (!c || !a)
+                return std::nullopt;
+              double k = (*a)[mm.getTransposeA() ? 0 : 1];
+              return 2.0 * *c * k;
+            })
+            .Case([&](Conv2DOp conv) -> std::optional<double> {
+              // Every output element sums C * R * S products (the filter's
+              // elements per output channel).
+              std::optional<double> out = elements(conv.getOutput());
+              std::optional<double> filter = elements(conv.getFilter());
+              std::optional<SmallVector<int64_t>> outShape =
+                  shapeOf(conv.getOutput());
+              if (!out || !filter || !outShape)
+                return std::nullopt;
+              double outChannels = (*outShape)[1];
+              if (conv.isBlocked())
+                outChannels *= (*outShape)[4];
+              return 2.0 * *out * (*filter / outChannels);
+            })
+            .Case([&](BatchNormInferenceOp bn) -> std::optional<double> {
+              std::optional<double> n = elements(bn.getInput());
+              return n ? std::optional<double>(4.0 * *n) : std::nullopt;
+            })
+            .Case([&](BatchNormTrainingOp bn) -> std::optional<double> {
+              std::optional<double> n = elements(bn.getInput());
+              return n ? std::optional<double>(8.0 * *n) : std::nullopt;
+            })
+            .Case<ReluOp, AddOp, BiasAddOp>(
+                [&](auto eltwise) { return elements(eltwise.getOutput()); })
+            .Case([&](Relu6Op relu6) -> std::optional<double> {
+              std::optional<double> n = elements(relu6.getOutput());
+              return n ? std::optional<double>(2.0 * *n) : std::nullopt;
+            })
+            .Default([](Operation *) { return 0.0; });
+    if (!flops)
+      return WalkResult::interrupt();
+    total += *flops;
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return std::nullopt;
+  return total;
+}
+
+//===----------------------------------------------------------------------===//
+// JIT
+//===----------------------------------------------------------------------===//
+
+FailureOr<std::unique_ptr<llvm::TargetMachine>>
+mlir::dl::createHostTargetMachine() {
+  static bool initialized = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    return true;
+  }();
+  (void)initialized;
+  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!builder) {
+    llvm::consumeError(builder.takeError());
+    return failure();
+  }
+  builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  auto machine = builder->createTargetMachine();
+  if (!machine) {
+    llvm::consumeError(machine.takeError());
+    return failure();
+  }
+  return std::move(*machine);
+}
+
+JitModule::~JitModule() = default;
+
+FailureOr<std::unique_ptr<JitModule>>
+JitModule::create(ModuleOp module,
+                  const std::function<void(OpPassManager &)> &buildPipeline) {
+  MLIRContext *context = module.getContext();
+  OwningOpRef<ModuleOp> lowered(module.clone());
+  PassManager pm(context);
+  buildPipeline(pm);
+  if (failed(pm.run(*lowered)))
+    return failure();
+
+  registerBuiltinDialectTranslation(*context);
+  registerLLVMDialectTranslation(*context);
+  FailureOr<std::unique_ptr<llvm::TargetMachine>> machine =
+      createHostTargetMachine();
+  if (failed(machine))
+    return module.emitError("cannot create a target machine for this host");
+  auto transformer = makeOptimizingTransformer(/*optLevel=*/3,
+                                               /*sizeLevel=*/0, machine->get());
+  ExecutionEngineOptions options;
+  options.transformer = transformer;
+  options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  auto engine =
+      ExecutionEngine::create(*lowered, options, std::move(*machine));
+  if (!engine)
+    return module.emitError("JIT compilation failed: ")
+           << llvm::toString(engine.takeError());
+  std::unique_ptr<JitModule> jit(new JitModule());
+  jit->engine = std::move(*engine);
+  return jit;
+}
+
+FailureOr<void (*)(void **)> JitModule::lookup(StringRef name) {
+  auto fn = engine->lookupPacked(name);
+  if (!fn) {
+    llvm::consumeError(fn.takeError());
+    return failure();
+  }
+  return *fn;
+}
+
+LogicalResult JitModule::call(StringRef name,
+                              MutableArrayRef<HostBuffer> args) {
+  FailureOr<void (*)(void **)> fn = lookup(name);
+  if (failed(fn))
+    return failure();
+  SmallVector<void *> packed;
+  for (HostBuffer &buffer : args)
+    buffer.appendPackedArguments(packed);
+  (*fn)(packed.data());
+  return success();
+}

@@ -1,0 +1,30 @@
+# lit configuration of the dl test suite: FileCheck tests of the dialect, the
+# passes, the tools and the mlir-opt plugin; integration tests that JIT-run
+# code; and the gtest unit tests (unittests/), run through lit's GoogleTest
+# format so one command runs everything.
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "DL"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.dl_obj_root, "test")
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
+
+config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
+config.substitutions.append(("%dl_libs", config.dl_lib_dir))
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+tool_dirs = [config.dl_tools_dir, config.llvm_tools_dir]
+tools = [
+    "dl-opt",
+    "dl-compile",
+    ToolSubst("mlir-opt", unresolved="fatal"),
+]
+llvm_config.add_tool_substitutions(tools, tool_dirs)

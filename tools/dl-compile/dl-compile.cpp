@@ -1,0 +1,414 @@
+//===- dl-compile.cpp - the dl compiler driver ------------------*- C++ -*-===//
+//
+// Compiles a .mlir file of dl ops to native code (--emit), or JIT-runs every
+// public function and checks it against the reference lowering (--run), or
+// times every public function (--bench).
+//
+//===----------------------------------------------------------------------===//
+
+#include "dl/InitAllDL.h"
+#include "dl/Pipelines/Pipelines.h"
+#include "dl/Runner/Runner.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <algorithm>
+#include <chrono>
+
+using namespace mlir;
+using dl::Comparison;
+using dl::HostBuffer;
+namespace cl = llvm::cl;
+
+namespace {
+enum class EmitKind { None, MLIR, LLVM, Asm, Obj, Shared };
+enum class PipelineKind { Optimized, Reference };
+
+cl::OptionCategory category("dl-compile options");
+
+cl::opt<std::string> inputFilename(cl::Positional, cl::desc("<input .mlir>"),
+                                   cl::init("-"), cl::cat(category));
+cl::opt<std::string> outputFilename("o", cl::desc("Output file (default: stdout)"),
+                                    cl::value_desc("file"), cl::init("-"),
+                                    cl::cat(category));
+cl::opt<EmitKind> emit(
+    "emit", cl::desc("What to write to -o"), cl::init(EmitKind::None),
+    cl::values(clEnumValN(EmitKind::MLIR, "mlir", "the LLVM-dialect module"),
+               clEnumValN(EmitKind::LLVM, "llvm", "LLVM IR (optimized)"),
+               clEnumValN(EmitKind::Asm, "asm", "host assembly"),
+               clEnumValN(EmitKind::Obj, "obj", "a host object file"),
+               clEnumValN(EmitKind::Shared, "shared", "a shared library")),
+    cl::cat(category));
+cl::opt<PipelineKind> pipeline(
+    "pipeline", cl::desc("Which lowering compiles the module"),
+    cl::init(PipelineKind::Optimized),
+    cl::values(clEnumValN(PipelineKind::Optimized, "optimized",
+                          "the dl-to-llvm pipeline (default)"),
+               clEnumValN(PipelineKind::Reference, "reference",
+                          "the unoptimized reference lowering")),
+    cl::cat(category));
+cl::opt<bool> run("run",
+                  cl::desc("JIT-run every public function on generated inputs "
+                           "and check it against the reference lowering"),
+                  cl::cat(category));
+cl::opt<bool> bench("bench",
+                    cl::desc("Time every public function (median of runs)"),
+                    cl::cat(category));
+cl::opt<bool> json("json", cl::desc("Print --run/--bench results as JSON"),
+                   cl::cat(category));
+cl::list<std::string> functions(
+    "function", cl::desc("Only run/bench this function (repeatable)"),
+    cl::value_desc("name"), cl::cat(category));
+cl::opt<double> rtol("rtol", cl::desc("Relative tolerance of --run"),
+                     cl::init(1e-4), cl::cat(category));
+cl::opt<double> atol(
+    "atol",
+    cl::desc("Absolute tolerance of --run (default: rtol x the largest "
+             "reference magnitude of each buffer)"),
+    cl::init(-1.0), cl::cat(category));
+cl::opt<uint64_t> seed("seed", cl::desc("Seed of the generated inputs"),
+                       cl::init(42), cl::cat(category));
+cl::opt<unsigned> warmup("bench-warmup", cl::desc("Untimed runs before timing"),
+                         cl::init(2), cl::cat(category));
+cl::opt<unsigned> minReps("bench-min-reps", cl::desc("Minimum timed runs"),
+                          cl::init(5), cl::cat(category));
+cl::opt<double> minTime("bench-min-time",
+                        cl::desc("Minimum total timed seconds per function"),
+                        cl::init(0.5), cl::cat(category));
+
+/// Result of --run/--bench for one function.
+struct FunctionReport {
+  std::string name;
+  std::optional<Comparison> comparison;
+  std::optional<double> medianMs;
+  std::optional<double> flops;
+  unsigned reps = 0;
+};
+
+std::function<void(OpPassManager &)> getPipeline(PipelineKind kind) {
+  if (kind == PipelineKind::Reference)
+    return dl::buildReferenceToLLVMPipeline;
+  return dl::buildDLToLLVMPipeline;
+}
+
+/// The public functions with bodies, filtered by --function.
+SmallVector<func::FuncOp> getEntryFunctions(ModuleOp module) {
+  SmallVector<func::FuncOp> result;
+  for (auto fn : module.getOps<func::FuncOp>())
+    if (fn.isPublic() && !fn.isExternal() &&
+        (functions.empty() || llvm::is_contained(functions, fn.getName())))
+      result.push_back(fn);
+  return result;
+}
+
+/// Allocates and fills the arguments of one function.
+SmallVector<HostBuffer> makeInputs(ArrayRef<dl::ArgumentSpec> specs,
+                                   uint64_t functionSeed) {
+  SmallVector<HostBuffer> buffers;
+  for (auto [i, spec] : llvm::enumerate(specs)) {
+    buffers.emplace_back(spec.shape);
+    buffers.back().fillDeterministic(functionSeed * 1000003 + i, spec.positive);
+  }
+  return buffers;
+}
+
+/// Median wall time of calling `fn` on `args`.
+std::pair<double, unsigned> timeFunction(void (*fn)(void **),
+                                         MutableArrayRef<HostBuffer> args) {
+  SmallVector<void *> packed;
+  for (HostBuffer &buffer : args)
+    buffer.appendPackedArguments(packed);
+  using Clock = std::chrono::steady_clock;
+  for (unsigned i = 0; i < warmup; ++i)
+    fn(packed.data());
+  std::vector<double> samples;
+  double total = 0.0;
+  while (samples.size() < minReps || total < minTime) {
+    auto start = Clock::now();
+    fn(packed.data());
+    double seconds =
+        std::chrono::duration<double>(Clock::now() - start).count();
+    samples.push_back(seconds);
+    total += seconds;
+    if (samples.size() >= 100000)
+      break;
+  }
+  std::nth_element(samples.begin(), samples.begin() + samples.size() / 2,
+                   samples.end());
+  return {samples[samples.size() / 2] * 1e3,
+          static_cast<unsigned>(samples.size())};
+}
+
+void printReports(ArrayRef<FunctionReport> reports) {
+  if (json) {
+    llvm::json::Array array;
+    for (const FunctionReport &r : reports) {
+      llvm::json::Object entry{{"name", r.name}};
+      if (r.comparison) {
+        entry["max_abs_err"] = r.comparison->maxAbsErr;
+        entry["max_rel_err"] = r.comparison->maxRelErr;
+        entry["ok"] = r.comparison->ok();
+      }
+      if (r.medianMs) {
+        entry["median_ms"] = *r.medianMs;
+        entry["reps"] = static_cast<int64_t>(r.reps);
+        if (r.flops) {
+          entry["flops"] = *r.flops;
+          entry["gflops"] = *r.flops / (*r.medianMs * 1e6);
+        }
+      }
+      array.push_back(std::move(entry));
+    }
+    llvm::outs() << llvm::formatv(
+        "{0:2}\n", llvm::json::Value(llvm::json::Object{
+                       {"functions", std::move(array)}}));
+    return;
+  }
+  for (const FunctionReport &r : reports) {
+    if (r.comparison)
+      llvm::outs() << llvm::formatv("{0}: max_abs_err={1:e} max_rel_err={2:e} {3}\n",
+                                    r.name, r.comparison->maxAbsErr,
+                                    r.comparison->maxRelErr,
+                                    r.comparison->ok() ? "ok" : "MISMATCH");
+    if (r.medianMs) {
+      std::string gflops =
+          r.flops ? llvm::formatv("{0:f2}", *r.flops / (*r.medianMs * 1e6)).str()
+                  : "n/a";
+      llvm::outs() << llvm::formatv("{0}: {1} GFLOPS median_ms={2:f4}\n",
+                                    r.name, gflops, *r.medianMs);
+    }
+  }
+}
+
+/// --run and --bench. Returns the process exit code.
+int runAndBench(ModuleOp module) {
+  SmallVector<func::FuncOp> entries = getEntryFunctions(module);
+  if (entries.empty()) {
+    module.emitError("no public function with a body to run");
+    return 1;
+  }
+  SmallVector<SmallVector<dl::ArgumentSpec>> specs;
+  for (func::FuncOp fn : entries) {
+    FailureOr<SmallVector<dl::ArgumentSpec>> fnSpecs =
+        dl::getArgumentSpecs(fn);
+    if (failed(fnSpecs))
+      return 1;
+    specs.push_back(std::move(*fnSpecs));
+  }
+
+  FailureOr<std::unique_ptr<dl::JitModule>> compiled =
+      dl::JitModule::create(module, getPipeline(pipeline));
+  if (failed(compiled))
+    return 1;
+  std::unique_ptr<dl::JitModule> reference;
+  if (run) {
+    FailureOr<std::unique_ptr<dl::JitModule>> ref = dl::JitModule::create(
+        module, getPipeline(PipelineKind::Reference));
+    if (failed(ref))
+      return 1;
+    reference = std::move(*ref);
+  }
+
+  bool allOk = true;
+  SmallVector<FunctionReport> reports;
+  for (auto [index, fn] : llvm::enumerate(entries)) {
+    FunctionReport report;
+    report.name = fn.getName().str();
+    SmallVector<HostBuffer> args = makeInputs(specs[index], seed + index);
+    if (run) {
+      SmallVector<HostBuffer> refArgs(args.begin(), args.end());
+      if (failed((*compiled)->call(fn.getName(), args)) ||
+          failed(reference->call(fn.getName(), refArgs))) {
+        fn.emitError("cannot find the compiled function");
+        return 1;
+      }
+      Comparison total;
+      std::optional<double> absTol;
+      if (atol >= 0.0)
+        absTol = atol;
+      for (auto [actual, expected] : llvm::zip(args, refArgs))
+        total.merge(dl::compareBuffers(actual.values(), expected.values(),
+                                       rtol, absTol));
+      allOk &= total.ok();
+      report.comparison = total;
+    }
+    if (bench) {
+      FailureOr<void (*)(void **)> entry = (*compiled)->lookup(fn.getName());
+      if (failed(entry)) {
+        fn.emitError("cannot find the compiled function");
+        return 1;
+      }
+      std::tie(report.medianMs, report.reps) = timeFunction(*entry, args);
+      report.flops = dl::countFlops(fn, specs[index]);
+    }
+    reports.push_back(std::move(report));
+  }
+  printReports(reports);
+  return allOk ? 0 : 1;
+}
+
+/// Finds a C compiler driver to link shared libraries with.
+std::optional<std::string> findLinker() {
+  for (StringRef name : {"cc", "clang-22", "clang", "gcc"})
+    if (auto path = llvm::sys::findProgramByName(name))
+      return *path;
+  return std::nullopt;
+}
+
+/// Writes `module` (already in the LLVM dialect) as --emit asks.
+LogicalResult emitModule(ModuleOp module) {
+  if (emit == EmitKind::MLIR) {
+    std::string error;
+    auto output = openOutputFile(outputFilename, &error);
+    if (!output)
+      return module.emitError(error);
+    module.print(output->os());
+    output->keep();
+    return success();
+  }
+
+  registerBuiltinDialectTranslation(*module.getContext());
+  registerLLVMDialectTranslation(*module.getContext());
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, llvmContext);
+  if (!llvmModule)
+    return module.emitError("translation to LLVM IR failed");
+  FailureOr<std::unique_ptr<llvm::TargetMachine>> machine =
+      dl::createHostTargetMachine();
+  if (failed(machine))
+    return module.emitError("cannot create a target machine for this host");
+  llvmModule->setDataLayout((*machine)->createDataLayout());
+  llvmModule->setTargetTriple((*machine)->getTargetTriple());
+  if (llvm::Error err =
+          makeOptimizingTransformer(3, 0, machine->get())(llvmModule.get()))
+    return module.emitError("LLVM optimization failed: ")
+           << llvm::toString(std::move(err));
+
+  if (emit == EmitKind::LLVM) {
+    std::string error;
+    auto output = openOutputFile(outputFilename, &error);
+    if (!output)
+      return module.emitError(error);
+    llvmModule->print(output->os(), nullptr);
+    output->keep();
+    return success();
+  }
+
+  // Assembly or object code; a shared library is linked from a temporary
+  // object.
+  std::string objectPath = outputFilename;
+  llvm::SmallString<128> tempObject;
+  if (emit == EmitKind::Shared) {
+    if (outputFilename == "-")
+      return module.emitError("--emit=shared needs -o <file>");
+    if (std::error_code ec =
+            llvm::sys::fs::createTemporaryFile("dl-compile", "o", tempObject))
+      return module.emitError("cannot create a temporary file: ")
+             << ec.message();
+    objectPath = tempObject.str().str();
+  }
+  {
+    std::string error;
+    auto output = openOutputFile(objectPath, &error);
+    if (!output)
+      return module.emitError(error);
+    llvm::legacy::PassManager codegen;
+    auto fileType = emit == EmitKind::Asm ? llvm::CodeGenFileType::AssemblyFile
+                                          : llvm::CodeGenFileType::ObjectFile;
+    if ((*machine)->addPassesToEmitFile(codegen, output->os(), nullptr,
+                                        fileType))
+      return module.emitError("the target cannot emit this file type");
+    codegen.run(*llvmModule);
+    output->keep();
+  }
+  if (emit != EmitKind::Shared)
+    return success();
+
+  std::optional<std::string> linker = findLinker();
+  if (!linker) {
+    llvm::sys::fs::remove(tempObject);
+    return module.emitError("no C compiler (cc, clang or gcc) found to link "
+                            "the shared library");
+  }
+  SmallVector<StringRef> linkArgs = {*linker, "-shared", "-o", outputFilename,
+                                     tempObject, "-lm"};
+  std::string error;
+  int status =
+      llvm::sys::ExecuteAndWait(*linker, linkArgs, std::nullopt, {}, 0, 0, &error);
+  llvm::sys::fs::remove(tempObject);
+  if (status != 0)
+    return module.emitError("linking the shared library failed")
+           << (error.empty() ? "" : ": ") << error;
+  return success();
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  registerAsmPrinterCLOptions();
+  registerMLIRContextCLOptions();
+  registerPassManagerCLOptions();
+  cl::HideUnrelatedOptions({&category, &cl::getGeneralCategory()});
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "dl-compile: compile dl ops to native code, or run and time them\n");
+
+  DialectRegistry registry;
+  dl::registerAllDLDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  std::string error;
+  auto input = openInputFile(inputFilename, &error);
+  if (!input) {
+    llvm::errs() << "dl-compile: error: " << error << "\n";
+    return 1;
+  }
+  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1;
+
+  if (!run && !bench && emit == EmitKind::None)
+    emit = EmitKind::MLIR;
+  if (run || bench) {
+    int status = runAndBench(*module);
+    if (status != 0 || emit == EmitKind::None)
+      return status;
+  }
+
+  PassManager pm(&context);
+  if (failed(applyPassManagerCLOptions(pm)))
+    return 1;
+  getPipeline(pipeline)(pm);
+  if (failed(pm.run(*module)))
+    return 1;
+  return failed(emitModule(*module)) ? 1 : 0;
+}
