@@ -15,7 +15,7 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.dl_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
 
-config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
+config.substitutions.append(("%shlibext", ".so"))
 config.substitutions.append(("%dl_libs", config.dl_lib_dir))
 
 llvm_config.use_default_substitutions()

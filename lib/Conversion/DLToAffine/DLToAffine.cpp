@@ -382,12 +382,12 @@ void buildNormalizeSweep(OpBuilder &b, Location loc, const ChannelLayout &layout
             });
 }
 
-/// 1 / sqrt(variance + epsilon).
-Value buildInvStd(OpBuilder &b, Location loc, Value variance, float epsilon) {
-  Value shifted =
-      arith::AddFOp::create(b, loc, variance, f32Constant(b, loc, epsilon));
+/// 1 / sqrt(variance + epsilon), with `epsilon` and `one` f32 constants.
+Value buildInvStd(OpBuilder &b, Location loc, Value variance, Value epsilon,
+                  Value one) {
+  Value shifted = arith::AddFOp::create(b, loc, variance, epsilon);
   Value root = math::SqrtOp::create(b, loc, shifted);
-  return arith::DivFOp::create(b, loc, f32Constant(b, loc, 1.0), root);
+  return arith::DivFOp::create(b, loc, one, root);
 }
 
 struct BatchNormInferenceLowering : OpRewritePattern<BatchNormInferenceOp> {
@@ -396,7 +396,9 @@ struct BatchNormInferenceLowering : OpRewritePattern<BatchNormInferenceOp> {
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     ChannelLayout layout(rewriter, loc, op.getInput());
-    float epsilon = op.getEpsilon().convertToFloat();
+    Value epsilon =
+        f32Constant(rewriter, loc, op.getEpsilon().convertToFloat());
+    Value one = f32Constant(rewriter, loc, 1.0);
     buildNest(rewriter, loc, layout.channelBounds,
               [&](OpBuilder &b, Location l, ValueRange channelIvs) {
                 AffineExpr ch = layout.channelIndex(b);
@@ -404,7 +406,7 @@ struct BatchNormInferenceLowering : OpRewritePattern<BatchNormInferenceOp> {
                   return loadAt(b, l, vector, channelIvs, ch);
                 };
                 Value invStd =
-                    buildInvStd(b, l, param(op.getVariance()), epsilon);
+                    buildInvStd(b, l, param(op.getVariance()), epsilon, one);
                 buildNormalizeSweep(b, l, layout, channelIvs, op.getInput(),
                                     op.getOutput(), param(op.getGamma()),
                                     param(op.getBeta()), param(op.getMean()),
@@ -424,7 +426,9 @@ struct BatchNormTrainingLowering : OpRewritePattern<BatchNormTrainingOp> {
     ChannelLayout layout(rewriter, loc, input);
     Value count =
         indexToF32(rewriter, loc, multiplySizes(rewriter, loc, layout.otherBounds));
-    float epsilon = op.getEpsilon().convertToFloat();
+    Value epsilon =
+        f32Constant(rewriter, loc, op.getEpsilon().convertToFloat());
+    Value one = f32Constant(rewriter, loc, 1.0);
     Value zero = f32Constant(rewriter, loc, 0.0);
 
     buildNest(rewriter, loc, layout.channelBounds, [&](OpBuilder &b, Location l,
@@ -453,7 +457,7 @@ struct BatchNormTrainingLowering : OpRewritePattern<BatchNormTrainingOp> {
       AffineExpr ch = layout.channelIndex(b);
       storeAt(b, l, mean, op.getSavedMean(), channelIvs, ch);
       storeAt(b, l, variance, op.getSavedVariance(), channelIvs, ch);
-      Value invStd = buildInvStd(b, l, variance, epsilon);
+      Value invStd = buildInvStd(b, l, variance, epsilon, one);
       buildNormalizeSweep(b, l, layout, channelIvs, input, op.getOutput(),
                           loadAt(b, l, op.getGamma(), channelIvs, ch),
                           loadAt(b, l, op.getBeta(), channelIvs, ch), mean,
@@ -489,10 +493,10 @@ struct ReluLowering : OpRewritePattern<ReluOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(ReluOp op,
                                 PatternRewriter &rewriter) const override {
+    Value zero = f32Constant(rewriter, op.getLoc(), 0.0);
     lowerElementwise(rewriter, op, op.getInput(), op.getOutput(),
-                     [](OpBuilder &b, Location l, ValueRange x) -> Value {
-                       return arith::MaximumFOp::create(
-                           b, l, x[0], f32Constant(b, l, 0.0));
+                     [&](OpBuilder &b, Location l, ValueRange x) -> Value {
+                       return arith::MaximumFOp::create(b, l, x[0], zero);
                      });
     return success();
   }
@@ -502,12 +506,12 @@ struct Relu6Lowering : OpRewritePattern<Relu6Op> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(Relu6Op op,
                                 PatternRewriter &rewriter) const override {
+    Value zero = f32Constant(rewriter, op.getLoc(), 0.0);
+    Value six = f32Constant(rewriter, op.getLoc(), 6.0);
     lowerElementwise(rewriter, op, op.getInput(), op.getOutput(),
-                     [](OpBuilder &b, Location l, ValueRange x) -> Value {
-                       Value low = arith::MaximumFOp::create(
-                           b, l, x[0], f32Constant(b, l, 0.0));
-                       return arith::MinimumFOp::create(b, l, low,
-                                                        f32Constant(b, l, 6.0));
+                     [&](OpBuilder &b, Location l, ValueRange x) -> Value {
+                       Value low = arith::MaximumFOp::create(b, l, x[0], zero);
+                       return arith::MinimumFOp::create(b, l, low, six);
                      });
     return success();
   }

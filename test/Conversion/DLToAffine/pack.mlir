@@ -1,0 +1,45 @@
+// The lowering of dl.pack / dl.unpack: a copy nest over the destination.
+// RUN: dl-opt %s --convert-dl-to-affine | FileCheck %s
+
+// CHECK-LABEL: func.func @activations
+// CHECK-SAME: (%[[P:[a-z0-9_]+]]: memref<2x32x5x5xf32>, %[[BL:[a-z0-9_]+]]: memref<2x2x5x5x16xf32>)
+// Pack: dest[n][cb][h][w][c] = src[n][cb * 16 + c][h][w].
+// CHECK: affine.for %[[N:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.for %[[CB:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.for %[[H:.*]] = 0 to 5 {
+// CHECK-NEXT: affine.for %[[W:.*]] = 0 to 5 {
+// CHECK-NEXT: affine.for %[[C:.*]] = 0 to 16 {
+// CHECK-NEXT: %[[V:.*]] = affine.load %[[P]][%[[N]], %[[CB]] * 16 + %[[C]], %[[H]], %[[W]]]
+// CHECK-NEXT: affine.store %[[V]], %[[BL]][%[[N]], %[[CB]], %[[H]], %[[W]], %[[C]]]
+// Unpack: dest[n][c][h][w] = src[n][c floordiv 16][h][w][c mod 16].
+// CHECK: affine.for %[[N2:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.for %[[C2:.*]] = 0 to 32 {
+// CHECK-NEXT: affine.for %[[H2:.*]] = 0 to 5 {
+// CHECK-NEXT: affine.for %[[W2:.*]] = 0 to 5 {
+// CHECK-NEXT: %[[U:.*]] = affine.load %[[BL]][%[[N2]], %[[C2]] floordiv 16, %[[H2]], %[[W2]], %[[C2]] mod 16]
+// CHECK-NEXT: affine.store %[[U]], %[[P]][%[[N2]], %[[C2]], %[[H2]], %[[W2]]]
+func.func @activations(%p: memref<2x32x5x5xf32>, %b: memref<2x2x5x5x16xf32>) {
+  dl.pack ins(%p : memref<2x32x5x5xf32>) outs(%b : memref<2x2x5x5x16xf32>)
+  dl.unpack ins(%b : memref<2x2x5x5x16xf32>) outs(%p : memref<2x32x5x5xf32>)
+  return
+}
+
+// Filters: dest[kb][cb][r][s][c][k] = src[kb * 8 + k][cb * 4 + c][r][s].
+// CHECK-LABEL: func.func @filters
+// CHECK-SAME: (%[[P:[a-z0-9_]+]]: memref<16x8x3x3xf32>, %[[BL:[a-z0-9_]+]]: memref<2x2x3x3x4x8xf32>)
+// CHECK: affine.for %[[KB:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.for %[[CB:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.for %[[R:.*]] = 0 to 3 {
+// CHECK-NEXT: affine.for %[[S:.*]] = 0 to 3 {
+// CHECK-NEXT: affine.for %[[C:.*]] = 0 to 4 {
+// CHECK-NEXT: affine.for %[[K:.*]] = 0 to 8 {
+// CHECK-NEXT: %[[V:.*]] = affine.load %[[P]][%[[KB]] * 8 + %[[K]], %[[CB]] * 4 + %[[C]], %[[R]], %[[S]]]
+// CHECK-NEXT: affine.store %[[V]], %[[BL]][%[[KB]], %[[CB]], %[[R]], %[[S]], %[[C]], %[[K]]]
+// Unpack of a filter.
+// CHECK: affine.load %[[BL]][%{{.*}} floordiv 8, %{{.*}} floordiv 4, %{{.*}}, %{{.*}}, %{{.*}} mod 4, %{{.*}} mod 8]
+func.func @filters(%p: memref<16x8x3x3xf32>, %b: memref<2x2x3x3x4x8xf32>) {
+  dl.pack ins(%p : memref<16x8x3x3xf32>) outs(%b : memref<2x2x3x3x4x8xf32>)
+  dl.unpack ins(%b : memref<2x2x3x3x4x8xf32>) outs(%p : memref<16x8x3x3xf32>)
+  return
+}
+// CHECK-NOT: dl.

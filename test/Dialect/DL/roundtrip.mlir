@@ -1,0 +1,388 @@
+// Tests that every dl op (and the dl.run_shape argument attribute) round-trips through the custom and the generic printed forms.
+// RUN: dl-opt %s | dl-opt | FileCheck %s
+// RUN: dl-opt %s --mlir-print-op-generic | dl-opt | FileCheck %s
+
+//===----------------------------------------------------------------------===//
+// dl.matmul
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @matmul_defaults
+// CHECK-SAME: (%[[A:.*]]: memref<4x8xf32>, %[[B:.*]]: memref<8x16xf32>, %[[C:.*]]: memref<4x16xf32>)
+// CHECK: dl.matmul ins(%[[A]], %[[B]] : memref<4x8xf32>, memref<8x16xf32>) outs(%[[C]] : memref<4x16xf32>){{$}}
+func.func @matmul_defaults(%a: memref<4x8xf32>, %b: memref<8x16xf32>,
+                           %c: memref<4x16xf32>) {
+  dl.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>)
+            outs(%c : memref<4x16xf32>)
+  return
+}
+
+// Explicit default values are elided when printed.
+// CHECK-LABEL: func.func @matmul_explicit_defaults
+// CHECK: dl.matmul ins(%{{.*}}, %{{.*}} : memref<4x8xf32>, memref<8x16xf32>) outs(%{{.*}} : memref<4x16xf32>){{$}}
+func.func @matmul_explicit_defaults(%a: memref<4x8xf32>, %b: memref<8x16xf32>,
+                                    %c: memref<4x16xf32>) {
+  dl.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>)
+            outs(%c : memref<4x16xf32>) {alpha = 1.0 : f32, beta = 0.0 : f32}
+  return
+}
+
+// CHECK-LABEL: func.func @matmul_alpha_beta
+// CHECK: dl.matmul ins(%{{.*}}, %{{.*}} : memref<4x8xf32>, memref<8x16xf32>) outs(%{{.*}} : memref<4x16xf32>) {alpha = 2.000000e+00 : f32, beta = 5.000000e-01 : f32}
+func.func @matmul_alpha_beta(%a: memref<4x8xf32>, %b: memref<8x16xf32>,
+                             %c: memref<4x16xf32>) {
+  dl.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>)
+            outs(%c : memref<4x16xf32>) {alpha = 2.0 : f32, beta = 0.5 : f32}
+  return
+}
+
+// CHECK-LABEL: func.func @matmul_transpose_a
+// CHECK-SAME: (%[[A:.*]]: memref<8x4xf32>, %[[B:.*]]: memref<8x16xf32>, %[[C:.*]]: memref<4x16xf32>)
+// CHECK: dl.matmul ins(%[[A]], %[[B]] : memref<8x4xf32>, memref<8x16xf32>) outs(%[[C]] : memref<4x16xf32>) {transpose_a}
+func.func @matmul_transpose_a(%a: memref<8x4xf32>, %b: memref<8x16xf32>,
+                              %c: memref<4x16xf32>) {
+  dl.matmul ins(%a, %b : memref<8x4xf32>, memref<8x16xf32>)
+            outs(%c : memref<4x16xf32>) {transpose_a}
+  return
+}
+
+// CHECK-LABEL: func.func @matmul_transpose_b
+// CHECK: dl.matmul ins(%{{.*}}, %{{.*}} : memref<4x8xf32>, memref<16x8xf32>) outs(%{{.*}} : memref<4x16xf32>) {transpose_b}
+func.func @matmul_transpose_b(%a: memref<4x8xf32>, %b: memref<16x8xf32>,
+                              %c: memref<4x16xf32>) {
+  dl.matmul ins(%a, %b : memref<4x8xf32>, memref<16x8xf32>)
+            outs(%c : memref<4x16xf32>) {transpose_b}
+  return
+}
+
+// CHECK-LABEL: func.func @matmul_all_attrs
+// CHECK: dl.matmul ins(%{{.*}}, %{{.*}} : memref<8x4xf32>, memref<16x8xf32>) outs(%{{.*}} : memref<4x16xf32>) {alpha = -1.000000e+00 : f32, beta = 1.000000e+00 : f32, transpose_a, transpose_b}
+func.func @matmul_all_attrs(%a: memref<8x4xf32>, %b: memref<16x8xf32>,
+                            %c: memref<4x16xf32>) {
+  dl.matmul ins(%a, %b : memref<8x4xf32>, memref<16x8xf32>)
+            outs(%c : memref<4x16xf32>)
+            {alpha = -1.0 : f32, beta = 1.0 : f32, transpose_a, transpose_b}
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// dl.conv2d
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @conv2d_plain
+// CHECK-SAME: (%[[IN:.*]]: memref<1x8x10x10xf32>, %[[F:.*]]: memref<16x8x3x3xf32>, %[[OUT:.*]]: memref<1x16x8x8xf32>)
+// CHECK: dl.conv2d ins(%[[IN]], %[[F]] : memref<1x8x10x10xf32>, memref<16x8x3x3xf32>) outs(%[[OUT]] : memref<1x16x8x8xf32>){{$}}
+func.func @conv2d_plain(%in: memref<1x8x10x10xf32>, %f: memref<16x8x3x3xf32>,
+                        %out: memref<1x16x8x8xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x8x10x10xf32>, memref<16x8x3x3xf32>)
+            outs(%out : memref<1x16x8x8xf32>)
+  return
+}
+
+// Explicit default values are elided when printed.
+// CHECK-LABEL: func.func @conv2d_explicit_defaults
+// CHECK: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<1x8x10x10xf32>, memref<16x8x3x3xf32>) outs(%{{.*}} : memref<1x16x8x8xf32>){{$}}
+func.func @conv2d_explicit_defaults(%in: memref<1x8x10x10xf32>,
+                                    %f: memref<16x8x3x3xf32>,
+                                    %out: memref<1x16x8x8xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x8x10x10xf32>, memref<16x8x3x3xf32>)
+            outs(%out : memref<1x16x8x8xf32>)
+            {strides = array<i64: 1, 1>, padding = array<i64: 0, 0, 0, 0>,
+             dilations = array<i64: 1, 1>}
+  return
+}
+
+// (10 + 1 + 1 - 3) / 2 + 1 = 5.
+// CHECK-LABEL: func.func @conv2d_strides_padding
+// CHECK: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<1x8x10x10xf32>, memref<16x8x3x3xf32>) outs(%{{.*}} : memref<1x16x5x5xf32>) {padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>}
+func.func @conv2d_strides_padding(%in: memref<1x8x10x10xf32>,
+                                  %f: memref<16x8x3x3xf32>,
+                                  %out: memref<1x16x5x5xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x8x10x10xf32>, memref<16x8x3x3xf32>)
+            outs(%out : memref<1x16x5x5xf32>)
+            {strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>}
+  return
+}
+
+// Asymmetric padding [top, left, bottom, right] and non-square strides:
+// OH = (10 + 2 + 0 - 3) / 1 + 1 = 10, OW = (10 + 0 + 1 - 3) / 2 + 1 = 5.
+// CHECK-LABEL: func.func @conv2d_asymmetric
+// CHECK: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<1x8x10x10xf32>, memref<16x8x3x3xf32>) outs(%{{.*}} : memref<1x16x10x5xf32>) {padding = array<i64: 2, 0, 0, 1>, strides = array<i64: 1, 2>}
+func.func @conv2d_asymmetric(%in: memref<1x8x10x10xf32>,
+                             %f: memref<16x8x3x3xf32>,
+                             %out: memref<1x16x10x5xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x8x10x10xf32>, memref<16x8x3x3xf32>)
+            outs(%out : memref<1x16x10x5xf32>)
+            {strides = array<i64: 1, 2>, padding = array<i64: 2, 0, 0, 1>}
+  return
+}
+
+// Dilated 3x3 filter spans 5: (10 - 5) / 1 + 1 = 6; with dilation 3 it spans
+// 7: (10 - 7) / 1 + 1 = 4.
+// CHECK-LABEL: func.func @conv2d_dilations
+// CHECK: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<1x8x10x10xf32>, memref<16x8x3x3xf32>) outs(%{{.*}} : memref<1x16x6x4xf32>) {dilations = array<i64: 2, 3>}
+func.func @conv2d_dilations(%in: memref<1x8x10x10xf32>,
+                            %f: memref<16x8x3x3xf32>,
+                            %out: memref<1x16x6x4xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x8x10x10xf32>, memref<16x8x3x3xf32>)
+            outs(%out : memref<1x16x6x4xf32>) {dilations = array<i64: 2, 3>}
+  return
+}
+
+// CHECK-LABEL: func.func @conv2d_all_attrs
+// CHECK: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<2x8x11x11xf32>, memref<16x8x3x3xf32>) outs(%{{.*}} : memref<2x16x5x5xf32>) {dilations = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>}
+func.func @conv2d_all_attrs(%in: memref<2x8x11x11xf32>,
+                            %f: memref<16x8x3x3xf32>,
+                            %out: memref<2x16x5x5xf32>) {
+  dl.conv2d ins(%in, %f : memref<2x8x11x11xf32>, memref<16x8x3x3xf32>)
+            outs(%out : memref<2x16x5x5xf32>)
+            {strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>,
+             dilations = array<i64: 2, 2>}
+  return
+}
+
+// Blocked layout: C = 2 x 4, K = 4 x 4.
+// CHECK-LABEL: func.func @conv2d_blocked
+// CHECK-SAME: (%[[IN:.*]]: memref<1x2x10x10x4xf32>, %[[F:.*]]: memref<4x2x3x3x4x4xf32>, %[[OUT:.*]]: memref<1x4x10x10x4xf32>)
+// CHECK: dl.conv2d ins(%[[IN]], %[[F]] : memref<1x2x10x10x4xf32>, memref<4x2x3x3x4x4xf32>) outs(%[[OUT]] : memref<1x4x10x10x4xf32>) {padding = array<i64: 1, 1, 1, 1>}
+func.func @conv2d_blocked(%in: memref<1x2x10x10x4xf32>,
+                          %f: memref<4x2x3x3x4x4xf32>,
+                          %out: memref<1x4x10x10x4xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x2x10x10x4xf32>, memref<4x2x3x3x4x4xf32>)
+            outs(%out : memref<1x4x10x10x4xf32>)
+            {padding = array<i64: 1, 1, 1, 1>}
+  return
+}
+
+// Blocked layout with different input (8) and output (16) channel blocks.
+// CHECK-LABEL: func.func @conv2d_blocked_strided
+// CHECK: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<2x1x9x9x8xf32>, memref<2x1x3x3x8x16xf32>) outs(%{{.*}} : memref<2x2x4x4x16xf32>) {strides = array<i64: 2, 2>}
+func.func @conv2d_blocked_strided(%in: memref<2x1x9x9x8xf32>,
+                                  %f: memref<2x1x3x3x8x16xf32>,
+                                  %out: memref<2x2x4x4x16xf32>) {
+  dl.conv2d ins(%in, %f : memref<2x1x9x9x8xf32>, memref<2x1x3x3x8x16xf32>)
+            outs(%out : memref<2x2x4x4x16xf32>) {strides = array<i64: 2, 2>}
+  return
+}
+
+// CHECK-LABEL: func.func @conv2d_dynamic
+// CHECK: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<?x8x?x?xf32>, memref<16x8x3x3xf32>) outs(%{{.*}} : memref<?x16x?x?xf32>) {padding = array<i64: 1, 1, 1, 1>}
+func.func @conv2d_dynamic(%in: memref<?x8x?x?xf32>, %f: memref<16x8x3x3xf32>,
+                          %out: memref<?x16x?x?xf32>) {
+  dl.conv2d ins(%in, %f : memref<?x8x?x?xf32>, memref<16x8x3x3xf32>)
+            outs(%out : memref<?x16x?x?xf32>)
+            {padding = array<i64: 1, 1, 1, 1>}
+  return
+}
+
+// CHECK-LABEL: func.func @conv2d_blocked_dynamic
+// CHECK: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<?x2x?x?x4xf32>, memref<?x2x?x?x4x4xf32>) outs(%{{.*}} : memref<?x?x?x?x4xf32>){{$}}
+func.func @conv2d_blocked_dynamic(%in: memref<?x2x?x?x4xf32>,
+                                  %f: memref<?x2x?x?x4x4xf32>,
+                                  %out: memref<?x?x?x?x4xf32>) {
+  dl.conv2d ins(%in, %f : memref<?x2x?x?x4xf32>, memref<?x2x?x?x4x4xf32>)
+            outs(%out : memref<?x?x?x?x4xf32>)
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Batch normalization
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @batch_norm_inference_plain
+// CHECK-SAME: (%[[IN:.*]]: memref<2x8x4x4xf32>, %[[G:.*]]: memref<8xf32>, %[[B:.*]]: memref<8xf32>, %[[M:.*]]: memref<8xf32>, %[[V:.*]]: memref<8xf32>, %[[OUT:.*]]: memref<2x8x4x4xf32>)
+// CHECK: dl.batch_norm_inference ins(%[[IN]], %[[G]], %[[B]], %[[M]], %[[V]] : memref<2x8x4x4xf32>, memref<8xf32>, memref<8xf32>, memref<8xf32>, memref<8xf32>) outs(%[[OUT]] : memref<2x8x4x4xf32>){{$}}
+func.func @batch_norm_inference_plain(%in: memref<2x8x4x4xf32>,
+                                      %g: memref<8xf32>, %b: memref<8xf32>,
+                                      %m: memref<8xf32>, %v: memref<8xf32>,
+                                      %out: memref<2x8x4x4xf32>) {
+  dl.batch_norm_inference ins(%in, %g, %b, %m, %v : memref<2x8x4x4xf32>,
+                              memref<8xf32>, memref<8xf32>, memref<8xf32>,
+                              memref<8xf32>)
+                          outs(%out : memref<2x8x4x4xf32>)
+  return
+}
+
+// Epsilon 1e-3 is the default and is elided.
+// CHECK-LABEL: func.func @batch_norm_inference_default_epsilon
+// CHECK: dl.batch_norm_inference ins({{.*}}) outs(%{{.*}} : memref<2x8x4x4xf32>){{$}}
+func.func @batch_norm_inference_default_epsilon(%in: memref<2x8x4x4xf32>,
+    %g: memref<8xf32>, %b: memref<8xf32>, %m: memref<8xf32>,
+    %v: memref<8xf32>, %out: memref<2x8x4x4xf32>) {
+  dl.batch_norm_inference ins(%in, %g, %b, %m, %v : memref<2x8x4x4xf32>,
+                              memref<8xf32>, memref<8xf32>, memref<8xf32>,
+                              memref<8xf32>)
+                          outs(%out : memref<2x8x4x4xf32>) {epsilon = 1.0e-3 : f32}
+  return
+}
+
+// Blocked rank 5 (8 channels = 2 x 4), in place, with an epsilon.
+// CHECK-LABEL: func.func @batch_norm_inference_blocked
+// CHECK-SAME: (%[[IN:.*]]: memref<2x2x4x4x4xf32>
+// CHECK: dl.batch_norm_inference ins(%[[IN]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : memref<2x2x4x4x4xf32>, memref<8xf32>, memref<8xf32>, memref<8xf32>, memref<8xf32>) outs(%[[IN]] : memref<2x2x4x4x4xf32>) {epsilon = 5.000000e-01 : f32}
+func.func @batch_norm_inference_blocked(%in: memref<2x2x4x4x4xf32>,
+                                        %g: memref<8xf32>, %b: memref<8xf32>,
+                                        %m: memref<8xf32>, %v: memref<8xf32>) {
+  dl.batch_norm_inference ins(%in, %g, %b, %m, %v : memref<2x2x4x4x4xf32>,
+                              memref<8xf32>, memref<8xf32>, memref<8xf32>,
+                              memref<8xf32>)
+                          outs(%in : memref<2x2x4x4x4xf32>) {epsilon = 0.5 : f32}
+  return
+}
+
+// CHECK-LABEL: func.func @batch_norm_training_plain
+// CHECK-SAME: (%[[IN:.*]]: memref<2x8x4x4xf32>, %[[G:.*]]: memref<8xf32>, %[[B:.*]]: memref<8xf32>, %[[OUT:.*]]: memref<2x8x4x4xf32>, %[[SM:.*]]: memref<8xf32>, %[[SV:.*]]: memref<8xf32>)
+// CHECK: dl.batch_norm_training ins(%[[IN]], %[[G]], %[[B]] : memref<2x8x4x4xf32>, memref<8xf32>, memref<8xf32>) outs(%[[OUT]], %[[SM]], %[[SV]] : memref<2x8x4x4xf32>, memref<8xf32>, memref<8xf32>){{$}}
+func.func @batch_norm_training_plain(%in: memref<2x8x4x4xf32>,
+                                     %g: memref<8xf32>, %b: memref<8xf32>,
+                                     %out: memref<2x8x4x4xf32>,
+                                     %sm: memref<8xf32>, %sv: memref<8xf32>) {
+  dl.batch_norm_training ins(%in, %g, %b : memref<2x8x4x4xf32>, memref<8xf32>,
+                             memref<8xf32>)
+                         outs(%out, %sm, %sv : memref<2x8x4x4xf32>,
+                              memref<8xf32>, memref<8xf32>)
+  return
+}
+
+// CHECK-LABEL: func.func @batch_norm_training_blocked
+// CHECK: dl.batch_norm_training ins(%{{.*}}, %{{.*}}, %{{.*}} : memref<2x2x4x4x4xf32>, memref<8xf32>, memref<8xf32>) outs(%{{.*}}, %{{.*}}, %{{.*}} : memref<2x2x4x4x4xf32>, memref<8xf32>, memref<8xf32>) {epsilon = 2.500000e-01 : f32}
+func.func @batch_norm_training_blocked(%in: memref<2x2x4x4x4xf32>,
+                                       %g: memref<8xf32>, %b: memref<8xf32>,
+                                       %out: memref<2x2x4x4x4xf32>,
+                                       %sm: memref<8xf32>, %sv: memref<8xf32>) {
+  dl.batch_norm_training ins(%in, %g, %b : memref<2x2x4x4x4xf32>,
+                             memref<8xf32>, memref<8xf32>)
+                         outs(%out, %sm, %sv : memref<2x2x4x4x4xf32>,
+                              memref<8xf32>, memref<8xf32>)
+                         {epsilon = 0.25 : f32}
+  return
+}
+
+// Epsilon 0 is allowed (>= 0).
+// CHECK-LABEL: func.func @batch_norm_training_zero_epsilon
+// CHECK: dl.batch_norm_training {{.*}} {epsilon = 0.000000e+00 : f32}
+func.func @batch_norm_training_zero_epsilon(%in: memref<2x8x4x4xf32>,
+                                            %g: memref<8xf32>, %b: memref<8xf32>,
+                                            %out: memref<2x8x4x4xf32>,
+                                            %sm: memref<8xf32>,
+                                            %sv: memref<8xf32>) {
+  dl.batch_norm_training ins(%in, %g, %b : memref<2x8x4x4xf32>, memref<8xf32>,
+                             memref<8xf32>)
+                         outs(%out, %sm, %sv : memref<2x8x4x4xf32>,
+                              memref<8xf32>, memref<8xf32>)
+                         {epsilon = 0.0 : f32}
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Element-wise ops
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @relu
+// CHECK-SAME: (%[[IN:.*]]: memref<2x8x4x4xf32>, %[[OUT:.*]]: memref<2x8x4x4xf32>)
+// CHECK: dl.relu ins(%[[IN]] : memref<2x8x4x4xf32>) outs(%[[OUT]] : memref<2x8x4x4xf32>){{$}}
+// CHECK: dl.relu ins(%[[IN]] : memref<2x8x4x4xf32>) outs(%[[IN]] : memref<2x8x4x4xf32>){{$}}
+func.func @relu(%in: memref<2x8x4x4xf32>, %out: memref<2x8x4x4xf32>) {
+  dl.relu ins(%in : memref<2x8x4x4xf32>) outs(%out : memref<2x8x4x4xf32>)
+  dl.relu ins(%in : memref<2x8x4x4xf32>) outs(%in : memref<2x8x4x4xf32>)
+  return
+}
+
+// CHECK-LABEL: func.func @relu6
+// CHECK-SAME: (%[[IN:.*]]: memref<16xf32>, %[[OUT:.*]]: memref<16xf32>)
+// CHECK: dl.relu6 ins(%[[IN]] : memref<16xf32>) outs(%[[OUT]] : memref<16xf32>){{$}}
+// CHECK: dl.relu6 ins(%[[OUT]] : memref<16xf32>) outs(%[[OUT]] : memref<16xf32>){{$}}
+func.func @relu6(%in: memref<16xf32>, %out: memref<16xf32>) {
+  dl.relu6 ins(%in : memref<16xf32>) outs(%out : memref<16xf32>)
+  dl.relu6 ins(%out : memref<16xf32>) outs(%out : memref<16xf32>)
+  return
+}
+
+// CHECK-LABEL: func.func @add
+// CHECK-SAME: (%[[L:.*]]: memref<2x8x4x4xf32>, %[[R:.*]]: memref<2x8x4x4xf32>, %[[OUT:.*]]: memref<2x8x4x4xf32>)
+// CHECK: dl.add ins(%[[L]], %[[R]] : memref<2x8x4x4xf32>, memref<2x8x4x4xf32>) outs(%[[OUT]] : memref<2x8x4x4xf32>){{$}}
+// CHECK: dl.add ins(%[[L]], %[[R]] : memref<2x8x4x4xf32>, memref<2x8x4x4xf32>) outs(%[[L]] : memref<2x8x4x4xf32>){{$}}
+func.func @add(%l: memref<2x8x4x4xf32>, %r: memref<2x8x4x4xf32>,
+               %out: memref<2x8x4x4xf32>) {
+  dl.add ins(%l, %r : memref<2x8x4x4xf32>, memref<2x8x4x4xf32>)
+         outs(%out : memref<2x8x4x4xf32>)
+  dl.add ins(%l, %r : memref<2x8x4x4xf32>, memref<2x8x4x4xf32>)
+         outs(%l : memref<2x8x4x4xf32>)
+  return
+}
+
+// CHECK-LABEL: func.func @bias_add_rank2
+// CHECK-SAME: (%[[IN:.*]]: memref<4x16xf32>, %[[B:.*]]: memref<16xf32>, %[[OUT:.*]]: memref<4x16xf32>)
+// CHECK: dl.bias_add ins(%[[IN]], %[[B]] : memref<4x16xf32>, memref<16xf32>) outs(%[[OUT]] : memref<4x16xf32>){{$}}
+func.func @bias_add_rank2(%in: memref<4x16xf32>, %b: memref<16xf32>,
+                          %out: memref<4x16xf32>) {
+  dl.bias_add ins(%in, %b : memref<4x16xf32>, memref<16xf32>)
+              outs(%out : memref<4x16xf32>)
+  return
+}
+
+// CHECK-LABEL: func.func @bias_add_rank4
+// CHECK-SAME: (%[[IN:.*]]: memref<2x8x4x4xf32>, %[[B:.*]]: memref<8xf32>)
+// CHECK: dl.bias_add ins(%[[IN]], %[[B]] : memref<2x8x4x4xf32>, memref<8xf32>) outs(%[[IN]] : memref<2x8x4x4xf32>){{$}}
+func.func @bias_add_rank4(%in: memref<2x8x4x4xf32>, %b: memref<8xf32>) {
+  dl.bias_add ins(%in, %b : memref<2x8x4x4xf32>, memref<8xf32>)
+              outs(%in : memref<2x8x4x4xf32>)
+  return
+}
+
+// Blocked: 2 blocks of 4 channels.
+// CHECK-LABEL: func.func @bias_add_rank5
+// CHECK: dl.bias_add ins(%{{.*}}, %{{.*}} : memref<2x2x4x4x4xf32>, memref<8xf32>) outs(%{{.*}} : memref<2x2x4x4x4xf32>){{$}}
+func.func @bias_add_rank5(%in: memref<2x2x4x4x4xf32>, %b: memref<8xf32>,
+                          %out: memref<2x2x4x4x4xf32>) {
+  dl.bias_add ins(%in, %b : memref<2x2x4x4x4xf32>, memref<8xf32>)
+              outs(%out : memref<2x2x4x4x4xf32>)
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Layout changes
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @pack_unpack_activation
+// CHECK-SAME: (%[[PLAIN:.*]]: memref<2x8x5x5xf32>, %[[BLOCKED:.*]]: memref<2x2x5x5x4xf32>)
+// CHECK: dl.pack ins(%[[PLAIN]] : memref<2x8x5x5xf32>) outs(%[[BLOCKED]] : memref<2x2x5x5x4xf32>){{$}}
+// CHECK: dl.unpack ins(%[[BLOCKED]] : memref<2x2x5x5x4xf32>) outs(%[[PLAIN]] : memref<2x8x5x5xf32>){{$}}
+func.func @pack_unpack_activation(%plain: memref<2x8x5x5xf32>,
+                                  %blocked: memref<2x2x5x5x4xf32>) {
+  dl.pack ins(%plain : memref<2x8x5x5xf32>) outs(%blocked : memref<2x2x5x5x4xf32>)
+  dl.unpack ins(%blocked : memref<2x2x5x5x4xf32>) outs(%plain : memref<2x8x5x5xf32>)
+  return
+}
+
+// Filter KCRS (K = 16, C = 8) <-> KCRS{c}c{k}k with c = 4, k = 8.
+// CHECK-LABEL: func.func @pack_unpack_filter
+// CHECK-SAME: (%[[PLAIN:.*]]: memref<16x8x3x3xf32>, %[[BLOCKED:.*]]: memref<2x2x3x3x4x8xf32>)
+// CHECK: dl.pack ins(%[[PLAIN]] : memref<16x8x3x3xf32>) outs(%[[BLOCKED]] : memref<2x2x3x3x4x8xf32>){{$}}
+// CHECK: dl.unpack ins(%[[BLOCKED]] : memref<2x2x3x3x4x8xf32>) outs(%[[PLAIN]] : memref<16x8x3x3xf32>){{$}}
+func.func @pack_unpack_filter(%plain: memref<16x8x3x3xf32>,
+                              %blocked: memref<2x2x3x3x4x8xf32>) {
+  dl.pack ins(%plain : memref<16x8x3x3xf32>) outs(%blocked : memref<2x2x3x3x4x8xf32>)
+  dl.unpack ins(%blocked : memref<2x2x3x3x4x8xf32>) outs(%plain : memref<16x8x3x3xf32>)
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// dl.run_shape
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @run_shape
+// CHECK-SAME: (%[[IN:.*]]: memref<?x8x?x?xf32> {dl.run_shape = array<i64: 2, 8, 10, 12>}, %[[OUT:.*]]: memref<?x8x?x?xf32> {dl.run_shape = array<i64: 2, 8, 10, 12>}, %{{.*}}: memref<4xf32>)
+// CHECK: dl.relu ins(%[[IN]] : memref<?x8x?x?xf32>) outs(%[[OUT]] : memref<?x8x?x?xf32>){{$}}
+func.func @run_shape(%in: memref<?x8x?x?xf32> {dl.run_shape = array<i64: 2, 8, 10, 12>},
+                     %out: memref<?x8x?x?xf32> {dl.run_shape = array<i64: 2, 8, 10, 12>},
+                     %other: memref<4xf32>) {
+  dl.relu ins(%in : memref<?x8x?x?xf32>) outs(%out : memref<?x8x?x?xf32>)
+  return
+}
+
+// A fully static memref may carry its own sizes; a zero size is allowed.
+// CHECK-LABEL: func.func @run_shape_static
+// CHECK-SAME: (%{{.*}}: memref<4x?xf32> {dl.run_shape = array<i64: 4, 0>})
+func.func @run_shape_static(%a: memref<4x?xf32> {dl.run_shape = array<i64: 4, 0>}) {
+  return
+}
