@@ -1,7 +1,6 @@
 # lit configuration of the dl test suite: FileCheck tests of the dialect, the
-# passes, the tools and the mlir-opt plugin; integration tests that JIT-run
-# code; and the gtest unit tests (unittests/), run through lit's GoogleTest
-# format so one command runs everything.
+# passes, the tools and the mlir-opt plugin, and integration tests that
+# JIT-run code. The gtest unit tests are a second suite, configured in Unit/.
 import os
 
 import lit.formats
@@ -13,10 +12,11 @@ config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.dl_obj_root, "test")
-config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs", "Unit"]
 
 config.substitutions.append(("%shlibext", ".so"))
 config.substitutions.append(("%dl_libs", config.dl_lib_dir))
+config.substitutions.append(("%dl_obj_root", config.dl_obj_root))
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)

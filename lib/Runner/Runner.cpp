@@ -255,7 +255,7 @@ std::optional<double> mlir::dl::countFlops(func::FuncOp func,
 //===----------------------------------------------------------------------===//
 
 FailureOr<std::unique_ptr<llvm::TargetMachine>>
-mlir::dl::createHostTargetMachine() {
+mlir::dl::createHostTargetMachine(bool forObjectFile) {
   static bool initialized = [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
@@ -268,6 +268,10 @@ mlir::dl::createHostTargetMachine() {
     return failure();
   }
   builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  if (forObjectFile) {
+    builder->setRelocationModel(llvm::Reloc::PIC_);
+    builder->setCodeModel(llvm::CodeModel::Small);
+  }
   auto machine = builder->createTargetMachine();
   if (!machine) {
     llvm::consumeError(machine.takeError());

@@ -298,7 +298,7 @@ LogicalResult emitModule(ModuleOp module) {
   if (!llvmModule)
     return module.emitError("translation to LLVM IR failed");
   FailureOr<std::unique_ptr<llvm::TargetMachine>> machine =
-      dl::createHostTargetMachine();
+      dl::createHostTargetMachine(/*forObjectFile=*/true);
   if (failed(machine))
     return module.emitError("cannot create a target machine for this host");
   llvmModule->setDataLayout((*machine)->createDataLayout());

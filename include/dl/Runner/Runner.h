@@ -137,9 +137,12 @@ private:
   std::unique_ptr<ExecutionEngine> engine;
 };
 
-/// Creates a TargetMachine for the host CPU (all its features), at -O3.
+/// Creates a TargetMachine for the host CPU (all its features), at -O3;
+/// position-independent with the small code model when `forObjectFile` (the
+/// JIT's default large code model does not link into shared libraries).
 /// Initializes the native target on first use.
-FailureOr<std::unique_ptr<llvm::TargetMachine>> createHostTargetMachine();
+FailureOr<std::unique_ptr<llvm::TargetMachine>>
+createHostTargetMachine(bool forObjectFile = false);
 
 } // namespace dl
 } // namespace mlir

@@ -1,0 +1,1500 @@
+// Tests every verifier error of the dl ops and of the dl.run_shape argument attribute.
+// RUN: dl-opt %s -split-input-file -verify-diagnostics
+
+//===----------------------------------------------------------------------===//
+// dl.matmul
+//===----------------------------------------------------------------------===//
+
+func.func @matmul_a_rank(%a: memref<2x4x8xf32>, %b: memref<8x16xf32>,
+                         %c: memref<4x16xf32>) {
+  // expected-error @+1 {{'dl.matmul' op expects A of rank 2, got rank 3}}
+  dl.matmul ins(%a, %b : memref<2x4x8xf32>, memref<8x16xf32>)
+            outs(%c : memref<4x16xf32>)
+  return
+}
+
+// -----
+
+func.func @matmul_b_rank(%a: memref<4x8xf32>, %b: memref<8xf32>,
+                         %c: memref<4x16xf32>) {
+  // expected-error @+1 {{'dl.matmul' op expects B of rank 2, got rank 1}}
+  dl.matmul ins(%a, %b : memref<4x8xf32>, memref<8xf32>)
+            outs(%c : memref<4x16xf32>)
+  return
+}
+
+// -----
+
+func.func @matmul_c_rank(%a: memref<4x8xf32>, %b: memref<8x16xf32>,
+                         %c: memref<1x4x16xf32>) {
+  // expected-error @+1 {{'dl.matmul' op expects C of rank 2, got rank 3}}
+  dl.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>)
+            outs(%c : memref<1x4x16xf32>)
+  return
+}
+
+// -----
+
+func.func @matmul_not_f32(%a: memref<4x8xf64>, %b: memref<8x16xf32>,
+                          %c: memref<4x16xf32>) {
+  // expected-error @+1 {{'dl.matmul' op operand #0 must be memref of 32-bit float values, but got 'memref<4x8xf64>'}}
+  dl.matmul ins(%a, %b : memref<4x8xf64>, memref<8x16xf32>)
+            outs(%c : memref<4x16xf32>)
+  return
+}
+
+// -----
+
+func.func @matmul_not_f32_output(%a: memref<4x8xf32>, %b: memref<8x16xf32>,
+                                 %c: memref<4x16xi32>) {
+  // expected-error @+1 {{'dl.matmul' op operand #2 must be memref of 32-bit float values, but got 'memref<4x16xi32>'}}
+  dl.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>)
+            outs(%c : memref<4x16xi32>)
+  return
+}
+
+// -----
+
+func.func @matmul_k(%a: memref<4x8xf32>, %b: memref<16x16xf32>,
+                    %c: memref<4x16xf32>) {
+  // expected-error @+1 {{'dl.matmul' op K of op(A) (8) does not match K of op(B) (16)}}
+  dl.matmul ins(%a, %b : memref<4x8xf32>, memref<16x16xf32>)
+            outs(%c : memref<4x16xf32>)
+  return
+}
+
+// -----
+
+// Without transpose_a, A = 4x8 would have K = 8 and match B; with it K = 4.
+func.func @matmul_k_transpose_a(%a: memref<4x8xf32>, %b: memref<8x16xf32>,
+                                %c: memref<8x16xf32>) {
+  // expected-error @+1 {{'dl.matmul' op K of op(A) (4) does not match K of op(B) (8)}}
+  dl.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>)
+            outs(%c : memref<8x16xf32>) {transpose_a}
+  return
+}
+
+// -----
+
+// Without transpose_b, B = 8x16 would have K = 8 and match A; with it K = 16.
+func.func @matmul_k_transpose_b(%a: memref<4x8xf32>, %b: memref<8x16xf32>,
+                                %c: memref<4x8xf32>) {
+  // expected-error @+1 {{'dl.matmul' op K of op(A) (8) does not match K of op(B) (16)}}
+  dl.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>)
+            outs(%c : memref<4x8xf32>) {transpose_b}
+  return
+}
+
+// -----
+
+func.func @matmul_m(%a: memref<4x8xf32>, %b: memref<8x16xf32>,
+                    %c: memref<5x16xf32>) {
+  // expected-error @+1 {{'dl.matmul' op M of op(A) (4) does not match rows of C (5)}}
+  dl.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>)
+            outs(%c : memref<5x16xf32>)
+  return
+}
+
+// -----
+
+func.func @matmul_m_transpose_a(%a: memref<8x4xf32>, %b: memref<8x16xf32>,
+                                %c: memref<8x16xf32>) {
+  // expected-error @+1 {{'dl.matmul' op M of op(A) (4) does not match rows of C (8)}}
+  dl.matmul ins(%a, %b : memref<8x4xf32>, memref<8x16xf32>)
+            outs(%c : memref<8x16xf32>) {transpose_a}
+  return
+}
+
+// -----
+
+func.func @matmul_n(%a: memref<4x8xf32>, %b: memref<8x16xf32>,
+                    %c: memref<4x8xf32>) {
+  // expected-error @+1 {{'dl.matmul' op N of op(B) (16) does not match columns of C (8)}}
+  dl.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>)
+            outs(%c : memref<4x8xf32>)
+  return
+}
+
+// -----
+
+func.func @matmul_n_transpose_b(%a: memref<4x8xf32>, %b: memref<16x8xf32>,
+                                %c: memref<4x8xf32>) {
+  // expected-error @+1 {{'dl.matmul' op N of op(B) (16) does not match columns of C (8)}}
+  dl.matmul ins(%a, %b : memref<4x8xf32>, memref<16x8xf32>)
+            outs(%c : memref<4x8xf32>) {transpose_b}
+  return
+}
+
+// -----
+
+func.func @matmul_both_transposes(%a: memref<8x4xf32>, %b: memref<16x6xf32>,
+                                  %c: memref<4x16xf32>) {
+  // expected-error @+1 {{'dl.matmul' op K of op(A) (8) does not match K of op(B) (6)}}
+  dl.matmul ins(%a, %b : memref<8x4xf32>, memref<16x6xf32>)
+            outs(%c : memref<4x16xf32>) {transpose_a, transpose_b}
+  return
+}
+
+// -----
+
+func.func @matmul_c_is_a(%a: memref<4x4xf32>, %b: memref<4x4xf32>) {
+  // expected-error @+1 {{'dl.matmul' op output must not be the same buffer as an input}}
+  dl.matmul ins(%a, %b : memref<4x4xf32>, memref<4x4xf32>)
+            outs(%a : memref<4x4xf32>)
+  return
+}
+
+// -----
+
+func.func @matmul_c_is_b(%a: memref<4x4xf32>, %b: memref<4x4xf32>) {
+  // expected-error @+1 {{'dl.matmul' op output must not be the same buffer as an input}}
+  dl.matmul ins(%a, %b : memref<4x4xf32>, memref<4x4xf32>)
+            outs(%b : memref<4x4xf32>) {beta = 1.0 : f32}
+  return
+}
+
+// -----
+
+func.func @matmul_alpha_not_f32(%a: memref<4x8xf32>, %b: memref<8x16xf32>,
+                                %c: memref<4x16xf32>) {
+  // The custom parser reports the attribute at its own location, two lines down.
+  // expected-error @+2 {{'dl.matmul' op attribute 'alpha' failed to satisfy constraint: 32-bit float attribute}}
+  dl.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>)
+            outs(%c : memref<4x16xf32>) {alpha = 2.0 : f64}
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// dl.conv2d
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @conv_layout_plain_input_blocked_filter(
+    %in: memref<1x8x10x10xf32>, %f: memref<4x2x3x3x4x4xf32>,
+    %out: memref<1x16x8x8xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op expects the plain layout (input, filter, output of ranks 4, 4, 4) or the blocked layout (ranks 5, 6, 5), got ranks 4, 6, 4}}
+  dl.conv2d ins(%in, %f : memref<1x8x10x10xf32>, memref<4x2x3x3x4x4xf32>)
+            outs(%out : memref<1x16x8x8xf32>)
+  return
+}
+
+// -----
+
+func.func @conv_layout_blocked_plain_output(
+    %in: memref<1x2x10x10x4xf32>, %f: memref<4x2x3x3x4x4xf32>,
+    %out: memref<1x16x8x8xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op expects the plain layout (input, filter, output of ranks 4, 4, 4) or the blocked layout (ranks 5, 6, 5), got ranks 5, 6, 4}}
+  dl.conv2d ins(%in, %f : memref<1x2x10x10x4xf32>, memref<4x2x3x3x4x4xf32>)
+            outs(%out : memref<1x16x8x8xf32>)
+  return
+}
+
+// -----
+
+func.func @conv_layout_rank3(%in: memref<8x10x10xf32>, %f: memref<16x8x3xf32>,
+                             %out: memref<16x8x8xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op expects the plain layout (input, filter, output of ranks 4, 4, 4) or the blocked layout (ranks 5, 6, 5), got ranks 3, 3, 3}}
+  dl.conv2d ins(%in, %f : memref<8x10x10xf32>, memref<16x8x3xf32>)
+            outs(%out : memref<16x8x8xf32>)
+  return
+}
+
+// -----
+
+func.func @conv_not_f32(%in: memref<1x8x10x10xf16>, %f: memref<16x8x3x3xf32>,
+                        %out: memref<1x16x8x8xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op operand #0 must be memref of 32-bit float values, but got 'memref<1x8x10x10xf16>'}}
+  dl.conv2d ins(%in, %f : memref<1x8x10x10xf16>, memref<16x8x3x3xf32>)
+            outs(%out : memref<1x16x8x8xf32>)
+  return
+}
+
+// -----
+
+func.func @conv_filter_not_f32(%in: memref<1x8x10x10xf32>,
+                               %f: memref<16x8x3x3xbf16>,
+                               %out: memref<1x16x8x8xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op operand #1 must be memref of 32-bit float values, but got 'memref<16x8x3x3xbf16>'}}
+  dl.conv2d ins(%in, %f : memref<1x8x10x10xf32>, memref<16x8x3x3xbf16>)
+            outs(%out : memref<1x16x8x8xf32>)
+  return
+}
+
+// -----
+
+func.func @conv_strides_count(%in: memref<1x8x10x10xf32>,
+                              %f: memref<16x8x3x3xf32>,
+                              %out: memref<1x16x8x8xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op expects 2 strides, got 3}}
+  dl.conv2d ins(%in, %f : memref<1x8x10x10xf32>, memref<16x8x3x3xf32>)
+            outs(%out : memref<1x16x8x8xf32>) {strides = array<i64: 1, 1, 1>}
+  return
+}
+
+// -----
+
+func.func @conv_strides_empty(%in: memref<1x8x10x10xf32>,
+                              %f: memref<16x8x3x3xf32>,
+                              %out: memref<1x16x8x8xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op expects 2 strides, got 0}}
+  dl.conv2d ins(%in, %f : memref<1x8x10x10xf32>, memref<16x8x3x3xf32>)
+            outs(%out : memref<1x16x8x8xf32>) {strides = array<i64>}
+  return
+}
+
+// -----
+
+func.func @conv_dilations_count(%in: memref<1x8x10x10xf32>,
+                                %f: memref<16x8x3x3xf32>,
+                                %out: memref<1x16x8x8xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op expects 2 dilations, got 1}}
+  dl.conv2d ins(%in, %f : memref<1x8x10x10xf32>, memref<16x8x3x3xf32>)
+            outs(%out : memref<1x16x8x8xf32>) {dilations = array<i64: 1>}
+  return
+}
+
+// -----
+
+func.func @conv_paddings_count(%in: memref<1x8x10x10xf32>,
+                               %f: memref<16x8x3x3xf32>,
+                               %out: memref<1x16x10x10xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op expects 4 paddings [top, left, bottom, right], got 2}}
+  dl.conv2d ins(%in, %f : memref<1x8x10x10xf32>, memref<16x8x3x3xf32>)
+            outs(%out : memref<1x16x10x10xf32>) {padding = array<i64: 1, 1>}
+  return
+}
+
+// -----
+
+func.func @conv_stride_zero(%in: memref<1x8x10x10xf32>,
+                            %f: memref<16x8x3x3xf32>,
+                            %out: memref<1x16x8x8xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op expects strides > 0}}
+  dl.conv2d ins(%in, %f : memref<1x8x10x10xf32>, memref<16x8x3x3xf32>)
+            outs(%out : memref<1x16x8x8xf32>) {strides = array<i64: 1, 0>}
+  return
+}
+
+// -----
+
+func.func @conv_stride_negative(%in: memref<1x8x10x10xf32>,
+                                %f: memref<16x8x3x3xf32>,
+                                %out: memref<1x16x8x8xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op expects strides > 0}}
+  dl.conv2d ins(%in, %f : memref<1x8x10x10xf32>, memref<16x8x3x3xf32>)
+            outs(%out : memref<1x16x8x8xf32>) {strides = array<i64: -1, 1>}
+  return
+}
+
+// -----
+
+func.func @conv_dilation_zero(%in: memref<1x8x10x10xf32>,
+                              %f: memref<16x8x3x3xf32>,
+                              %out: memref<1x16x8x8xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op expects dilations > 0}}
+  dl.conv2d ins(%in, %f : memref<1x8x10x10xf32>, memref<16x8x3x3xf32>)
+            outs(%out : memref<1x16x8x8xf32>) {dilations = array<i64: 0, 1>}
+  return
+}
+
+// -----
+
+func.func @conv_dilation_negative(%in: memref<1x8x10x10xf32>,
+                                  %f: memref<16x8x3x3xf32>,
+                                  %out: memref<1x16x8x8xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op expects dilations > 0}}
+  dl.conv2d ins(%in, %f : memref<1x8x10x10xf32>, memref<16x8x3x3xf32>)
+            outs(%out : memref<1x16x8x8xf32>) {dilations = array<i64: 1, -2>}
+  return
+}
+
+// -----
+
+func.func @conv_padding_negative(%in: memref<1x8x10x10xf32>,
+                                 %f: memref<16x8x3x3xf32>,
+                                 %out: memref<1x16x8x8xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op expects paddings >= 0}}
+  dl.conv2d ins(%in, %f : memref<1x8x10x10xf32>, memref<16x8x3x3xf32>)
+            outs(%out : memref<1x16x8x8xf32>)
+            {padding = array<i64: 1, 1, -1, 1>}
+  return
+}
+
+// -----
+
+func.func @conv_batch(%in: memref<1x8x10x10xf32>, %f: memref<16x8x3x3xf32>,
+                      %out: memref<2x16x8x8xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op input batch (1) does not match output batch (2)}}
+  dl.conv2d ins(%in, %f : memref<1x8x10x10xf32>, memref<16x8x3x3xf32>)
+            outs(%out : memref<2x16x8x8xf32>)
+  return
+}
+
+// -----
+
+func.func @conv_input_channels(%in: memref<1x8x10x10xf32>,
+                               %f: memref<16x4x3x3xf32>,
+                               %out: memref<1x16x8x8xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op input channels (8) does not match filter input channels (4)}}
+  dl.conv2d ins(%in, %f : memref<1x8x10x10xf32>, memref<16x4x3x3xf32>)
+            outs(%out : memref<1x16x8x8xf32>)
+  return
+}
+
+// -----
+
+func.func @conv_output_channels(%in: memref<1x8x10x10xf32>,
+                                %f: memref<16x8x3x3xf32>,
+                                %out: memref<1x8x8x8xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op filter output channels (16) does not match output channels (8)}}
+  dl.conv2d ins(%in, %f : memref<1x8x10x10xf32>, memref<16x8x3x3xf32>)
+            outs(%out : memref<1x8x8x8xf32>)
+  return
+}
+
+// -----
+
+func.func @conv_blocked_batch(%in: memref<1x2x10x10x4xf32>,
+                              %f: memref<4x2x3x3x4x4xf32>,
+                              %out: memref<3x4x8x8x4xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op input batch (1) does not match output batch (3)}}
+  dl.conv2d ins(%in, %f : memref<1x2x10x10x4xf32>, memref<4x2x3x3x4x4xf32>)
+            outs(%out : memref<3x4x8x8x4xf32>)
+  return
+}
+
+// -----
+
+func.func @conv_blocked_input_channel_blocks(%in: memref<1x2x10x10x4xf32>,
+                                             %f: memref<4x1x3x3x4x4xf32>,
+                                             %out: memref<1x4x8x8x4xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op input channel blocks (2) does not match filter input channel blocks (1)}}
+  dl.conv2d ins(%in, %f : memref<1x2x10x10x4xf32>, memref<4x1x3x3x4x4xf32>)
+            outs(%out : memref<1x4x8x8x4xf32>)
+  return
+}
+
+// -----
+
+func.func @conv_blocked_output_channel_blocks(%in: memref<1x2x10x10x4xf32>,
+                                              %f: memref<4x2x3x3x4x4xf32>,
+                                              %out: memref<1x2x8x8x4xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op filter output channel blocks (4) does not match output channel blocks (2)}}
+  dl.conv2d ins(%in, %f : memref<1x2x10x10x4xf32>, memref<4x2x3x3x4x4xf32>)
+            outs(%out : memref<1x2x8x8x4xf32>)
+  return
+}
+
+// -----
+
+func.func @conv_blocked_input_block(%in: memref<1x2x10x10x4xf32>,
+                                    %f: memref<4x2x3x3x8x4xf32>,
+                                    %out: memref<1x4x8x8x4xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op input channel block (4) does not match filter input channel block (8)}}
+  dl.conv2d ins(%in, %f : memref<1x2x10x10x4xf32>, memref<4x2x3x3x8x4xf32>)
+            outs(%out : memref<1x4x8x8x4xf32>)
+  return
+}
+
+// -----
+
+func.func @conv_blocked_output_block(%in: memref<1x2x10x10x4xf32>,
+                                     %f: memref<4x2x3x3x4x4xf32>,
+                                     %out: memref<1x4x8x8x8xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op filter output channel block (4) does not match output channel block (8)}}
+  dl.conv2d ins(%in, %f : memref<1x2x10x10x4xf32>, memref<4x2x3x3x4x4xf32>)
+            outs(%out : memref<1x4x8x8x8xf32>)
+  return
+}
+
+// -----
+
+func.func @conv_filter_height_zero(%in: memref<1x8x10x10xf32>,
+                                   %f: memref<16x8x0x3xf32>,
+                                   %out: memref<1x16x8x8xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op expects a filter height >= 1}}
+  dl.conv2d ins(%in, %f : memref<1x8x10x10xf32>, memref<16x8x0x3xf32>)
+            outs(%out : memref<1x16x8x8xf32>)
+  return
+}
+
+// -----
+
+func.func @conv_filter_width_zero(%in: memref<1x8x10x10xf32>,
+                                  %f: memref<16x8x3x0xf32>,
+                                  %out: memref<1x16x8x8xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op expects a filter width >= 1}}
+  dl.conv2d ins(%in, %f : memref<1x8x10x10xf32>, memref<16x8x3x0xf32>)
+            outs(%out : memref<1x16x8x8xf32>)
+  return
+}
+
+// -----
+
+// A zero filter size is rejected even when the input size is dynamic.
+func.func @conv_filter_height_zero_dynamic_input(%in: memref<1x8x?x10xf32>,
+                                                 %f: memref<16x8x0x3xf32>,
+                                                 %out: memref<1x16x?x8xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op expects a filter height >= 1}}
+  dl.conv2d ins(%in, %f : memref<1x8x?x10xf32>, memref<16x8x0x3xf32>)
+            outs(%out : memref<1x16x?x8xf32>)
+  return
+}
+
+// -----
+
+func.func @conv_filter_taller_than_input(%in: memref<1x8x2x10xf32>,
+                                         %f: memref<16x8x3x3xf32>,
+                                         %out: memref<1x16x1x8xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op filter height (3, dilated 3) is larger than the padded input height (2)}}
+  dl.conv2d ins(%in, %f : memref<1x8x2x10xf32>, memref<16x8x3x3xf32>)
+            outs(%out : memref<1x16x1x8xf32>)
+  return
+}
+
+// -----
+
+// The padding counts: 2 + 1 + 1 = 4 >= 3 would be fine, 1 + 0 + 1 = 2 is not.
+func.func @conv_filter_taller_than_padded_input(%in: memref<1x8x1x10xf32>,
+                                                %f: memref<16x8x3x3xf32>,
+                                                %out: memref<1x16x1x10xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op filter height (3, dilated 3) is larger than the padded input height (2)}}
+  dl.conv2d ins(%in, %f : memref<1x8x1x10xf32>, memref<16x8x3x3xf32>)
+            outs(%out : memref<1x16x1x10xf32>)
+            {padding = array<i64: 0, 1, 1, 1>}
+  return
+}
+
+// -----
+
+// Dilation 2 makes the 3-wide filter span 5 > 4.
+func.func @conv_filter_wider_than_input(%in: memref<1x8x10x4xf32>,
+                                        %f: memref<16x8x3x3xf32>,
+                                        %out: memref<1x16x8x1xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op filter width (3, dilated 5) is larger than the padded input width (4)}}
+  dl.conv2d ins(%in, %f : memref<1x8x10x4xf32>, memref<16x8x3x3xf32>)
+            outs(%out : memref<1x16x8x1xf32>) {dilations = array<i64: 1, 2>}
+  return
+}
+
+// -----
+
+func.func @conv_output_height(%in: memref<1x8x10x10xf32>,
+                              %f: memref<16x8x3x3xf32>,
+                              %out: memref<1x16x7x8xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op output height (7) does not match the height implied by input, filter, stride, padding and dilation (8)}}
+  dl.conv2d ins(%in, %f : memref<1x8x10x10xf32>, memref<16x8x3x3xf32>)
+            outs(%out : memref<1x16x7x8xf32>)
+  return
+}
+
+// -----
+
+// (10 + 1 + 1 - 3) / 2 + 1 = 5.
+func.func @conv_output_width(%in: memref<1x8x10x10xf32>,
+                             %f: memref<16x8x3x3xf32>,
+                             %out: memref<1x16x5x6xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op output width (6) does not match the width implied by input, filter, stride, padding and dilation (5)}}
+  dl.conv2d ins(%in, %f : memref<1x8x10x10xf32>, memref<16x8x3x3xf32>)
+            outs(%out : memref<1x16x5x6xf32>)
+            {strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>}
+  return
+}
+
+// -----
+
+func.func @conv_blocked_output_height(%in: memref<1x2x10x10x4xf32>,
+                                      %f: memref<4x2x3x3x4x4xf32>,
+                                      %out: memref<1x4x8x8x4xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op output height (8) does not match the height implied by input, filter, stride, padding and dilation (10)}}
+  dl.conv2d ins(%in, %f : memref<1x2x10x10x4xf32>, memref<4x2x3x3x4x4xf32>)
+            outs(%out : memref<1x4x8x8x4xf32>)
+            {padding = array<i64: 1, 1, 1, 1>}
+  return
+}
+
+// -----
+
+func.func @conv_output_is_input(%in: memref<1x8x10x10xf32>,
+                                %f: memref<8x8x1x1xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op output must not be the same buffer as an input}}
+  dl.conv2d ins(%in, %f : memref<1x8x10x10xf32>, memref<8x8x1x1xf32>)
+            outs(%in : memref<1x8x10x10xf32>)
+  return
+}
+
+// -----
+
+func.func @conv_output_is_filter(%in: memref<1x1x1x1xf32>,
+                                 %f: memref<1x1x1x1xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op output must not be the same buffer as an input}}
+  dl.conv2d ins(%in, %f : memref<1x1x1x1xf32>, memref<1x1x1x1xf32>)
+            outs(%f : memref<1x1x1x1xf32>)
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// dl.batch_norm_inference
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @bn_inference_rank3(%in: memref<8x4x4xf32>, %v: memref<8xf32>,
+                              %out: memref<8x4x4xf32>) {
+  // expected-error @+1 {{'dl.batch_norm_inference' op expects input of rank 4 or 5, got rank 3}}
+  dl.batch_norm_inference ins(%in, %v, %v, %v, %v : memref<8x4x4xf32>,
+                              memref<8xf32>, memref<8xf32>, memref<8xf32>,
+                              memref<8xf32>)
+                          outs(%out : memref<8x4x4xf32>)
+  return
+}
+
+// -----
+
+func.func @bn_inference_rank6(%in: memref<1x2x4x4x4x1xf32>, %v: memref<8xf32>,
+                              %out: memref<1x2x4x4x4x1xf32>) {
+  // expected-error @+1 {{'dl.batch_norm_inference' op expects input of rank 4 or 5, got rank 6}}
+  dl.batch_norm_inference ins(%in, %v, %v, %v, %v : memref<1x2x4x4x4x1xf32>,
+                              memref<8xf32>, memref<8xf32>, memref<8xf32>,
+                              memref<8xf32>)
+                          outs(%out : memref<1x2x4x4x4x1xf32>)
+  return
+}
+
+// -----
+
+func.func @bn_inference_vector_rank(%in: memref<2x8x4x4xf32>,
+                                    %g: memref<8x1xf32>, %v: memref<8xf32>,
+                                    %out: memref<2x8x4x4xf32>) {
+  // expected-error @+1 {{'dl.batch_norm_inference' op operand #1 must be 1D memref of 32-bit float values, but got 'memref<8x1xf32>'}}
+  dl.batch_norm_inference ins(%in, %g, %v, %v, %v : memref<2x8x4x4xf32>,
+                              memref<8x1xf32>, memref<8xf32>, memref<8xf32>,
+                              memref<8xf32>)
+                          outs(%out : memref<2x8x4x4xf32>)
+  return
+}
+
+// -----
+
+func.func @bn_inference_vector_not_f32(%in: memref<2x8x4x4xf32>,
+                                       %m: memref<8xf64>, %v: memref<8xf32>,
+                                       %out: memref<2x8x4x4xf32>) {
+  // expected-error @+1 {{'dl.batch_norm_inference' op operand #3 must be 1D memref of 32-bit float values, but got 'memref<8xf64>'}}
+  dl.batch_norm_inference ins(%in, %v, %v, %m, %v : memref<2x8x4x4xf32>,
+                              memref<8xf32>, memref<8xf32>, memref<8xf64>,
+                              memref<8xf32>)
+                          outs(%out : memref<2x8x4x4xf32>)
+  return
+}
+
+// -----
+
+func.func @bn_inference_output_size(%in: memref<2x8x4x4xf32>,
+                                    %v: memref<8xf32>,
+                                    %out: memref<2x8x4x5xf32>) {
+  // expected-error @+1 {{'dl.batch_norm_inference' op input size 3 (4) does not match output size 3 (5)}}
+  dl.batch_norm_inference ins(%in, %v, %v, %v, %v : memref<2x8x4x4xf32>,
+                              memref<8xf32>, memref<8xf32>, memref<8xf32>,
+                              memref<8xf32>)
+                          outs(%out : memref<2x8x4x5xf32>)
+  return
+}
+
+// -----
+
+func.func @bn_inference_output_rank(%in: memref<2x8x4x4xf32>,
+                                    %v: memref<8xf32>,
+                                    %out: memref<2x2x4x4x4xf32>) {
+  // expected-error @+1 {{'dl.batch_norm_inference' op input rank (4) does not match output rank (5)}}
+  dl.batch_norm_inference ins(%in, %v, %v, %v, %v : memref<2x8x4x4xf32>,
+                              memref<8xf32>, memref<8xf32>, memref<8xf32>,
+                              memref<8xf32>)
+                          outs(%out : memref<2x2x4x4x4xf32>)
+  return
+}
+
+// -----
+
+func.func @bn_inference_gamma(%in: memref<2x8x4x4xf32>, %g: memref<4xf32>,
+                              %v: memref<8xf32>, %out: memref<2x8x4x4xf32>) {
+  // expected-error @+1 {{'dl.batch_norm_inference' op gamma size (4) does not match the number of channels (8)}}
+  dl.batch_norm_inference ins(%in, %g, %v, %v, %v : memref<2x8x4x4xf32>,
+                              memref<4xf32>, memref<8xf32>, memref<8xf32>,
+                              memref<8xf32>)
+                          outs(%out : memref<2x8x4x4xf32>)
+  return
+}
+
+// -----
+
+func.func @bn_inference_beta(%in: memref<2x8x4x4xf32>, %b: memref<4xf32>,
+                             %v: memref<8xf32>, %out: memref<2x8x4x4xf32>) {
+  // expected-error @+1 {{'dl.batch_norm_inference' op beta size (4) does not match the number of channels (8)}}
+  dl.batch_norm_inference ins(%in, %v, %b, %v, %v : memref<2x8x4x4xf32>,
+                              memref<8xf32>, memref<4xf32>, memref<8xf32>,
+                              memref<8xf32>)
+                          outs(%out : memref<2x8x4x4xf32>)
+  return
+}
+
+// -----
+
+func.func @bn_inference_mean(%in: memref<2x8x4x4xf32>, %m: memref<16xf32>,
+                             %v: memref<8xf32>, %out: memref<2x8x4x4xf32>) {
+  // expected-error @+1 {{'dl.batch_norm_inference' op mean size (16) does not match the number of channels (8)}}
+  dl.batch_norm_inference ins(%in, %v, %v, %m, %v : memref<2x8x4x4xf32>,
+                              memref<8xf32>, memref<8xf32>, memref<16xf32>,
+                              memref<8xf32>)
+                          outs(%out : memref<2x8x4x4xf32>)
+  return
+}
+
+// -----
+
+func.func @bn_inference_variance(%in: memref<2x8x4x4xf32>, %var: memref<1xf32>,
+                                 %v: memref<8xf32>, %out: memref<2x8x4x4xf32>) {
+  // expected-error @+1 {{'dl.batch_norm_inference' op variance size (1) does not match the number of channels (8)}}
+  dl.batch_norm_inference ins(%in, %v, %v, %v, %var : memref<2x8x4x4xf32>,
+                              memref<8xf32>, memref<8xf32>, memref<8xf32>,
+                              memref<1xf32>)
+                          outs(%out : memref<2x8x4x4xf32>)
+  return
+}
+
+// -----
+
+// Blocked: 2 blocks of 4 channels is 8 channels, not 4.
+func.func @bn_inference_blocked_gamma(%in: memref<2x2x4x4x4xf32>,
+                                      %g: memref<4xf32>, %v: memref<8xf32>,
+                                      %out: memref<2x2x4x4x4xf32>) {
+  // expected-error @+1 {{'dl.batch_norm_inference' op gamma size (4) does not match the number of channels (8)}}
+  dl.batch_norm_inference ins(%in, %g, %v, %v, %v : memref<2x2x4x4x4xf32>,
+                              memref<4xf32>, memref<8xf32>, memref<8xf32>,
+                              memref<8xf32>)
+                          outs(%out : memref<2x2x4x4x4xf32>)
+  return
+}
+
+// -----
+
+func.func @bn_inference_blocked_dynamic_block(%in: memref<2x2x4x4x?xf32>,
+                                              %v: memref<8xf32>,
+                                              %out: memref<2x2x4x4x?xf32>) {
+  // expected-error @+1 {{'dl.batch_norm_inference' op channel block size must be static}}
+  dl.batch_norm_inference ins(%in, %v, %v, %v, %v : memref<2x2x4x4x?xf32>,
+                              memref<8xf32>, memref<8xf32>, memref<8xf32>,
+                              memref<8xf32>)
+                          outs(%out : memref<2x2x4x4x?xf32>)
+  return
+}
+
+// -----
+
+func.func @bn_inference_blocked_zero_block(%in: memref<2x2x4x4x0xf32>,
+                                           %v: memref<0xf32>,
+                                           %out: memref<2x2x4x4x0xf32>) {
+  // expected-error @+1 {{'dl.batch_norm_inference' op channel block size must be >= 1, got 0}}
+  dl.batch_norm_inference ins(%in, %v, %v, %v, %v : memref<2x2x4x4x0xf32>,
+                              memref<0xf32>, memref<0xf32>, memref<0xf32>,
+                              memref<0xf32>)
+                          outs(%out : memref<2x2x4x4x0xf32>)
+  return
+}
+
+// -----
+
+func.func @bn_inference_negative_epsilon(%in: memref<2x8x4x4xf32>,
+                                         %v: memref<8xf32>,
+                                         %out: memref<2x8x4x4xf32>) {
+  // expected-error @+1 {{'dl.batch_norm_inference' op expects epsilon >= 0, got -1.000000e-03}}
+  dl.batch_norm_inference ins(%in, %v, %v, %v, %v : memref<2x8x4x4xf32>,
+                              memref<8xf32>, memref<8xf32>, memref<8xf32>,
+                              memref<8xf32>)
+                          outs(%out : memref<2x8x4x4xf32>)
+                          {epsilon = -1.0e-3 : f32}
+  return
+}
+
+// -----
+
+func.func @bn_inference_nan_epsilon(%in: memref<2x8x4x4xf32>,
+                                    %v: memref<8xf32>,
+                                    %out: memref<2x8x4x4xf32>) {
+  // expected-error @+1 {{'dl.batch_norm_inference' op expects epsilon >= 0, got nan}}
+  dl.batch_norm_inference ins(%in, %v, %v, %v, %v : memref<2x8x4x4xf32>,
+                              memref<8xf32>, memref<8xf32>, memref<8xf32>,
+                              memref<8xf32>)
+                          outs(%out : memref<2x8x4x4xf32>)
+                          {epsilon = 0x7FC00000 : f32}
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// dl.batch_norm_training
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @bn_training_rank3(%in: memref<8x4x4xf32>, %v: memref<8xf32>,
+                             %out: memref<8x4x4xf32>, %sm: memref<8xf32>,
+                             %sv: memref<8xf32>) {
+  // expected-error @+1 {{'dl.batch_norm_training' op expects input of rank 4 or 5, got rank 3}}
+  dl.batch_norm_training ins(%in, %v, %v : memref<8x4x4xf32>, memref<8xf32>,
+                             memref<8xf32>)
+                         outs(%out, %sm, %sv : memref<8x4x4xf32>,
+                              memref<8xf32>, memref<8xf32>)
+  return
+}
+
+// -----
+
+func.func @bn_training_output_size(%in: memref<2x8x4x4xf32>, %v: memref<8xf32>,
+                                   %out: memref<1x8x4x4xf32>,
+                                   %sm: memref<8xf32>, %sv: memref<8xf32>) {
+  // expected-error @+1 {{'dl.batch_norm_training' op input size 0 (2) does not match output size 0 (1)}}
+  dl.batch_norm_training ins(%in, %v, %v : memref<2x8x4x4xf32>, memref<8xf32>,
+                             memref<8xf32>)
+                         outs(%out, %sm, %sv : memref<1x8x4x4xf32>,
+                              memref<8xf32>, memref<8xf32>)
+  return
+}
+
+// -----
+
+func.func @bn_training_output_rank(%in: memref<2x2x4x4x4xf32>,
+                                   %v: memref<8xf32>,
+                                   %out: memref<2x8x4x4xf32>,
+                                   %sm: memref<8xf32>, %sv: memref<8xf32>) {
+  // expected-error @+1 {{'dl.batch_norm_training' op input rank (5) does not match output rank (4)}}
+  dl.batch_norm_training ins(%in, %v, %v : memref<2x2x4x4x4xf32>,
+                             memref<8xf32>, memref<8xf32>)
+                         outs(%out, %sm, %sv : memref<2x8x4x4xf32>,
+                              memref<8xf32>, memref<8xf32>)
+  return
+}
+
+// -----
+
+func.func @bn_training_saved_mean_rank(%in: memref<2x8x4x4xf32>,
+                                       %v: memref<8xf32>,
+                                       %out: memref<2x8x4x4xf32>,
+                                       %sm: memref<1x8xf32>,
+                                       %sv: memref<8xf32>) {
+  // expected-error @+1 {{'dl.batch_norm_training' op operand #4 must be 1D memref of 32-bit float values, but got 'memref<1x8xf32>'}}
+  dl.batch_norm_training ins(%in, %v, %v : memref<2x8x4x4xf32>, memref<8xf32>,
+                             memref<8xf32>)
+                         outs(%out, %sm, %sv : memref<2x8x4x4xf32>,
+                              memref<1x8xf32>, memref<8xf32>)
+  return
+}
+
+// -----
+
+func.func @bn_training_gamma(%in: memref<2x8x4x4xf32>, %g: memref<7xf32>,
+                             %v: memref<8xf32>, %out: memref<2x8x4x4xf32>,
+                             %sm: memref<8xf32>, %sv: memref<8xf32>) {
+  // expected-error @+1 {{'dl.batch_norm_training' op gamma size (7) does not match the number of channels (8)}}
+  dl.batch_norm_training ins(%in, %g, %v : memref<2x8x4x4xf32>, memref<7xf32>,
+                             memref<8xf32>)
+                         outs(%out, %sm, %sv : memref<2x8x4x4xf32>,
+                              memref<8xf32>, memref<8xf32>)
+  return
+}
+
+// -----
+
+func.func @bn_training_beta(%in: memref<2x8x4x4xf32>, %b: memref<9xf32>,
+                            %v: memref<8xf32>, %out: memref<2x8x4x4xf32>,
+                            %sm: memref<8xf32>, %sv: memref<8xf32>) {
+  // expected-error @+1 {{'dl.batch_norm_training' op beta size (9) does not match the number of channels (8)}}
+  dl.batch_norm_training ins(%in, %v, %b : memref<2x8x4x4xf32>, memref<8xf32>,
+                             memref<9xf32>)
+                         outs(%out, %sm, %sv : memref<2x8x4x4xf32>,
+                              memref<8xf32>, memref<8xf32>)
+  return
+}
+
+// -----
+
+func.func @bn_training_saved_mean(%in: memref<2x8x4x4xf32>, %v: memref<8xf32>,
+                                  %out: memref<2x8x4x4xf32>,
+                                  %sm: memref<4xf32>, %sv: memref<8xf32>) {
+  // expected-error @+1 {{'dl.batch_norm_training' op saved_mean size (4) does not match the number of channels (8)}}
+  dl.batch_norm_training ins(%in, %v, %v : memref<2x8x4x4xf32>, memref<8xf32>,
+                             memref<8xf32>)
+                         outs(%out, %sm, %sv : memref<2x8x4x4xf32>,
+                              memref<4xf32>, memref<8xf32>)
+  return
+}
+
+// -----
+
+func.func @bn_training_saved_variance(%in: memref<2x8x4x4xf32>,
+                                      %v: memref<8xf32>,
+                                      %out: memref<2x8x4x4xf32>,
+                                      %sm: memref<8xf32>, %sv: memref<16xf32>) {
+  // expected-error @+1 {{'dl.batch_norm_training' op saved_variance size (16) does not match the number of channels (8)}}
+  dl.batch_norm_training ins(%in, %v, %v : memref<2x8x4x4xf32>, memref<8xf32>,
+                             memref<8xf32>)
+                         outs(%out, %sm, %sv : memref<2x8x4x4xf32>,
+                              memref<8xf32>, memref<16xf32>)
+  return
+}
+
+// -----
+
+func.func @bn_training_blocked_saved_variance(%in: memref<2x2x4x4x4xf32>,
+                                              %v: memref<8xf32>,
+                                              %out: memref<2x2x4x4x4xf32>,
+                                              %sm: memref<8xf32>,
+                                              %sv: memref<2xf32>) {
+  // expected-error @+1 {{'dl.batch_norm_training' op saved_variance size (2) does not match the number of channels (8)}}
+  dl.batch_norm_training ins(%in, %v, %v : memref<2x2x4x4x4xf32>,
+                             memref<8xf32>, memref<8xf32>)
+                         outs(%out, %sm, %sv : memref<2x2x4x4x4xf32>,
+                              memref<8xf32>, memref<2xf32>)
+  return
+}
+
+// -----
+
+func.func @bn_training_blocked_dynamic_block(%in: memref<2x2x4x4x?xf32>,
+                                             %v: memref<8xf32>,
+                                             %out: memref<2x2x4x4x?xf32>,
+                                             %sm: memref<8xf32>,
+                                             %sv: memref<8xf32>) {
+  // expected-error @+1 {{'dl.batch_norm_training' op channel block size must be static}}
+  dl.batch_norm_training ins(%in, %v, %v : memref<2x2x4x4x?xf32>,
+                             memref<8xf32>, memref<8xf32>)
+                         outs(%out, %sm, %sv : memref<2x2x4x4x?xf32>,
+                              memref<8xf32>, memref<8xf32>)
+  return
+}
+
+// -----
+
+func.func @bn_training_negative_epsilon(%in: memref<2x8x4x4xf32>,
+                                        %v: memref<8xf32>,
+                                        %out: memref<2x8x4x4xf32>,
+                                        %sm: memref<8xf32>, %sv: memref<8xf32>) {
+  // expected-error @+1 {{'dl.batch_norm_training' op expects epsilon >= 0, got -5.000000e-01}}
+  dl.batch_norm_training ins(%in, %v, %v : memref<2x8x4x4xf32>, memref<8xf32>,
+                             memref<8xf32>)
+                         outs(%out, %sm, %sv : memref<2x8x4x4xf32>,
+                              memref<8xf32>, memref<8xf32>)
+                         {epsilon = -0.5 : f32}
+  return
+}
+
+// -----
+
+func.func @bn_training_same_saved_buffers(%in: memref<2x8x4x4xf32>,
+                                          %v: memref<8xf32>,
+                                          %out: memref<2x8x4x4xf32>,
+                                          %s: memref<8xf32>) {
+  // expected-error @+1 {{'dl.batch_norm_training' op saved_mean and saved_variance must be different buffers}}
+  dl.batch_norm_training ins(%in, %v, %v : memref<2x8x4x4xf32>, memref<8xf32>,
+                             memref<8xf32>)
+                         outs(%out, %s, %s : memref<2x8x4x4xf32>,
+                              memref<8xf32>, memref<8xf32>)
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// dl.relu, dl.relu6
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @relu_size(%in: memref<2x8x4x4xf32>, %out: memref<2x4x4x4xf32>) {
+  // expected-error @+1 {{'dl.relu' op input size 1 (8) does not match output size 1 (4)}}
+  dl.relu ins(%in : memref<2x8x4x4xf32>) outs(%out : memref<2x4x4x4xf32>)
+  return
+}
+
+// -----
+
+func.func @relu_rank(%in: memref<2x8x4x4xf32>, %out: memref<256xf32>) {
+  // expected-error @+1 {{'dl.relu' op input rank (4) does not match output rank (1)}}
+  dl.relu ins(%in : memref<2x8x4x4xf32>) outs(%out : memref<256xf32>)
+  return
+}
+
+// -----
+
+func.func @relu_not_f32(%in: memref<16xi32>, %out: memref<16xf32>) {
+  // expected-error @+1 {{'dl.relu' op operand #0 must be memref of 32-bit float values, but got 'memref<16xi32>'}}
+  dl.relu ins(%in : memref<16xi32>) outs(%out : memref<16xf32>)
+  return
+}
+
+// -----
+
+func.func @relu6_size(%in: memref<16xf32>, %out: memref<17xf32>) {
+  // expected-error @+1 {{'dl.relu6' op input size 0 (16) does not match output size 0 (17)}}
+  dl.relu6 ins(%in : memref<16xf32>) outs(%out : memref<17xf32>)
+  return
+}
+
+// -----
+
+func.func @relu6_rank(%in: memref<4x4xf32>, %out: memref<4x4x1xf32>) {
+  // expected-error @+1 {{'dl.relu6' op input rank (2) does not match output rank (3)}}
+  dl.relu6 ins(%in : memref<4x4xf32>) outs(%out : memref<4x4x1xf32>)
+  return
+}
+
+// -----
+
+func.func @relu6_not_f32(%in: memref<16xf32>, %out: memref<16xf16>) {
+  // expected-error @+1 {{'dl.relu6' op operand #1 must be memref of 32-bit float values, but got 'memref<16xf16>'}}
+  dl.relu6 ins(%in : memref<16xf32>) outs(%out : memref<16xf16>)
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// dl.add
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @add_rank_lhs_rhs(%l: memref<4x4xf32>, %r: memref<4x4x1xf32>,
+                            %out: memref<4x4xf32>) {
+  // expected-error @+1 {{'dl.add' op lhs rank (2) does not match rhs rank (3)}}
+  dl.add ins(%l, %r : memref<4x4xf32>, memref<4x4x1xf32>)
+         outs(%out : memref<4x4xf32>)
+  return
+}
+
+// -----
+
+func.func @add_size_lhs_rhs(%l: memref<4x4xf32>, %r: memref<4x5xf32>,
+                            %out: memref<4x4xf32>) {
+  // expected-error @+1 {{'dl.add' op lhs size 1 (4) does not match rhs size 1 (5)}}
+  dl.add ins(%l, %r : memref<4x4xf32>, memref<4x5xf32>)
+         outs(%out : memref<4x4xf32>)
+  return
+}
+
+// -----
+
+func.func @add_rank_output(%l: memref<4x4xf32>, %r: memref<4x4xf32>,
+                           %out: memref<16xf32>) {
+  // expected-error @+1 {{'dl.add' op lhs rank (2) does not match output rank (1)}}
+  dl.add ins(%l, %r : memref<4x4xf32>, memref<4x4xf32>)
+         outs(%out : memref<16xf32>)
+  return
+}
+
+// -----
+
+func.func @add_size_output(%l: memref<4x4xf32>, %r: memref<4x4xf32>,
+                           %out: memref<3x4xf32>) {
+  // expected-error @+1 {{'dl.add' op lhs size 0 (4) does not match output size 0 (3)}}
+  dl.add ins(%l, %r : memref<4x4xf32>, memref<4x4xf32>)
+         outs(%out : memref<3x4xf32>)
+  return
+}
+
+// -----
+
+func.func @add_not_f32(%l: memref<4x4xf32>, %r: memref<4x4xf64>,
+                       %out: memref<4x4xf32>) {
+  // expected-error @+1 {{'dl.add' op operand #1 must be memref of 32-bit float values, but got 'memref<4x4xf64>'}}
+  dl.add ins(%l, %r : memref<4x4xf32>, memref<4x4xf64>)
+         outs(%out : memref<4x4xf32>)
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// dl.bias_add
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @bias_add_rank3(%in: memref<2x8x4xf32>, %b: memref<8xf32>,
+                          %out: memref<2x8x4xf32>) {
+  // expected-error @+1 {{'dl.bias_add' op expects input of rank 2 or 4 or 5, got rank 3}}
+  dl.bias_add ins(%in, %b : memref<2x8x4xf32>, memref<8xf32>)
+              outs(%out : memref<2x8x4xf32>)
+  return
+}
+
+// -----
+
+func.func @bias_add_rank1(%in: memref<8xf32>, %b: memref<8xf32>,
+                          %out: memref<8xf32>) {
+  // expected-error @+1 {{'dl.bias_add' op expects input of rank 2 or 4 or 5, got rank 1}}
+  dl.bias_add ins(%in, %b : memref<8xf32>, memref<8xf32>)
+              outs(%out : memref<8xf32>)
+  return
+}
+
+// -----
+
+func.func @bias_add_bias_rank(%in: memref<4x16xf32>, %b: memref<1x16xf32>,
+                              %out: memref<4x16xf32>) {
+  // expected-error @+1 {{'dl.bias_add' op operand #1 must be 1D memref of 32-bit float values, but got 'memref<1x16xf32>'}}
+  dl.bias_add ins(%in, %b : memref<4x16xf32>, memref<1x16xf32>)
+              outs(%out : memref<4x16xf32>)
+  return
+}
+
+// -----
+
+func.func @bias_add_output_size(%in: memref<4x16xf32>, %b: memref<16xf32>,
+                                %out: memref<4x8xf32>) {
+  // expected-error @+1 {{'dl.bias_add' op input size 1 (16) does not match output size 1 (8)}}
+  dl.bias_add ins(%in, %b : memref<4x16xf32>, memref<16xf32>)
+              outs(%out : memref<4x8xf32>)
+  return
+}
+
+// -----
+
+func.func @bias_add_output_rank(%in: memref<2x8x4x4xf32>, %b: memref<8xf32>,
+                                %out: memref<2x2x4x4x4xf32>) {
+  // expected-error @+1 {{'dl.bias_add' op input rank (4) does not match output rank (5)}}
+  dl.bias_add ins(%in, %b : memref<2x8x4x4xf32>, memref<8xf32>)
+              outs(%out : memref<2x2x4x4x4xf32>)
+  return
+}
+
+// -----
+
+// Rank 2: the bias is per column (dimension 1).
+func.func @bias_add_rank2_size(%in: memref<4x16xf32>, %b: memref<4xf32>,
+                               %out: memref<4x16xf32>) {
+  // expected-error @+1 {{'dl.bias_add' op bias size (4) does not match the number of channels (16)}}
+  dl.bias_add ins(%in, %b : memref<4x16xf32>, memref<4xf32>)
+              outs(%out : memref<4x16xf32>)
+  return
+}
+
+// -----
+
+func.func @bias_add_rank4_size(%in: memref<2x8x4x4xf32>, %b: memref<4xf32>,
+                               %out: memref<2x8x4x4xf32>) {
+  // expected-error @+1 {{'dl.bias_add' op bias size (4) does not match the number of channels (8)}}
+  dl.bias_add ins(%in, %b : memref<2x8x4x4xf32>, memref<4xf32>)
+              outs(%out : memref<2x8x4x4xf32>)
+  return
+}
+
+// -----
+
+func.func @bias_add_rank5_size(%in: memref<2x2x4x4x4xf32>, %b: memref<4xf32>,
+                               %out: memref<2x2x4x4x4xf32>) {
+  // expected-error @+1 {{'dl.bias_add' op bias size (4) does not match the number of channels (8)}}
+  dl.bias_add ins(%in, %b : memref<2x2x4x4x4xf32>, memref<4xf32>)
+              outs(%out : memref<2x2x4x4x4xf32>)
+  return
+}
+
+// -----
+
+func.func @bias_add_rank5_dynamic_block(%in: memref<2x2x4x4x?xf32>,
+                                        %b: memref<8xf32>,
+                                        %out: memref<2x2x4x4x?xf32>) {
+  // expected-error @+1 {{'dl.bias_add' op channel block size must be static}}
+  dl.bias_add ins(%in, %b : memref<2x2x4x4x?xf32>, memref<8xf32>)
+              outs(%out : memref<2x2x4x4x?xf32>)
+  return
+}
+
+// -----
+
+func.func @bias_add_rank5_zero_block(%in: memref<2x2x4x4x0xf32>,
+                                     %b: memref<0xf32>,
+                                     %out: memref<2x2x4x4x0xf32>) {
+  // expected-error @+1 {{'dl.bias_add' op channel block size must be >= 1, got 0}}
+  dl.bias_add ins(%in, %b : memref<2x2x4x4x0xf32>, memref<0xf32>)
+              outs(%out : memref<2x2x4x4x0xf32>)
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// dl.pack, dl.unpack: activations (rank 4 <-> 5)
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @pack_same_buffer(%a: memref<2x8x5x5xf32>) {
+  // expected-error @+1 {{'dl.pack' op source and destination must be different buffers}}
+  dl.pack ins(%a : memref<2x8x5x5xf32>) outs(%a : memref<2x8x5x5xf32>)
+  return
+}
+
+// -----
+
+func.func @unpack_same_buffer(%a: memref<2x2x5x5x4xf32>) {
+  // expected-error @+1 {{'dl.unpack' op source and destination must be different buffers}}
+  dl.unpack ins(%a : memref<2x2x5x5x4xf32>) outs(%a : memref<2x2x5x5x4xf32>)
+  return
+}
+
+// -----
+
+func.func @pack_plain_rank(%p: memref<8x5x5xf32>, %b: memref<1x2x5x5x4xf32>) {
+  // expected-error @+1 {{'dl.pack' op expects a plain-layout side of rank 4, got rank 3}}
+  dl.pack ins(%p : memref<8x5x5xf32>) outs(%b : memref<1x2x5x5x4xf32>)
+  return
+}
+
+// -----
+
+func.func @pack_blocked_rank(%p: memref<2x8x5x5xf32>, %b: memref<2x8x5x5xf32>) {
+  // expected-error @+1 {{'dl.pack' op expects a blocked-layout side of rank 5 or 6, got rank 4}}
+  dl.pack ins(%p : memref<2x8x5x5xf32>) outs(%b : memref<2x8x5x5xf32>)
+  return
+}
+
+// -----
+
+func.func @pack_blocked_rank7(%p: memref<2x8x5x5xf32>,
+                              %b: memref<1x2x2x5x5x4x1xf32>) {
+  // expected-error @+1 {{'dl.pack' op expects a blocked-layout side of rank 5 or 6, got rank 7}}
+  dl.pack ins(%p : memref<2x8x5x5xf32>) outs(%b : memref<1x2x2x5x5x4x1xf32>)
+  return
+}
+
+// -----
+
+// dl.pack in the wrong direction: its source is the plain side.
+func.func @pack_reversed(%b: memref<2x2x5x5x4xf32>, %p: memref<2x8x5x5xf32>) {
+  // expected-error @+1 {{'dl.pack' op expects a plain-layout side of rank 4, got rank 5}}
+  dl.pack ins(%b : memref<2x2x5x5x4xf32>) outs(%p : memref<2x8x5x5xf32>)
+  return
+}
+
+// -----
+
+// dl.unpack in the wrong direction: its destination is the plain side.
+func.func @unpack_reversed(%p: memref<2x8x5x5xf32>, %b: memref<2x2x5x5x4xf32>) {
+  // expected-error @+1 {{'dl.unpack' op expects a plain-layout side of rank 4, got rank 5}}
+  dl.unpack ins(%p : memref<2x8x5x5xf32>) outs(%b : memref<2x2x5x5x4xf32>)
+  return
+}
+
+// -----
+
+func.func @unpack_blocked_rank(%b: memref<2x8x5xf32>, %p: memref<2x8x5x5xf32>) {
+  // expected-error @+1 {{'dl.unpack' op expects a blocked-layout side of rank 5 or 6, got rank 3}}
+  dl.unpack ins(%b : memref<2x8x5xf32>) outs(%p : memref<2x8x5x5xf32>)
+  return
+}
+
+// -----
+
+func.func @pack_not_f32(%p: memref<2x8x5x5xf16>, %b: memref<2x2x5x5x4xf32>) {
+  // expected-error @+1 {{'dl.pack' op operand #0 must be memref of 32-bit float values, but got 'memref<2x8x5x5xf16>'}}
+  dl.pack ins(%p : memref<2x8x5x5xf16>) outs(%b : memref<2x2x5x5x4xf32>)
+  return
+}
+
+// -----
+
+func.func @pack_block_does_not_divide(%p: memref<2x10x5x5xf32>,
+                                      %b: memref<2x3x5x5x4xf32>) {
+  // expected-error @+1 {{'dl.pack' op input block size (4) does not divide the number of input channels (10)}}
+  dl.pack ins(%p : memref<2x10x5x5xf32>) outs(%b : memref<2x3x5x5x4xf32>)
+  return
+}
+
+// -----
+
+func.func @pack_dynamic_block(%p: memref<2x8x5x5xf32>,
+                              %b: memref<2x2x5x5x?xf32>) {
+  // expected-error @+1 {{'dl.pack' op input block size must be static}}
+  dl.pack ins(%p : memref<2x8x5x5xf32>) outs(%b : memref<2x2x5x5x?xf32>)
+  return
+}
+
+// -----
+
+func.func @pack_zero_block(%p: memref<2x8x5x5xf32>, %b: memref<2x2x5x5x0xf32>) {
+  // expected-error @+1 {{'dl.pack' op input block size must be >= 1, got 0}}
+  dl.pack ins(%p : memref<2x8x5x5xf32>) outs(%b : memref<2x2x5x5x0xf32>)
+  return
+}
+
+// -----
+
+func.func @pack_blocks_times_block(%p: memref<2x8x5x5xf32>,
+                                   %b: memref<2x3x5x5x4xf32>) {
+  // expected-error @+1 {{'dl.pack' op blocked input channels (blocks x block) (12) does not match plain input channels (8)}}
+  dl.pack ins(%p : memref<2x8x5x5xf32>) outs(%b : memref<2x3x5x5x4xf32>)
+  return
+}
+
+// -----
+
+func.func @pack_batch(%p: memref<2x8x5x5xf32>, %b: memref<3x2x5x5x4xf32>) {
+  // expected-error @+1 {{'dl.pack' op plain batch (2) does not match blocked batch (3)}}
+  dl.pack ins(%p : memref<2x8x5x5xf32>) outs(%b : memref<3x2x5x5x4xf32>)
+  return
+}
+
+// -----
+
+func.func @pack_height(%p: memref<2x8x5x5xf32>, %b: memref<2x2x6x5x4xf32>) {
+  // expected-error @+1 {{'dl.pack' op plain height (5) does not match blocked height (6)}}
+  dl.pack ins(%p : memref<2x8x5x5xf32>) outs(%b : memref<2x2x6x5x4xf32>)
+  return
+}
+
+// -----
+
+func.func @pack_width(%p: memref<2x8x5x5xf32>, %b: memref<2x2x5x4x4xf32>) {
+  // expected-error @+1 {{'dl.pack' op plain width (5) does not match blocked width (4)}}
+  dl.pack ins(%p : memref<2x8x5x5xf32>) outs(%b : memref<2x2x5x4x4xf32>)
+  return
+}
+
+// -----
+
+func.func @unpack_block_does_not_divide(%b: memref<2x2x5x5x3xf32>,
+                                        %p: memref<2x8x5x5xf32>) {
+  // expected-error @+1 {{'dl.unpack' op input block size (3) does not divide the number of input channels (8)}}
+  dl.unpack ins(%b : memref<2x2x5x5x3xf32>) outs(%p : memref<2x8x5x5xf32>)
+  return
+}
+
+// -----
+
+func.func @unpack_dynamic_block(%b: memref<2x2x5x5x?xf32>,
+                                %p: memref<2x8x5x5xf32>) {
+  // expected-error @+1 {{'dl.unpack' op input block size must be static}}
+  dl.unpack ins(%b : memref<2x2x5x5x?xf32>) outs(%p : memref<2x8x5x5xf32>)
+  return
+}
+
+// -----
+
+func.func @unpack_blocks_times_block(%b: memref<2x4x5x5x4xf32>,
+                                     %p: memref<2x8x5x5xf32>) {
+  // expected-error @+1 {{'dl.unpack' op blocked input channels (blocks x block) (16) does not match plain input channels (8)}}
+  dl.unpack ins(%b : memref<2x4x5x5x4xf32>) outs(%p : memref<2x8x5x5xf32>)
+  return
+}
+
+// -----
+
+func.func @unpack_batch(%b: memref<1x2x5x5x4xf32>, %p: memref<2x8x5x5xf32>) {
+  // expected-error @+1 {{'dl.unpack' op plain batch (2) does not match blocked batch (1)}}
+  dl.unpack ins(%b : memref<1x2x5x5x4xf32>) outs(%p : memref<2x8x5x5xf32>)
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// dl.pack, dl.unpack: filters (rank 4 <-> 6)
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @pack_filter_output_block_does_not_divide(
+    %p: memref<16x8x3x3xf32>, %b: memref<3x2x3x3x4x6xf32>) {
+  // expected-error @+1 {{'dl.pack' op output block size (6) does not divide the number of output channels (16)}}
+  dl.pack ins(%p : memref<16x8x3x3xf32>) outs(%b : memref<3x2x3x3x4x6xf32>)
+  return
+}
+
+// -----
+
+func.func @pack_filter_output_dynamic_block(%p: memref<16x8x3x3xf32>,
+                                            %b: memref<2x2x3x3x4x?xf32>) {
+  // expected-error @+1 {{'dl.pack' op output block size must be static}}
+  dl.pack ins(%p : memref<16x8x3x3xf32>) outs(%b : memref<2x2x3x3x4x?xf32>)
+  return
+}
+
+// -----
+
+func.func @pack_filter_output_zero_block(%p: memref<16x8x3x3xf32>,
+                                         %b: memref<2x2x3x3x4x0xf32>) {
+  // expected-error @+1 {{'dl.pack' op output block size must be >= 1, got 0}}
+  dl.pack ins(%p : memref<16x8x3x3xf32>) outs(%b : memref<2x2x3x3x4x0xf32>)
+  return
+}
+
+// -----
+
+func.func @pack_filter_output_blocks(%p: memref<16x8x3x3xf32>,
+                                     %b: memref<4x2x3x3x4x8xf32>) {
+  // expected-error @+1 {{'dl.pack' op blocked output channels (blocks x block) (32) does not match plain output channels (16)}}
+  dl.pack ins(%p : memref<16x8x3x3xf32>) outs(%b : memref<4x2x3x3x4x8xf32>)
+  return
+}
+
+// -----
+
+func.func @pack_filter_input_block_does_not_divide(
+    %p: memref<16x8x3x3xf32>, %b: memref<2x2x3x3x3x8xf32>) {
+  // expected-error @+1 {{'dl.pack' op input block size (3) does not divide the number of input channels (8)}}
+  dl.pack ins(%p : memref<16x8x3x3xf32>) outs(%b : memref<2x2x3x3x3x8xf32>)
+  return
+}
+
+// -----
+
+func.func @pack_filter_input_dynamic_block(%p: memref<16x8x3x3xf32>,
+                                           %b: memref<2x2x3x3x?x8xf32>) {
+  // expected-error @+1 {{'dl.pack' op input block size must be static}}
+  dl.pack ins(%p : memref<16x8x3x3xf32>) outs(%b : memref<2x2x3x3x?x8xf32>)
+  return
+}
+
+// -----
+
+func.func @pack_filter_input_blocks(%p: memref<16x8x3x3xf32>,
+                                    %b: memref<2x1x3x3x4x8xf32>) {
+  // expected-error @+1 {{'dl.pack' op blocked input channels (blocks x block) (4) does not match plain input channels (8)}}
+  dl.pack ins(%p : memref<16x8x3x3xf32>) outs(%b : memref<2x1x3x3x4x8xf32>)
+  return
+}
+
+// -----
+
+func.func @pack_filter_height(%p: memref<16x8x3x3xf32>,
+                              %b: memref<2x2x1x3x4x8xf32>) {
+  // expected-error @+1 {{'dl.pack' op plain filter height (3) does not match blocked filter height (1)}}
+  dl.pack ins(%p : memref<16x8x3x3xf32>) outs(%b : memref<2x2x1x3x4x8xf32>)
+  return
+}
+
+// -----
+
+func.func @pack_filter_width(%p: memref<16x8x3x3xf32>,
+                             %b: memref<2x2x3x5x4x8xf32>) {
+  // expected-error @+1 {{'dl.pack' op plain filter width (3) does not match blocked filter width (5)}}
+  dl.pack ins(%p : memref<16x8x3x3xf32>) outs(%b : memref<2x2x3x5x4x8xf32>)
+  return
+}
+
+// -----
+
+func.func @unpack_filter_same_buffer(%b: memref<2x2x3x3x4x8xf32>) {
+  // expected-error @+1 {{'dl.unpack' op source and destination must be different buffers}}
+  dl.unpack ins(%b : memref<2x2x3x3x4x8xf32>) outs(%b : memref<2x2x3x3x4x8xf32>)
+  return
+}
+
+// -----
+
+func.func @unpack_filter_output_blocks(%b: memref<2x2x3x3x4x8xf32>,
+                                       %p: memref<8x8x3x3xf32>) {
+  // expected-error @+1 {{'dl.unpack' op blocked output channels (blocks x block) (16) does not match plain output channels (8)}}
+  dl.unpack ins(%b : memref<2x2x3x3x4x8xf32>) outs(%p : memref<8x8x3x3xf32>)
+  return
+}
+
+// -----
+
+func.func @unpack_filter_input_blocks(%b: memref<2x2x3x3x4x8xf32>,
+                                      %p: memref<16x16x3x3xf32>) {
+  // expected-error @+1 {{'dl.unpack' op blocked input channels (blocks x block) (8) does not match plain input channels (16)}}
+  dl.unpack ins(%b : memref<2x2x3x3x4x8xf32>) outs(%p : memref<16x16x3x3xf32>)
+  return
+}
+
+// -----
+
+func.func @unpack_filter_height(%b: memref<2x2x3x3x4x8xf32>,
+                                %p: memref<16x8x1x3xf32>) {
+  // expected-error @+1 {{'dl.unpack' op plain filter height (1) does not match blocked filter height (3)}}
+  dl.unpack ins(%b : memref<2x2x3x3x4x8xf32>) outs(%p : memref<16x8x1x3xf32>)
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// dl.run_shape and other dl.* function-argument attributes
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// expected-error @+1 {{'dl.run_shape' must be an array<i64: ...>}}
+func.func @run_shape_not_array(%a: memref<?xf32> {dl.run_shape = [4]}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'dl.run_shape' must be an array<i64: ...>}}
+func.func @run_shape_i32_array(%a: memref<?xf32> {dl.run_shape = array<i32: 4>}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'dl.run_shape' must be an array<i64: ...>}}
+func.func @run_shape_dense(%a: memref<?xf32> {dl.run_shape = dense<4> : tensor<1xi64>}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'dl.run_shape' on argument #1 which is not a memref}}
+func.func @run_shape_not_memref(%a: memref<?xf32>,
+                                %n: index {dl.run_shape = array<i64: 4>}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'dl.run_shape' on argument #0 which is not a memref}}
+func.func @run_shape_tensor(%t: tensor<?xf32> {dl.run_shape = array<i64: 4>}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'dl.run_shape' of argument #0 has 3 sizes for a rank-2 memref}}
+func.func @run_shape_too_many(%a: memref<?x?xf32> {dl.run_shape = array<i64: 1, 2, 3>}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'dl.run_shape' of argument #2 has 1 sizes for a rank-4 memref}}
+func.func @run_shape_too_few(%a: memref<4xf32>, %b: memref<4xf32>,
+                             %c: memref<?x8x?x?xf32> {dl.run_shape = array<i64: 2>}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'dl.run_shape' of argument #0 has 0 sizes for a rank-1 memref}}
+func.func @run_shape_empty(%a: memref<?xf32> {dl.run_shape = array<i64>}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'dl.run_shape' of argument #0 has a negative size}}
+func.func @run_shape_negative(%a: memref<?x?xf32> {dl.run_shape = array<i64: 4, -1>}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'dl.run_shape' of argument #0 gives size 5 to dimension 1 of static size 8}}
+func.func @run_shape_contradicts_static(%a: memref<?x8xf32> {dl.run_shape = array<i64: 4, 5>}) {
+  return
+}
+
+// -----
+
+// The name is currently printed with quotes ('"dl.foo"'); accept both forms.
+// expected-error-re @+1 {{unknown dl argument attribute '{{"?}}dl.foo{{"?}}'}}
+func.func @unknown_dl_arg_attr(%a: memref<?xf32> {dl.foo = array<i64: 4>}) {
+  return
+}
+
+// -----
+
+// The name is currently printed with quotes ('"dl.runshape"'); accept both forms.
+// expected-error-re @+1 {{unknown dl argument attribute '{{"?}}dl.runshape{{"?}}'}}
+func.func @misspelled_run_shape(%a: memref<?xf32> {dl.runshape = array<i64: 4>}) {
+  return
+}
