@@ -107,19 +107,6 @@ func.func @conv2d_blocked_dynamic_blocks(%in: memref<?x?x?x?x4xf32>,
   return
 }
 
-// Blocked layout with dynamic channel blocks on one side of each block
-// relation: unlike the other blocked ops, dl.conv2d does not require static
-// blocks (its lowering uses them only as loop bounds).
-// CHECK-LABEL: func.func @conv2d_blocked_dynamic_channel_block
-// CHECK: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<1x2x10x10x?xf32>, memref<4x2x3x3x4x?xf32>) outs(%{{.*}} : memref<1x4x8x8x8xf32>){{$}}
-func.func @conv2d_blocked_dynamic_channel_block(%in: memref<1x2x10x10x?xf32>,
-                                                %f: memref<4x2x3x3x4x?xf32>,
-                                                %out: memref<1x4x8x8x8xf32>) {
-  dl.conv2d ins(%in, %f : memref<1x2x10x10x?xf32>, memref<4x2x3x3x4x?xf32>)
-            outs(%out : memref<1x4x8x8x8xf32>)
-  return
-}
-
 //===----------------------------------------------------------------------===//
 // Batch normalization
 //===----------------------------------------------------------------------===//

@@ -1434,7 +1434,7 @@ func.func @run_shape_dense(%a: memref<?xf32> {dl.run_shape = dense<4> : tensor<1
 
 // -----
 
-// expected-error @+1 {{'dl.run_shape' on argument #1 which is not a memref}}
+// expected-error @+1 {{'dl.run_shape' on argument #1 which is not a ranked memref}}
 func.func @run_shape_not_memref(%a: memref<?xf32>,
                                 %n: index {dl.run_shape = array<i64: 4>}) {
   return
@@ -1442,7 +1442,7 @@ func.func @run_shape_not_memref(%a: memref<?xf32>,
 
 // -----
 
-// expected-error @+1 {{'dl.run_shape' on argument #0 which is not a memref}}
+// expected-error @+1 {{'dl.run_shape' on argument #0 which is not a ranked memref}}
 func.func @run_shape_tensor(%t: tensor<?xf32> {dl.run_shape = array<i64: 4>}) {
   return
 }
@@ -1496,5 +1496,78 @@ func.func @unknown_dl_arg_attr(%a: memref<?xf32> {dl.foo = array<i64: 4>}) {
 // The name is currently printed with quotes ('"dl.runshape"'); accept both forms.
 // expected-error-re @+1 {{unknown dl argument attribute '{{"?}}dl.runshape{{"?}}'}}
 func.func @misspelled_run_shape(%a: memref<?xf32> {dl.runshape = array<i64: 4>}) {
+  return
+}
+
+// -----
+
+// Blocked layouts need static blocks, for dl.conv2d as for the other ops.
+func.func @conv2d_blocked_dynamic_channel_block(%in: memref<1x2x10x10x?xf32>,
+                                                %f: memref<4x2x3x3x4x8xf32>,
+                                                %out: memref<1x4x8x8x8xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op input channel block size must be static}}
+  dl.conv2d ins(%in, %f : memref<1x2x10x10x?xf32>, memref<4x2x3x3x4x8xf32>)
+            outs(%out : memref<1x4x8x8x8xf32>)
+  return
+}
+
+// -----
+
+func.func @conv2d_blocked_dynamic_output_block(%in: memref<1x2x10x10x4xf32>,
+                                               %f: memref<4x2x3x3x4x8xf32>,
+                                               %out: memref<1x4x8x8x?xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op output channel block size must be static}}
+  dl.conv2d ins(%in, %f : memref<1x2x10x10x4xf32>, memref<4x2x3x3x4x8xf32>)
+            outs(%out : memref<1x4x8x8x?xf32>)
+  return
+}
+
+// -----
+
+// saved statistics are written before gamma and beta are read.
+func.func @batch_norm_training_saved_mean_is_gamma(%x: memref<2x8x4x4xf32>, %g: memref<8xf32>,
+                                                   %b: memref<8xf32>, %y: memref<2x8x4x4xf32>,
+                                                   %v: memref<8xf32>) {
+  // expected-error @+1 {{'dl.batch_norm_training' op saved_mean and saved_variance must not be gamma or beta}}
+  dl.batch_norm_training ins(%x, %g, %b : memref<2x8x4x4xf32>, memref<8xf32>, memref<8xf32>)
+                         outs(%y, %g, %v : memref<2x8x4x4xf32>, memref<8xf32>, memref<8xf32>)
+  return
+}
+
+// -----
+
+func.func @batch_norm_training_saved_variance_is_beta(%x: memref<2x8x4x4xf32>, %g: memref<8xf32>,
+                                                      %b: memref<8xf32>, %y: memref<2x8x4x4xf32>,
+                                                      %m: memref<8xf32>) {
+  // expected-error @+1 {{'dl.batch_norm_training' op saved_mean and saved_variance must not be gamma or beta}}
+  dl.batch_norm_training ins(%x, %g, %b : memref<2x8x4x4xf32>, memref<8xf32>, memref<8xf32>)
+                         outs(%y, %m, %b : memref<2x8x4x4xf32>, memref<8xf32>, memref<8xf32>)
+  return
+}
+
+// -----
+
+// A declaration has no entry block: the signature gives the argument's type.
+// expected-error @+1 {{'dl.run_shape' of argument #0 has 2 sizes for a rank-1 memref}}
+func.func private @declaration_bad_run_shape(memref<?xf32> {dl.run_shape = array<i64: 4, 4>})
+
+// -----
+
+// Sizes whose padded extent overflows int64 are rejected, not wrapped.
+func.func @conv2d_padding_overflow(%in: memref<1x1x8x8xf32>, %f: memref<1x1x3x3xf32>,
+                                   %out: memref<1x1x8x8xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op filter height extent or padded input height overflows a 64-bit integer}}
+  dl.conv2d ins(%in, %f : memref<1x1x8x8xf32>, memref<1x1x3x3xf32>) outs(%out : memref<1x1x8x8xf32>)
+      {padding = array<i64: 9223372036854775807, 0, 9223372036854775807, 0>}
+  return
+}
+
+// -----
+
+func.func @conv2d_dilation_overflow(%in: memref<1x1x8x8xf32>, %f: memref<1x1x3x3xf32>,
+                                    %out: memref<1x1x8x8xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op filter height extent or padded input height overflows a 64-bit integer}}
+  dl.conv2d ins(%in, %f : memref<1x1x8x8xf32>, memref<1x1x3x3xf32>) outs(%out : memref<1x1x8x8xf32>)
+      {dilations = array<i64: 4611686018427387904, 1>}
   return
 }

@@ -10,6 +10,7 @@
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::dl;
@@ -29,15 +30,20 @@ LogicalResult DLDialect::verifyRegionArgAttribute(Operation *op,
                                                   NamedAttribute attribute) {
   if (attribute.getName() != "dl.run_shape")
     return op->emitError() << "unknown dl argument attribute '"
-                           << attribute.getName() << "'";
+                           << attribute.getName().getValue() << "'";
   auto sizes = dyn_cast<DenseI64ArrayAttr>(attribute.getValue());
   if (!sizes)
     return op->emitError() << "'dl.run_shape' must be an array<i64: ...>";
-  Value arg = op->getRegion(regionIndex).getArgument(argIndex);
-  auto type = dyn_cast<MemRefType>(arg.getType());
+  // The argument's type, from the signature (a declaration has no block).
+  Type argType;
+  if (auto fn = dyn_cast<FunctionOpInterface>(op))
+    argType = fn.getArgumentTypes()[argIndex];
+  else
+    argType = op->getRegion(regionIndex).getArgument(argIndex).getType();
+  auto type = dyn_cast<MemRefType>(argType);
   if (!type)
     return op->emitError() << "'dl.run_shape' on argument #" << argIndex
-                           << " which is not a memref";
+                           << " which is not a ranked memref";
   if (static_cast<int64_t>(sizes.size()) != type.getRank())
     return op->emitError() << "'dl.run_shape' of argument #" << argIndex
                            << " has " << sizes.size() << " sizes for a rank-"

@@ -11,9 +11,25 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace mlir::dl;
+
+/// The dilated filter extent and the padded input size of one spatial
+/// dimension, or std::nullopt when either overflows int64.
+static std::optional<std::pair<int64_t, int64_t>>
+getConvExtents(int64_t inputSize, int64_t filterSize, int64_t padBefore,
+               int64_t padAfter, int64_t dilation) {
+  std::optional<int64_t> extent =
+      llvm::checkedMulAdd<int64_t>(dilation, filterSize - 1, 1);
+  std::optional<int64_t> padded = llvm::checkedAdd(inputSize, padBefore);
+  if (padded)
+    padded = llvm::checkedAdd(*padded, padAfter);
+  if (!extent || !padded)
+    return std::nullopt;
+  return std::make_pair(*extent, *padded);
+}
 
 std::optional<int64_t> mlir::dl::getConvOutputSize(int64_t inputSize,
                                                    int64_t filterSize,
@@ -21,11 +37,13 @@ std::optional<int64_t> mlir::dl::getConvOutputSize(int64_t inputSize,
                                                    int64_t padBefore,
                                                    int64_t padAfter,
                                                    int64_t dilation) {
-  int64_t extent = dilation * (filterSize - 1) + 1;
-  int64_t padded = inputSize + padBefore + padAfter;
-  if (filterSize < 1 || extent > padded)
+  if (filterSize < 1)
     return std::nullopt;
-  return (padded - extent) / stride + 1;
+  auto extents =
+      getConvExtents(inputSize, filterSize, padBefore, padAfter, dilation);
+  if (!extents || extents->first > extents->second)
+    return std::nullopt;
+  return (extents->second - extents->first) / stride + 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -192,7 +210,13 @@ LogicalResult Conv2DOp::verify() {
           plain ? "output channels" : "output channel blocks")))
     return failure();
   if (blocked &&
-      (failed(verifyEqualSizes(*this, in.getDimSize(4), "input channel block",
+      (failed(verifyStaticBlock(*this, in.getDimSize(4), "input channel")) ||
+       failed(verifyStaticBlock(*this, filter.getDimSize(4),
+                                "filter input channel")) ||
+       failed(verifyStaticBlock(*this, filter.getDimSize(5),
+                                "filter output channel")) ||
+       failed(verifyStaticBlock(*this, out.getDimSize(4), "output channel")) ||
+       failed(verifyEqualSizes(*this, in.getDimSize(4), "input channel block",
                                filter.getDimSize(4),
                                "filter input channel block")) ||
        failed(verifyEqualSizes(*this, filter.getDimSize(5),
@@ -210,17 +234,20 @@ LogicalResult Conv2DOp::verify() {
       return emitOpError() << "expects a filter " << dimName << " >= 1";
     if (ShapedType::isDynamic(inSize) || ShapedType::isDynamic(filterSize))
       continue;
-    std::optional<int64_t> expected =
-        getConvOutputSize(inSize, filterSize, strides[dim], padding[dim],
-                          padding[dim + 2], dilations[dim]);
-    if (!expected)
+    auto extents = getConvExtents(inSize, filterSize, padding[dim],
+                                  padding[dim + 2], dilations[dim]);
+    if (!extents)
+      return emitOpError() << "filter " << dimName
+                           << " extent or padded input " << dimName
+                           << " overflows a 64-bit integer";
+    if (extents->first > extents->second)
       return emitOpError()
              << "filter " << dimName << " (" << filterSize << ", dilated "
-             << dilations[dim] * (filterSize - 1) + 1
-             << ") is larger than the padded input " << dimName << " ("
-             << inSize + padding[dim] + padding[dim + 2] << ")";
+             << extents->first << ") is larger than the padded input "
+             << dimName << " (" << extents->second << ")";
+    int64_t expected = (extents->second - extents->first) / strides[dim] + 1;
     if (failed(verifyEqualSizes(*this, outSize, Twine("output ") + dimName,
-                                *expected,
+                                expected,
                                 Twine("the ") + dimName +
                                     " implied by input, filter, stride, "
                                     "padding and dilation")))
@@ -272,6 +299,11 @@ LogicalResult BatchNormTrainingOp::verify() {
   if (getSavedMean() == getSavedVariance())
     return emitOpError()
            << "saved_mean and saved_variance must be different buffers";
+  // The statistics are stored before gamma and beta are read.
+  for (Value saved : {getSavedMean(), getSavedVariance()})
+    if (llvm::is_contained({getGamma(), getBeta()}, saved))
+      return emitOpError()
+             << "saved_mean and saved_variance must not be gamma or beta";
   return success();
 }
 

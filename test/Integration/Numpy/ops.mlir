@@ -1,0 +1,427 @@
+// Every dl op, compiled by dl-compile into a shared library and checked by
+// check_ops.py against numpy float64 references written from the semantics
+// in DLOps.td (not from the compiler's reference lowering). Sizes are
+// deliberately small and not multiples of 16. check_ops.py holds, for each
+// function below, the argument shapes (concrete ones for `?` sizes) and the
+// reference.
+//
+// RUN: %python %S/check_ops.py %s --dl-compile dl-compile --work-dir %t | FileCheck %s
+
+// CHECK: matmul_plain: max_abs_err={{.*}} ok
+// CHECK-NEXT: matmul_alpha_beta: max_abs_err={{.*}} ok
+// CHECK-NEXT: matmul_transpose_a: max_abs_err={{.*}} ok
+// CHECK-NEXT: matmul_transpose_b: max_abs_err={{.*}} ok
+// CHECK-NEXT: matmul_transpose_ab_accumulate: max_abs_err={{.*}} ok
+// CHECK-NEXT: matmul_dynamic: max_abs_err={{.*}} ok
+// CHECK-NEXT: conv_1x1: max_abs_err={{.*}} ok
+// CHECK-NEXT: conv_3x3_pad1: max_abs_err={{.*}} ok
+// CHECK-NEXT: conv_3x3_stride2_asym_pad: max_abs_err={{.*}} ok
+// CHECK-NEXT: conv_7x7_stride3_pad3: max_abs_err={{.*}} ok
+// CHECK-NEXT: conv_3x3_dilation2_asym_pad: max_abs_err={{.*}} ok
+// CHECK-NEXT: conv_3x5_mixed_hw: max_abs_err={{.*}} ok
+// CHECK-NEXT: conv_dynamic: max_abs_err={{.*}} ok
+// CHECK-NEXT: conv_blocked_3x3_pad1: max_abs_err={{.*}} ok
+// CHECK-NEXT: conv_blocked_1x1_stride2: max_abs_err={{.*}} ok
+// CHECK-NEXT: conv_blocked_7x7_stride3_asym_pad: max_abs_err={{.*}} ok
+// CHECK-NEXT: conv_blocked_3x3_dilation2: max_abs_err={{.*}} ok
+// CHECK-NEXT: bn_inference: max_abs_err={{.*}} ok
+// CHECK-NEXT: bn_inference_blocked: max_abs_err={{.*}} ok
+// CHECK-NEXT: bn_training: max_abs_err={{.*}} ok
+// CHECK-NEXT: bn_training_blocked: max_abs_err={{.*}} ok
+// CHECK-NEXT: bn_training_m1: max_abs_err={{.*}} ok
+// CHECK-NEXT: bn_training_dynamic: max_abs_err={{.*}} ok
+// CHECK-NEXT: relu: max_abs_err={{.*}} ok
+// CHECK-NEXT: relu_in_place: max_abs_err={{.*}} ok
+// CHECK-NEXT: relu6: max_abs_err={{.*}} ok
+// CHECK-NEXT: add: max_abs_err={{.*}} ok
+// CHECK-NEXT: add_in_place: max_abs_err={{.*}} ok
+// CHECK-NEXT: add_dynamic: max_abs_err={{.*}} ok
+// CHECK-NEXT: bias_add_rank2: max_abs_err={{.*}} ok
+// CHECK-NEXT: bias_add_rank4: max_abs_err={{.*}} ok
+// CHECK-NEXT: bias_add_rank5: max_abs_err={{.*}} ok
+// CHECK-NEXT: bias_add_in_place: max_abs_err={{.*}} ok
+// CHECK-NEXT: pack_activation: max_abs_err={{.*}} ok
+// CHECK-NEXT: unpack_activation: max_abs_err={{.*}} ok
+// CHECK-NEXT: pack_filter: max_abs_err={{.*}} ok
+// CHECK-NEXT: unpack_filter: max_abs_err={{.*}} ok
+// CHECK-NEXT: pack_activation_dynamic: max_abs_err={{.*}} ok
+// CHECK-NEXT: conv_bn_relu: max_abs_err={{.*}} ok
+// CHECK-NEXT: blocked_pipeline: max_abs_err={{.*}} ok
+// CHECK-NEXT: all {{[0-9]+}} functions match numpy
+
+//===----------------------------------------------------------------------===//
+// dl.matmul
+//===----------------------------------------------------------------------===//
+
+// Defaults (alpha 1, beta 0): C starts as NaN and must not be read.
+func.func @matmul_plain(%a: memref<5x7xf32>, %b: memref<7x13xf32>,
+                        %c: memref<5x13xf32>) {
+  dl.matmul ins(%a, %b : memref<5x7xf32>, memref<7x13xf32>)
+            outs(%c : memref<5x13xf32>)
+  return
+}
+
+func.func @matmul_alpha_beta(%a: memref<13x17xf32>, %b: memref<17x5xf32>,
+                             %c: memref<13x5xf32>) {
+  dl.matmul ins(%a, %b : memref<13x17xf32>, memref<17x5xf32>)
+            outs(%c : memref<13x5xf32>) {alpha = 2.0 : f32, beta = 0.5 : f32}
+  return
+}
+
+// A is K x M.
+func.func @matmul_transpose_a(%a: memref<7x5xf32>, %b: memref<7x13xf32>,
+                              %c: memref<5x13xf32>) {
+  dl.matmul ins(%a, %b : memref<7x5xf32>, memref<7x13xf32>)
+            outs(%c : memref<5x13xf32>)
+            {alpha = 2.0 : f32, beta = 0.5 : f32, transpose_a}
+  return
+}
+
+// B is N x K.
+func.func @matmul_transpose_b(%a: memref<5x7xf32>, %b: memref<13x7xf32>,
+                              %c: memref<5x13xf32>) {
+  dl.matmul ins(%a, %b : memref<5x7xf32>, memref<13x7xf32>)
+            outs(%c : memref<5x13xf32>) {transpose_b}
+  return
+}
+
+// beta = 1: C += op(A) * op(B).
+func.func @matmul_transpose_ab_accumulate(%a: memref<17x13xf32>,
+                                          %b: memref<5x17xf32>,
+                                          %c: memref<13x5xf32>) {
+  dl.matmul ins(%a, %b : memref<17x13xf32>, memref<5x17xf32>)
+            outs(%c : memref<13x5xf32>)
+            {beta = 1.0 : f32, transpose_a, transpose_b}
+  return
+}
+
+func.func @matmul_dynamic(%a: memref<?x?xf32>, %b: memref<?x?xf32>,
+                          %c: memref<?x?xf32>) {
+  dl.matmul ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>)
+            outs(%c : memref<?x?xf32>) {alpha = 2.0 : f32, beta = 0.5 : f32}
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// dl.conv2d, plain NCHW / KCRS (padding is [top, left, bottom, right])
+//===----------------------------------------------------------------------===//
+
+func.func @conv_1x1(%in: memref<2x5x7x7xf32>, %f: memref<3x5x1x1xf32>,
+                    %out: memref<2x3x7x7xf32>) {
+  dl.conv2d ins(%in, %f : memref<2x5x7x7xf32>, memref<3x5x1x1xf32>)
+            outs(%out : memref<2x3x7x7xf32>)
+  return
+}
+
+func.func @conv_3x3_pad1(%in: memref<1x3x13x13xf32>, %f: memref<5x3x3x3xf32>,
+                         %out: memref<1x5x13x13xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x3x13x13xf32>, memref<5x3x3x3xf32>)
+            outs(%out : memref<1x5x13x13xf32>)
+            {padding = array<i64: 1, 1, 1, 1>}
+  return
+}
+
+func.func @conv_3x3_stride2_asym_pad(%in: memref<2x3x17x13xf32>,
+                                     %f: memref<4x3x3x3xf32>,
+                                     %out: memref<2x4x9x6xf32>) {
+  dl.conv2d ins(%in, %f : memref<2x3x17x13xf32>, memref<4x3x3x3xf32>)
+            outs(%out : memref<2x4x9x6xf32>)
+            {strides = array<i64: 2, 2>, padding = array<i64: 1, 0, 2, 1>}
+  return
+}
+
+func.func @conv_7x7_stride3_pad3(%in: memref<1x3x17x17xf32>,
+                                 %f: memref<4x3x7x7xf32>,
+                                 %out: memref<1x4x6x6xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x3x17x17xf32>, memref<4x3x7x7xf32>)
+            outs(%out : memref<1x4x6x6xf32>)
+            {strides = array<i64: 3, 3>, padding = array<i64: 3, 3, 3, 3>}
+  return
+}
+
+func.func @conv_3x3_dilation2_asym_pad(%in: memref<1x4x13x11xf32>,
+                                       %f: memref<5x4x3x3xf32>,
+                                       %out: memref<1x5x11x11xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x4x13x11xf32>, memref<5x4x3x3xf32>)
+            outs(%out : memref<1x5x11x11xf32>)
+            {dilations = array<i64: 2, 2>, padding = array<i64: 2, 1, 0, 3>}
+  return
+}
+
+// Different stride, dilation, padding and filter size in H and W.
+func.func @conv_3x5_mixed_hw(%in: memref<1x2x13x17xf32>,
+                             %f: memref<3x2x3x5xf32>,
+                             %out: memref<1x3x5x6xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x2x13x17xf32>, memref<3x2x3x5xf32>)
+            outs(%out : memref<1x3x5x6xf32>)
+            {strides = array<i64: 2, 3>, dilations = array<i64: 2, 1>,
+             padding = array<i64: 1, 2, 0, 1>}
+  return
+}
+
+func.func @conv_dynamic(%in: memref<?x?x?x?xf32>, %f: memref<?x?x?x?xf32>,
+                        %out: memref<?x?x?x?xf32>) {
+  dl.conv2d ins(%in, %f : memref<?x?x?x?xf32>, memref<?x?x?x?xf32>)
+            outs(%out : memref<?x?x?x?xf32>)
+            {strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>}
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// dl.conv2d, blocked NCHW{c}c / KCRS{c}c{k}k
+//===----------------------------------------------------------------------===//
+
+// C = 8 in blocks of 4, K = 24 in blocks of 8.
+func.func @conv_blocked_3x3_pad1(%in: memref<1x2x7x7x4xf32>,
+                                 %f: memref<3x2x3x3x4x8xf32>,
+                                 %out: memref<1x3x7x7x8xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x2x7x7x4xf32>, memref<3x2x3x3x4x8xf32>)
+            outs(%out : memref<1x3x7x7x8xf32>)
+            {padding = array<i64: 1, 1, 1, 1>}
+  return
+}
+
+func.func @conv_blocked_1x1_stride2(%in: memref<2x2x13x13x8xf32>,
+                                    %f: memref<2x2x1x1x8x4xf32>,
+                                    %out: memref<2x2x7x7x4xf32>) {
+  dl.conv2d ins(%in, %f : memref<2x2x13x13x8xf32>, memref<2x2x1x1x8x4xf32>)
+            outs(%out : memref<2x2x7x7x4xf32>)
+            {strides = array<i64: 2, 2>}
+  return
+}
+
+func.func @conv_blocked_7x7_stride3_asym_pad(%in: memref<1x1x17x17x4xf32>,
+                                             %f: memref<2x1x7x7x4x4xf32>,
+                                             %out: memref<1x2x5x6x4xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x1x17x17x4xf32>, memref<2x1x7x7x4x4xf32>)
+            outs(%out : memref<1x2x5x6x4xf32>)
+            {strides = array<i64: 3, 3>, padding = array<i64: 3, 2, 1, 3>}
+  return
+}
+
+func.func @conv_blocked_3x3_dilation2(%in: memref<1x2x11x11x4xf32>,
+                                      %f: memref<2x2x3x3x4x4xf32>,
+                                      %out: memref<1x2x11x11x4xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x2x11x11x4xf32>, memref<2x2x3x3x4x4xf32>)
+            outs(%out : memref<1x2x11x11x4xf32>)
+            {dilations = array<i64: 2, 2>, padding = array<i64: 2, 2, 2, 2>}
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// dl.batch_norm_inference and dl.batch_norm_training
+//===----------------------------------------------------------------------===//
+
+// Default epsilon (1e-3).
+func.func @bn_inference(%x: memref<2x5x7x3xf32>, %gamma: memref<5xf32>,
+                        %beta: memref<5xf32>, %mean: memref<5xf32>,
+                        %var: memref<5xf32>, %y: memref<2x5x7x3xf32>) {
+  dl.batch_norm_inference
+      ins(%x, %gamma, %beta, %mean, %var : memref<2x5x7x3xf32>, memref<5xf32>,
+          memref<5xf32>, memref<5xf32>, memref<5xf32>)
+      outs(%y : memref<2x5x7x3xf32>)
+  return
+}
+
+// 12 channels in blocks of 4.
+func.func @bn_inference_blocked(%x: memref<2x3x5x7x4xf32>,
+                                %gamma: memref<12xf32>, %beta: memref<12xf32>,
+                                %mean: memref<12xf32>, %var: memref<12xf32>,
+                                %y: memref<2x3x5x7x4xf32>) {
+  dl.batch_norm_inference
+      ins(%x, %gamma, %beta, %mean, %var : memref<2x3x5x7x4xf32>,
+          memref<12xf32>, memref<12xf32>, memref<12xf32>, memref<12xf32>)
+      outs(%y : memref<2x3x5x7x4xf32>) {epsilon = 1.0e-5 : f32}
+  return
+}
+
+func.func @bn_training(%x: memref<3x5x7x13xf32>, %gamma: memref<5xf32>,
+                       %beta: memref<5xf32>, %y: memref<3x5x7x13xf32>,
+                       %mean: memref<5xf32>, %var: memref<5xf32>) {
+  dl.batch_norm_training
+      ins(%x, %gamma, %beta : memref<3x5x7x13xf32>, memref<5xf32>,
+          memref<5xf32>)
+      outs(%y, %mean, %var : memref<3x5x7x13xf32>, memref<5xf32>,
+           memref<5xf32>) {epsilon = 1.0e-5 : f32}
+  return
+}
+
+// 16 channels in blocks of 8.
+func.func @bn_training_blocked(%x: memref<2x2x5x3x8xf32>,
+                               %gamma: memref<16xf32>, %beta: memref<16xf32>,
+                               %y: memref<2x2x5x3x8xf32>,
+                               %mean: memref<16xf32>, %var: memref<16xf32>) {
+  dl.batch_norm_training
+      ins(%x, %gamma, %beta : memref<2x2x5x3x8xf32>, memref<16xf32>,
+          memref<16xf32>)
+      outs(%y, %mean, %var : memref<2x2x5x3x8xf32>, memref<16xf32>,
+           memref<16xf32>)
+  return
+}
+
+// m = N * H * W = 1: mean = x, variance = 0, so y = beta.
+func.func @bn_training_m1(%x: memref<1x7x1x1xf32>, %gamma: memref<7xf32>,
+                          %beta: memref<7xf32>, %y: memref<1x7x1x1xf32>,
+                          %mean: memref<7xf32>, %var: memref<7xf32>) {
+  dl.batch_norm_training
+      ins(%x, %gamma, %beta : memref<1x7x1x1xf32>, memref<7xf32>,
+          memref<7xf32>)
+      outs(%y, %mean, %var : memref<1x7x1x1xf32>, memref<7xf32>,
+           memref<7xf32>)
+  return
+}
+
+func.func @bn_training_dynamic(%x: memref<?x?x?x?xf32>, %gamma: memref<?xf32>,
+                               %beta: memref<?xf32>, %y: memref<?x?x?x?xf32>,
+                               %mean: memref<?xf32>, %var: memref<?xf32>) {
+  dl.batch_norm_training
+      ins(%x, %gamma, %beta : memref<?x?x?x?xf32>, memref<?xf32>,
+          memref<?xf32>)
+      outs(%y, %mean, %var : memref<?x?x?x?xf32>, memref<?xf32>,
+           memref<?xf32>) {epsilon = 1.0e-5 : f32}
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Element-wise ops
+//===----------------------------------------------------------------------===//
+
+func.func @relu(%x: memref<5x7x13xf32>, %y: memref<5x7x13xf32>) {
+  dl.relu ins(%x : memref<5x7x13xf32>) outs(%y : memref<5x7x13xf32>)
+  return
+}
+
+func.func @relu_in_place(%x: memref<2x3x17x5xf32>) {
+  dl.relu ins(%x : memref<2x3x17x5xf32>) outs(%x : memref<2x3x17x5xf32>)
+  return
+}
+
+// Inputs in [-10, 10) so that both clamps are hit.
+func.func @relu6(%x: memref<17x13xf32>, %y: memref<17x13xf32>) {
+  dl.relu6 ins(%x : memref<17x13xf32>) outs(%y : memref<17x13xf32>)
+  return
+}
+
+func.func @add(%lhs: memref<5x7x13xf32>, %rhs: memref<5x7x13xf32>,
+               %out: memref<5x7x13xf32>) {
+  dl.add ins(%lhs, %rhs : memref<5x7x13xf32>, memref<5x7x13xf32>)
+         outs(%out : memref<5x7x13xf32>)
+  return
+}
+
+func.func @add_in_place(%lhs: memref<7x17xf32>, %rhs: memref<7x17xf32>) {
+  dl.add ins(%lhs, %rhs : memref<7x17xf32>, memref<7x17xf32>)
+         outs(%lhs : memref<7x17xf32>)
+  return
+}
+
+func.func @add_dynamic(%lhs: memref<?x13xf32>, %rhs: memref<?x13xf32>,
+                       %out: memref<?x13xf32>) {
+  dl.add ins(%lhs, %rhs : memref<?x13xf32>, memref<?x13xf32>)
+         outs(%out : memref<?x13xf32>)
+  return
+}
+
+// Rank 2: one bias per column.
+func.func @bias_add_rank2(%x: memref<5x17xf32>, %bias: memref<17xf32>,
+                          %y: memref<5x17xf32>) {
+  dl.bias_add ins(%x, %bias : memref<5x17xf32>, memref<17xf32>)
+              outs(%y : memref<5x17xf32>)
+  return
+}
+
+func.func @bias_add_rank4(%x: memref<2x7x3x5xf32>, %bias: memref<7xf32>,
+                          %y: memref<2x7x3x5xf32>) {
+  dl.bias_add ins(%x, %bias : memref<2x7x3x5xf32>, memref<7xf32>)
+              outs(%y : memref<2x7x3x5xf32>)
+  return
+}
+
+// Rank 5: channel = cb * 4 + c.
+func.func @bias_add_rank5(%x: memref<2x3x5x7x4xf32>, %bias: memref<12xf32>,
+                          %y: memref<2x3x5x7x4xf32>) {
+  dl.bias_add ins(%x, %bias : memref<2x3x5x7x4xf32>, memref<12xf32>)
+              outs(%y : memref<2x3x5x7x4xf32>)
+  return
+}
+
+func.func @bias_add_in_place(%x: memref<13x5xf32>, %bias: memref<5xf32>) {
+  dl.bias_add ins(%x, %bias : memref<13x5xf32>, memref<5xf32>)
+              outs(%x : memref<13x5xf32>)
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// dl.pack and dl.unpack
+//===----------------------------------------------------------------------===//
+
+func.func @pack_activation(%src: memref<2x12x5x7xf32>,
+                           %dst: memref<2x3x5x7x4xf32>) {
+  dl.pack ins(%src : memref<2x12x5x7xf32>) outs(%dst : memref<2x3x5x7x4xf32>)
+  return
+}
+
+func.func @unpack_activation(%src: memref<2x2x5x3x8xf32>,
+                             %dst: memref<2x16x5x3xf32>) {
+  dl.unpack ins(%src : memref<2x2x5x3x8xf32>) outs(%dst : memref<2x16x5x3xf32>)
+  return
+}
+
+// K = 24 in blocks of 8, C = 8 in blocks of 4.
+func.func @pack_filter(%src: memref<24x8x3x3xf32>,
+                       %dst: memref<3x2x3x3x4x8xf32>) {
+  dl.pack ins(%src : memref<24x8x3x3xf32>) outs(%dst : memref<3x2x3x3x4x8xf32>)
+  return
+}
+
+// K = 16 in blocks of 8, C = 12 in blocks of 4.
+func.func @unpack_filter(%src: memref<2x3x3x3x4x8xf32>,
+                         %dst: memref<16x12x3x3xf32>) {
+  dl.unpack ins(%src : memref<2x3x3x3x4x8xf32>)
+            outs(%dst : memref<16x12x3x3xf32>)
+  return
+}
+
+func.func @pack_activation_dynamic(%src: memref<?x?x?x?xf32>,
+                                   %dst: memref<?x?x?x?x8xf32>) {
+  dl.pack ins(%src : memref<?x?x?x?xf32>) outs(%dst : memref<?x?x?x?x8xf32>)
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Chains of ops, as in a network (intermediates are arguments, checked too)
+//===----------------------------------------------------------------------===//
+
+func.func @conv_bn_relu(%x: memref<1x5x13x13xf32>, %f: memref<7x5x3x3xf32>,
+                        %gamma: memref<7xf32>, %beta: memref<7xf32>,
+                        %mean: memref<7xf32>, %var: memref<7xf32>,
+                        %conv: memref<1x7x13x13xf32>,
+                        %y: memref<1x7x13x13xf32>) {
+  dl.conv2d ins(%x, %f : memref<1x5x13x13xf32>, memref<7x5x3x3xf32>)
+            outs(%conv : memref<1x7x13x13xf32>)
+            {padding = array<i64: 1, 1, 1, 1>}
+  dl.batch_norm_inference
+      ins(%conv, %gamma, %beta, %mean, %var : memref<1x7x13x13xf32>,
+          memref<7xf32>, memref<7xf32>, memref<7xf32>, memref<7xf32>)
+      outs(%y : memref<1x7x13x13xf32>) {epsilon = 1.0e-5 : f32}
+  dl.relu ins(%y : memref<1x7x13x13xf32>) outs(%y : memref<1x7x13x13xf32>)
+  return
+}
+
+// pack, blocked convolution (stride 2, asymmetric padding), unpack, bias.
+func.func @blocked_pipeline(%x: memref<1x8x9x9xf32>, %f: memref<8x8x3x3xf32>,
+                            %bias: memref<8xf32>,
+                            %xb: memref<1x2x9x9x4xf32>,
+                            %fb: memref<1x2x3x3x4x8xf32>,
+                            %yb: memref<1x1x4x4x8xf32>,
+                            %y: memref<1x8x4x4xf32>) {
+  dl.pack ins(%x : memref<1x8x9x9xf32>) outs(%xb : memref<1x2x9x9x4xf32>)
+  dl.pack ins(%f : memref<8x8x3x3xf32>) outs(%fb : memref<1x2x3x3x4x8xf32>)
+  dl.conv2d ins(%xb, %fb : memref<1x2x9x9x4xf32>, memref<1x2x3x3x4x8xf32>)
+            outs(%yb : memref<1x1x4x4x8xf32>)
+            {strides = array<i64: 2, 2>, padding = array<i64: 0, 1, 1, 0>}
+  dl.unpack ins(%yb : memref<1x1x4x4x8xf32>) outs(%y : memref<1x8x4x4xf32>)
+  dl.bias_add ins(%y, %bias : memref<1x8x4x4xf32>, memref<8xf32>)
+              outs(%y : memref<1x8x4x4xf32>)
+  return
+}
