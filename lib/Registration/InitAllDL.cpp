@@ -21,9 +21,8 @@
 
 void mlir::dl::registerAllDLDialects(DialectRegistry &registry) {
   registry.insert<DLDialect, affine::AffineDialect, arith::ArithDialect,
-                  cf::ControlFlowDialect, func::FuncDialect,
-                  LLVM::LLVMDialect, math::MathDialect, memref::MemRefDialect,
-                  scf::SCFDialect>();
+                  cf::ControlFlowDialect, func::FuncDialect, LLVM::LLVMDialect,
+                  math::MathDialect, memref::MemRefDialect, scf::SCFDialect>();
 }
 
 void mlir::dl::registerAllDLPasses() {

@@ -58,13 +58,12 @@ mlir::dl::getArgumentSpecs(func::FuncOp func) {
     ArgumentSpec spec;
     spec.shape = llvm::to_vector(type.getShape());
     if (!type.hasStaticShape()) {
-      auto runShape = func.getArgAttrOfType<DenseI64ArrayAttr>(
-          i, kRunShapeAttrName);
+      auto runShape =
+          func.getArgAttrOfType<DenseI64ArrayAttr>(i, kRunShapeAttrName);
       if (!runShape)
-        return func.emitError()
-               << "argument #" << i << " has dynamic sizes (" << type
-               << "); give the sizes to run with as {" << kRunShapeAttrName
-               << " = array<i64: ...>}";
+        return func.emitError() << "argument #" << i << " has dynamic sizes ("
+                                << type << "); give the sizes to run with as {"
+                                << kRunShapeAttrName << " = array<i64: ...>}";
       spec.shape = llvm::to_vector(runShape.asArrayRef());
     }
     spec.positive = needsPositiveValues(arg);
@@ -303,8 +302,7 @@ JitModule::create(ModuleOp module,
   ExecutionEngineOptions options;
   options.transformer = transformer;
   options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
-  auto engine =
-      ExecutionEngine::create(*lowered, options, std::move(*machine));
+  auto engine = ExecutionEngine::create(*lowered, options, std::move(*machine));
   if (!engine)
     return module.emitError("JIT compilation failed: ")
            << llvm::toString(engine.takeError());

@@ -51,7 +51,8 @@ cl::OptionCategory category("dl-compile options");
 
 cl::opt<std::string> inputFilename(cl::Positional, cl::desc("<input .mlir>"),
                                    cl::init("-"), cl::cat(category));
-cl::opt<std::string> outputFilename("o", cl::desc("Output file (default: stdout)"),
+cl::opt<std::string> outputFilename("o",
+                                    cl::desc("Output file (default: stdout)"),
                                     cl::value_desc("file"), cl::init("-"),
                                     cl::cat(category));
 cl::opt<EmitKind> emit(
@@ -62,14 +63,14 @@ cl::opt<EmitKind> emit(
                clEnumValN(EmitKind::Obj, "obj", "a host object file"),
                clEnumValN(EmitKind::Shared, "shared", "a shared library")),
     cl::cat(category));
-cl::opt<PipelineKind> pipeline(
-    "pipeline", cl::desc("Which lowering compiles the module"),
-    cl::init(PipelineKind::Optimized),
-    cl::values(clEnumValN(PipelineKind::Optimized, "optimized",
-                          "the dl-to-llvm pipeline (default)"),
-               clEnumValN(PipelineKind::Reference, "reference",
-                          "the unoptimized reference lowering")),
-    cl::cat(category));
+cl::opt<PipelineKind>
+    pipeline("pipeline", cl::desc("Which lowering compiles the module"),
+             cl::init(PipelineKind::Optimized),
+             cl::values(clEnumValN(PipelineKind::Optimized, "optimized",
+                                   "the dl-to-llvm pipeline (default)"),
+                        clEnumValN(PipelineKind::Reference, "reference",
+                                   "the unoptimized reference lowering")),
+             cl::cat(category));
 cl::opt<bool> run("run",
                   cl::desc("JIT-run every public function on generated inputs "
                            "and check it against the reference lowering"),
@@ -79,16 +80,16 @@ cl::opt<bool> bench("bench",
                     cl::cat(category));
 cl::opt<bool> json("json", cl::desc("Print --run/--bench results as JSON"),
                    cl::cat(category));
-cl::list<std::string> functions(
-    "function", cl::desc("Only run/bench this function (repeatable)"),
-    cl::value_desc("name"), cl::cat(category));
+cl::list<std::string>
+    functions("function", cl::desc("Only run/bench this function (repeatable)"),
+              cl::value_desc("name"), cl::cat(category));
 cl::opt<double> rtol("rtol", cl::desc("Relative tolerance of --run"),
                      cl::init(1e-4), cl::cat(category));
-cl::opt<double> atol(
-    "atol",
-    cl::desc("Absolute tolerance of --run (default: rtol x the largest "
-             "reference magnitude of each buffer)"),
-    cl::init(-1.0), cl::cat(category));
+cl::opt<double>
+    atol("atol",
+         cl::desc("Absolute tolerance of --run (default: rtol x the largest "
+                  "reference magnitude of each buffer)"),
+         cl::init(-1.0), cl::cat(category));
 cl::opt<uint64_t> seed("seed", cl::desc("Seed of the generated inputs"),
                        cl::init(42), cl::cat(category));
 cl::opt<unsigned> warmup("bench-warmup", cl::desc("Untimed runs before timing"),
@@ -183,20 +184,21 @@ void printReports(ArrayRef<FunctionReport> reports) {
       array.push_back(std::move(entry));
     }
     llvm::outs() << llvm::formatv(
-        "{0:2}\n", llvm::json::Value(llvm::json::Object{
-                       {"functions", std::move(array)}}));
+        "{0:2}\n",
+        llvm::json::Value(llvm::json::Object{{"functions", std::move(array)}}));
     return;
   }
   for (const FunctionReport &r : reports) {
     if (r.comparison)
-      llvm::outs() << llvm::formatv("{0}: max_abs_err={1:e} max_rel_err={2:e} {3}\n",
-                                    r.name, r.comparison->maxAbsErr,
-                                    r.comparison->maxRelErr,
-                                    r.comparison->ok() ? "ok" : "MISMATCH");
+      llvm::outs() << llvm::formatv(
+          "{0}: max_abs_err={1:e} max_rel_err={2:e} {3}\n", r.name,
+          r.comparison->maxAbsErr, r.comparison->maxRelErr,
+          r.comparison->ok() ? "ok" : "MISMATCH");
     if (r.medianMs) {
       std::string gflops =
-          r.flops ? llvm::formatv("{0:f2}", *r.flops / (*r.medianMs * 1e6)).str()
-                  : "n/a";
+          r.flops
+              ? llvm::formatv("{0:f2}", *r.flops / (*r.medianMs * 1e6)).str()
+              : "n/a";
       llvm::outs() << llvm::formatv("{0}: {1} GFLOPS median_ms={2:f4}\n",
                                     r.name, gflops, *r.medianMs);
     }
@@ -212,8 +214,7 @@ int runAndBench(ModuleOp module) {
   }
   SmallVector<SmallVector<dl::ArgumentSpec>> specs;
   for (func::FuncOp fn : entries) {
-    FailureOr<SmallVector<dl::ArgumentSpec>> fnSpecs =
-        dl::getArgumentSpecs(fn);
+    FailureOr<SmallVector<dl::ArgumentSpec>> fnSpecs = dl::getArgumentSpecs(fn);
     if (failed(fnSpecs))
       return 1;
     specs.push_back(std::move(*fnSpecs));
@@ -225,8 +226,8 @@ int runAndBench(ModuleOp module) {
     return 1;
   std::unique_ptr<dl::JitModule> reference;
   if (run) {
-    FailureOr<std::unique_ptr<dl::JitModule>> ref = dl::JitModule::create(
-        module, getPipeline(PipelineKind::Reference));
+    FailureOr<std::unique_ptr<dl::JitModule>> ref =
+        dl::JitModule::create(module, getPipeline(PipelineKind::Reference));
     if (failed(ref))
       return 1;
     reference = std::move(*ref);
@@ -250,8 +251,8 @@ int runAndBench(ModuleOp module) {
       if (atol >= 0.0)
         absTol = atol;
       for (auto [actual, expected] : llvm::zip(args, refArgs))
-        total.merge(dl::compareBuffers(actual.values(), expected.values(),
-                                       rtol, absTol));
+        total.merge(dl::compareBuffers(actual.values(), expected.values(), rtol,
+                                       absTol));
       allOk &= total.ok();
       report.comparison = total;
     }
@@ -354,11 +355,11 @@ LogicalResult emitModule(ModuleOp module) {
     return module.emitError("no C compiler (cc, clang or gcc) found to link "
                             "the shared library");
   }
-  SmallVector<StringRef> linkArgs = {*linker, "-shared", "-o", outputFilename,
-                                     tempObject, "-lm"};
+  SmallVector<StringRef> linkArgs = {*linker,        "-shared",  "-o",
+                                     outputFilename, tempObject, "-lm"};
   std::string error;
-  int status =
-      llvm::sys::ExecuteAndWait(*linker, linkArgs, std::nullopt, {}, 0, 0, &error);
+  int status = llvm::sys::ExecuteAndWait(*linker, linkArgs, std::nullopt, {}, 0,
+                                         0, &error);
   llvm::sys::fs::remove(tempObject);
   if (status != 0)
     return module.emitError("linking the shared library failed")

@@ -1,12 +1,13 @@
-//===- RunnerTest.cpp - dl-compile --run/--bench building blocks -*- C++ -*-===//
+//===- RunnerTest.cpp - dl-compile --run/--bench building blocks -*- C++
+//-*-===//
 //
 // Comparison tolerances, deterministic data, memref descriptors, argument
 // specs and FLOP counts, with exact expected values.
 //
 //===----------------------------------------------------------------------===//
 
-#include "dl/InitAllDL.h"
 #include "dl/Runner/Runner.h"
+#include "dl/InitAllDL.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -57,15 +58,15 @@ TEST(CompareBuffers, RelativeErrorIgnoresNearZeroElements) {
 TEST(CompareBuffers, NaNMatchesOnlyNaN) {
   float nan = std::numeric_limits<float>::quiet_NaN();
   std::vector<float> ref = {nan, 1.0f};
-  EXPECT_TRUE(compareBuffers(std::vector<float>{nan, 1.0f}, ref, 1e-4,
-                             std::nullopt)
-                  .ok());
-  EXPECT_FALSE(compareBuffers(std::vector<float>{0.0f, 1.0f}, ref, 1e-4,
-                              std::nullopt)
-                   .ok());
-  EXPECT_FALSE(compareBuffers(std::vector<float>{nan, nan}, ref, 1e-4,
-                              std::nullopt)
-                   .ok());
+  EXPECT_TRUE(
+      compareBuffers(std::vector<float>{nan, 1.0f}, ref, 1e-4, std::nullopt)
+          .ok());
+  EXPECT_FALSE(
+      compareBuffers(std::vector<float>{0.0f, 1.0f}, ref, 1e-4, std::nullopt)
+          .ok());
+  EXPECT_FALSE(
+      compareBuffers(std::vector<float>{nan, nan}, ref, 1e-4, std::nullopt)
+          .ok());
 }
 
 TEST(HostBuffer, RowMajorDescriptor) {

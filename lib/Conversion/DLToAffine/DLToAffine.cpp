@@ -121,8 +121,8 @@ void storeAt(OpBuilder &b, Location loc, Value value, Value memref,
 
 /// d0, d1, ... for the given induction-variable positions.
 SmallVector<AffineExpr> dims(OpBuilder &b, ArrayRef<unsigned> positions) {
-  return llvm::map_to_vector(
-      positions, [&](unsigned p) { return b.getAffineDimExpr(p); });
+  return llvm::map_to_vector(positions,
+                             [&](unsigned p) { return b.getAffineDimExpr(p); });
 }
 
 Value f32Constant(OpBuilder &b, Location loc, double value) {
@@ -188,9 +188,10 @@ OpFoldResult multiplySizes(OpBuilder &b, Location loc,
       constant *= cast<IntegerAttr>(attr).getInt();
       continue;
     }
-    dynamic = dynamic ? arith::MulIOp::create(b, loc, dynamic, cast<Value>(size))
-                            .getResult()
-                      : cast<Value>(size);
+    dynamic = dynamic
+                  ? arith::MulIOp::create(b, loc, dynamic, cast<Value>(size))
+                        .getResult()
+                  : cast<Value>(size);
   }
   if (!dynamic)
     return b.getIndexAttr(constant);
@@ -211,7 +212,8 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
     Location loc = op.getLoc();
     OpFoldResult m = getSize(rewriter, loc, op.getC(), 0);
     OpFoldResult n = getSize(rewriter, loc, op.getC(), 1);
-    OpFoldResult k = getSize(rewriter, loc, op.getA(), op.getTransposeA() ? 0 : 1);
+    OpFoldResult k =
+        getSize(rewriter, loc, op.getA(), op.getTransposeA() ? 0 : 1);
     float alpha = op.getAlpha().convertToFloat();
     float beta = op.getBeta().convertToFloat();
 
@@ -230,7 +232,8 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
     }
 
     // C[i][j] += alpha * op(A)[i][k] * op(B)[k][j].
-    Value alphaValue = alpha != 1.0f ? f32Constant(rewriter, loc, alpha) : Value();
+    Value alphaValue =
+        alpha != 1.0f ? f32Constant(rewriter, loc, alpha) : Value();
     buildNest(rewriter, loc, {m, n, k},
               [&](OpBuilder &b, Location l, ValueRange ivs) {
                 SmallVector<AffineExpr> ij = dims(b, {0, 1});
@@ -300,60 +303,61 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
     if (!blocked) {
       pos[N] = 0, pos[K] = 1, pos[OH] = 2, pos[OW] = 3, pos[C] = 4, pos[R] = 5,
       pos[S] = 6;
-      bounds = {outSizes[0], outSizes[1], outSizes[2], outSizes[3],
+      bounds = {outSizes[0],    outSizes[1],    outSizes[2],   outSizes[3],
                 filterSizes[1], filterSizes[2], filterSizes[3]};
     } else {
-      pos[N] = 0, pos[K] = 1, pos[CB] = 2, pos[OH] = 3, pos[R] = 4,
-      pos[S] = 5, pos[OW] = 6, pos[C] = 7, pos[KI] = 8;
-      bounds = {outSizes[0],    outSizes[1],    filterSizes[1],
-                outSizes[2],    filterSizes[2], filterSizes[3],
-                outSizes[3],    filterSizes[4], filterSizes[5]};
+      pos[N] = 0, pos[K] = 1, pos[CB] = 2, pos[OH] = 3, pos[R] = 4, pos[S] = 5,
+      pos[OW] = 6, pos[C] = 7, pos[KI] = 8;
+      bounds = {outSizes[0], outSizes[1],    filterSizes[1],
+                outSizes[2], filterSizes[2], filterSizes[3],
+                outSizes[3], filterSizes[4], filterSizes[5]};
     }
 
-    buildNest(rewriter, loc, bounds, [&](OpBuilder &b, Location l,
-                                         ValueRange ivs) {
-      auto d = [&](int loop) { return b.getAffineDimExpr(pos[loop]); };
-      AffineExpr ih = d(OH) * strides[0] + d(R) * dilations[0] - padding[0];
-      AffineExpr iw = d(OW) * strides[1] + d(S) * dilations[1] - padding[1];
+    buildNest(
+        rewriter, loc, bounds, [&](OpBuilder &b, Location l, ValueRange ivs) {
+          auto d = [&](int loop) { return b.getAffineDimExpr(pos[loop]); };
+          AffineExpr ih = d(OH) * strides[0] + d(R) * dilations[0] - padding[0];
+          AffineExpr iw = d(OW) * strides[1] + d(S) * dilations[1] - padding[1];
 
-      // Skip the taps that fall in the zero padding.
-      OpBuilder::InsertionGuard guard(b);
-      SmallVector<AffineExpr> inBounds;
-      if (padding[0] > 0)
-        inBounds.push_back(ih);
-      if (padding[2] > 0)
-        inBounds.push_back(inputSpatialSizes[0] - 1 - ih);
-      if (padding[1] > 0)
-        inBounds.push_back(iw);
-      if (padding[3] > 0)
-        inBounds.push_back(inputSpatialSizes[1] - 1 - iw);
-      if (!inBounds.empty()) {
-        auto set = IntegerSet::get(ivs.size(), symbols.size(), inBounds,
-                                   SmallVector<bool>(inBounds.size(), false));
-        SmallVector<Value> operands(ivs);
-        llvm::append_range(operands, symbols);
-        auto ifOp = affine::AffineIfOp::create(b, l, set, operands,
-                                               /*withElseRegion=*/false);
-        b.setInsertionPointToStart(ifOp.getThenBlock());
-      }
+          // Skip the taps that fall in the zero padding.
+          OpBuilder::InsertionGuard guard(b);
+          SmallVector<AffineExpr> inBounds;
+          if (padding[0] > 0)
+            inBounds.push_back(ih);
+          if (padding[2] > 0)
+            inBounds.push_back(inputSpatialSizes[0] - 1 - ih);
+          if (padding[1] > 0)
+            inBounds.push_back(iw);
+          if (padding[3] > 0)
+            inBounds.push_back(inputSpatialSizes[1] - 1 - iw);
+          if (!inBounds.empty()) {
+            auto set =
+                IntegerSet::get(ivs.size(), symbols.size(), inBounds,
+                                SmallVector<bool>(inBounds.size(), false));
+            SmallVector<Value> operands(ivs);
+            llvm::append_range(operands, symbols);
+            auto ifOp = affine::AffineIfOp::create(b, l, set, operands,
+                                                   /*withElseRegion=*/false);
+            b.setInsertionPointToStart(ifOp.getThenBlock());
+          }
 
-      SmallVector<AffineExpr> inIdx, filterIdx, outIdx;
-      if (!blocked) {
-        inIdx = {d(N), d(C), ih, iw};
-        filterIdx = {d(K), d(C), d(R), d(S)};
-        outIdx = {d(N), d(K), d(OH), d(OW)};
-      } else {
-        inIdx = {d(N), d(CB), ih, iw, d(C)};
-        filterIdx = {d(K), d(CB), d(R), d(S), d(C), d(KI)};
-        outIdx = {d(N), d(K), d(OH), d(OW), d(KI)};
-      }
-      Value product =
-          arith::MulFOp::create(b, l, loadAt(b, l, input, ivs, inIdx),
-                                loadAt(b, l, filter, ivs, filterIdx));
-      Value acc = loadAt(b, l, output, ivs, outIdx);
-      storeAt(b, l, arith::AddFOp::create(b, l, acc, product), output, ivs,
-              outIdx);
-    });
+          SmallVector<AffineExpr> inIdx, filterIdx, outIdx;
+          if (!blocked) {
+            inIdx = {d(N), d(C), ih, iw};
+            filterIdx = {d(K), d(C), d(R), d(S)};
+            outIdx = {d(N), d(K), d(OH), d(OW)};
+          } else {
+            inIdx = {d(N), d(CB), ih, iw, d(C)};
+            filterIdx = {d(K), d(CB), d(R), d(S), d(C), d(KI)};
+            outIdx = {d(N), d(K), d(OH), d(OW), d(KI)};
+          }
+          Value product =
+              arith::MulFOp::create(b, l, loadAt(b, l, input, ivs, inIdx),
+                                    loadAt(b, l, filter, ivs, filterIdx));
+          Value acc = loadAt(b, l, output, ivs, outIdx);
+          storeAt(b, l, arith::AddFOp::create(b, l, acc, product), output, ivs,
+                  outIdx);
+        });
     rewriter.eraseOp(op);
     return success();
   }
@@ -365,9 +369,10 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
 
 /// Builds, inside a channel loop body, the normalization sweep
 /// `output = gamma * ((input - mean) * invStd) + beta` over (n, h, w).
-void buildNormalizeSweep(OpBuilder &b, Location loc, const ChannelLayout &layout,
-                         ValueRange channelIvs, Value input, Value output,
-                         Value gamma, Value beta, Value mean, Value invStd) {
+void buildNormalizeSweep(OpBuilder &b, Location loc,
+                         const ChannelLayout &layout, ValueRange channelIvs,
+                         Value input, Value output, Value gamma, Value beta,
+                         Value mean, Value invStd) {
   buildNest(b, loc, layout.otherBounds,
             [&](OpBuilder &nb, Location l, ValueRange innerIvs) {
               SmallVector<Value> ivs(channelIvs);
@@ -424,45 +429,49 @@ struct BatchNormTrainingLowering : OpRewritePattern<BatchNormTrainingOp> {
     Location loc = op.getLoc();
     Value input = op.getInput();
     ChannelLayout layout(rewriter, loc, input);
-    Value count =
-        indexToF32(rewriter, loc, multiplySizes(rewriter, loc, layout.otherBounds));
+    Value count = indexToF32(rewriter, loc,
+                             multiplySizes(rewriter, loc, layout.otherBounds));
     Value epsilon =
         f32Constant(rewriter, loc, op.getEpsilon().convertToFloat());
     Value one = f32Constant(rewriter, loc, 1.0);
     Value zero = f32Constant(rewriter, loc, 0.0);
 
-    buildNest(rewriter, loc, layout.channelBounds, [&](OpBuilder &b, Location l,
-                                                       ValueRange channelIvs) {
-      // One sweep over (n, h, w) accumulating f(x) in an iter_arg.
-      auto sumOver = [&](function_ref<Value(OpBuilder &, Location, Value)> f) {
-        return buildNest(
-            b, l, layout.otherBounds, zero,
-            [&](OpBuilder &nb, Location nl, ValueRange innerIvs,
-                ValueRange acc) {
-              SmallVector<Value> ivs(channelIvs);
-              llvm::append_range(ivs, innerIvs);
-              Value x = loadAt(nb, nl, input, ivs, layout.elementIndex(nb));
-              return SmallVector<Value>{
-                  arith::AddFOp::create(nb, nl, acc[0], f(nb, nl, x))};
-            })[0];
-      };
-      // Two-pass statistics: mean, then the biased variance around it.
-      Value sum = sumOver([](OpBuilder &, Location, Value x) { return x; });
-      Value mean = arith::DivFOp::create(b, l, sum, count);
-      Value squares = sumOver([&](OpBuilder &nb, Location nl, Value x) {
-        Value centered = arith::SubFOp::create(nb, nl, x, mean);
-        return arith::MulFOp::create(nb, nl, centered, centered).getResult();
-      });
-      Value variance = arith::DivFOp::create(b, l, squares, count);
-      AffineExpr ch = layout.channelIndex(b);
-      storeAt(b, l, mean, op.getSavedMean(), channelIvs, ch);
-      storeAt(b, l, variance, op.getSavedVariance(), channelIvs, ch);
-      Value invStd = buildInvStd(b, l, variance, epsilon, one);
-      buildNormalizeSweep(b, l, layout, channelIvs, input, op.getOutput(),
-                          loadAt(b, l, op.getGamma(), channelIvs, ch),
-                          loadAt(b, l, op.getBeta(), channelIvs, ch), mean,
-                          invStd);
-    });
+    buildNest(
+        rewriter, loc, layout.channelBounds,
+        [&](OpBuilder &b, Location l, ValueRange channelIvs) {
+          // One sweep over (n, h, w) accumulating f(x) in an iter_arg.
+          auto sumOver =
+              [&](function_ref<Value(OpBuilder &, Location, Value)> f) {
+                return buildNest(
+                    b, l, layout.otherBounds, zero,
+                    [&](OpBuilder &nb, Location nl, ValueRange innerIvs,
+                        ValueRange acc) {
+                      SmallVector<Value> ivs(channelIvs);
+                      llvm::append_range(ivs, innerIvs);
+                      Value x =
+                          loadAt(nb, nl, input, ivs, layout.elementIndex(nb));
+                      return SmallVector<Value>{
+                          arith::AddFOp::create(nb, nl, acc[0], f(nb, nl, x))};
+                    })[0];
+              };
+          // Two-pass statistics: mean, then the biased variance around it.
+          Value sum = sumOver([](OpBuilder &, Location, Value x) { return x; });
+          Value mean = arith::DivFOp::create(b, l, sum, count);
+          Value squares = sumOver([&](OpBuilder &nb, Location nl, Value x) {
+            Value centered = arith::SubFOp::create(nb, nl, x, mean);
+            return arith::MulFOp::create(nb, nl, centered, centered)
+                .getResult();
+          });
+          Value variance = arith::DivFOp::create(b, l, squares, count);
+          AffineExpr ch = layout.channelIndex(b);
+          storeAt(b, l, mean, op.getSavedMean(), channelIvs, ch);
+          storeAt(b, l, variance, op.getSavedVariance(), channelIvs, ch);
+          Value invStd = buildInvStd(b, l, variance, epsilon, one);
+          buildNormalizeSweep(b, l, layout, channelIvs, input, op.getOutput(),
+                              loadAt(b, l, op.getGamma(), channelIvs, ch),
+                              loadAt(b, l, op.getBeta(), channelIvs, ch), mean,
+                              invStd);
+        });
     rewriter.eraseOp(op);
     return success();
   }
@@ -480,8 +489,8 @@ void lowerElementwise(
   Location loc = op->getLoc();
   buildNest(rewriter, loc, getSizes(rewriter, loc, output),
             [&](OpBuilder &b, Location l, ValueRange ivs) {
-              SmallVector<AffineExpr> idx = dims(
-                  b, llvm::to_vector(llvm::seq<unsigned>(0, ivs.size())));
+              SmallVector<AffineExpr> idx =
+                  dims(b, llvm::to_vector(llvm::seq<unsigned>(0, ivs.size())));
               SmallVector<Value> loaded = llvm::map_to_vector(
                   inputs, [&](Value v) { return loadAt(b, l, v, ivs, idx); });
               storeAt(b, l, compute(b, l, loaded), output, ivs, idx);
@@ -586,8 +595,8 @@ void lowerLayoutCopy(PatternRewriter &rewriter, Operation *op, Value source,
   Location loc = op->getLoc();
   buildNest(rewriter, loc, getSizes(rewriter, loc, dest),
             [&](OpBuilder &b, Location l, ValueRange ivs) {
-              SmallVector<AffineExpr> idx = dims(
-                  b, llvm::to_vector(llvm::seq<unsigned>(0, ivs.size())));
+              SmallVector<AffineExpr> idx =
+                  dims(b, llvm::to_vector(llvm::seq<unsigned>(0, ivs.size())));
               storeAt(b, l, loadAt(b, l, source, ivs, sourceIndex), dest, ivs,
                       idx);
             });

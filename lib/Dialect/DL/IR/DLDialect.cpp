@@ -54,10 +54,9 @@ LogicalResult DLDialect::verifyRegionArgAttribute(Operation *op,
                              << " has a negative size";
     int64_t typeSize = type.getDimSize(dim);
     if (!ShapedType::isDynamic(typeSize) && typeSize != size)
-      return op->emitError()
-             << "'dl.run_shape' of argument #" << argIndex << " gives size "
-             << size << " to dimension " << dim << " of static size "
-             << typeSize;
+      return op->emitError() << "'dl.run_shape' of argument #" << argIndex
+                             << " gives size " << size << " to dimension "
+                             << dim << " of static size " << typeSize;
   }
   return success();
 }

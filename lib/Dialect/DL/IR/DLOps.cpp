@@ -31,12 +31,10 @@ getConvExtents(int64_t inputSize, int64_t filterSize, int64_t padBefore,
   return std::make_pair(*extent, *padded);
 }
 
-std::optional<int64_t> mlir::dl::getConvOutputSize(int64_t inputSize,
-                                                   int64_t filterSize,
-                                                   int64_t stride,
-                                                   int64_t padBefore,
-                                                   int64_t padAfter,
-                                                   int64_t dilation) {
+std::optional<int64_t>
+mlir::dl::getConvOutputSize(int64_t inputSize, int64_t filterSize,
+                            int64_t stride, int64_t padBefore, int64_t padAfter,
+                            int64_t dilation) {
   if (filterSize < 1)
     return std::nullopt;
   auto extents =
@@ -67,8 +65,8 @@ static LogicalResult verifyRank(Operation *op, TypedValue<MemRefType> value,
   int64_t rank = value.getType().getRank();
   if (llvm::is_contained(ranks, rank))
     return success();
-  InFlightDiagnostic diag = op->emitOpError() << "expects " << name
-                                              << " of rank ";
+  InFlightDiagnostic diag = op->emitOpError()
+                            << "expects " << name << " of rank ";
   llvm::interleave(ranks, diag, " or ");
   return diag << ", got rank " << rank;
 }
@@ -78,13 +76,13 @@ static LogicalResult verifySameShape(Operation *op, MemRefType lhs,
                                      StringRef lhsName, MemRefType rhs,
                                      StringRef rhsName) {
   if (lhs.getRank() != rhs.getRank())
-    return op->emitOpError() << lhsName << " rank (" << lhs.getRank()
-                             << ") does not match " << rhsName << " rank ("
-                             << rhs.getRank() << ")";
+    return op->emitOpError()
+           << lhsName << " rank (" << lhs.getRank() << ") does not match "
+           << rhsName << " rank (" << rhs.getRank() << ")";
   for (int64_t d = 0, e = lhs.getRank(); d < e; ++d)
-    if (failed(verifyEqualSizes(op, lhs.getDimSize(d),
-                                lhsName + " size " + Twine(d), rhs.getDimSize(d),
-                                rhsName + " size " + Twine(d))))
+    if (failed(verifyEqualSizes(
+            op, lhs.getDimSize(d), lhsName + " size " + Twine(d),
+            rhs.getDimSize(d), rhsName + " size " + Twine(d))))
       return failure();
   return success();
 }
@@ -106,8 +104,8 @@ static LogicalResult verifyStaticBlock(Operation *op, int64_t block,
   if (ShapedType::isDynamic(block))
     return op->emitOpError() << name << " block size must be static";
   if (block < 1)
-    return op->emitOpError() << name << " block size must be >= 1, got "
-                             << block;
+    return op->emitOpError()
+           << name << " block size must be >= 1, got " << block;
   return success();
 }
 
@@ -175,8 +173,7 @@ LogicalResult Conv2DOp::verify() {
     return emitOpError()
            << "expects the plain layout (input, filter, output of ranks 4, "
               "4, 4) or the blocked layout (ranks 5, 6, 5), got ranks "
-           << in.getRank() << ", " << filter.getRank() << ", "
-           << out.getRank();
+           << in.getRank() << ", " << filter.getRank() << ", " << out.getRank();
 
   ArrayRef<int64_t> strides = getStrides(), padding = getPadding(),
                     dilations = getDilations();
@@ -220,8 +217,8 @@ LogicalResult Conv2DOp::verify() {
                                filter.getDimSize(4),
                                "filter input channel block")) ||
        failed(verifyEqualSizes(*this, filter.getDimSize(5),
-                               "filter output channel block",
-                               out.getDimSize(4), "output channel block"))))
+                               "filter output channel block", out.getDimSize(4),
+                               "output channel block"))))
     return failure();
 
   // Spatial sizes: H then W.
@@ -237,14 +234,13 @@ LogicalResult Conv2DOp::verify() {
     auto extents = getConvExtents(inSize, filterSize, padding[dim],
                                   padding[dim + 2], dilations[dim]);
     if (!extents)
-      return emitOpError() << "filter " << dimName
-                           << " extent or padded input " << dimName
-                           << " overflows a 64-bit integer";
+      return emitOpError() << "filter " << dimName << " extent or padded input "
+                           << dimName << " overflows a 64-bit integer";
     if (extents->first > extents->second)
-      return emitOpError()
-             << "filter " << dimName << " (" << filterSize << ", dilated "
-             << extents->first << ") is larger than the padded input "
-             << dimName << " (" << extents->second << ")";
+      return emitOpError() << "filter " << dimName << " (" << filterSize
+                           << ", dilated " << extents->first
+                           << ") is larger than the padded input " << dimName
+                           << " (" << extents->second << ")";
     int64_t expected = (extents->second - extents->first) / strides[dim] + 1;
     if (failed(verifyEqualSizes(*this, outSize, Twine("output ") + dimName,
                                 expected,
@@ -261,12 +257,11 @@ LogicalResult Conv2DOp::verify() {
 //===----------------------------------------------------------------------===//
 
 /// Checks shared by both batch-norm forms.
-static LogicalResult verifyBatchNorm(Operation *op,
-                                     TypedValue<MemRefType> input,
-                                     TypedValue<MemRefType> output,
-                                     ArrayRef<std::pair<TypedValue<MemRefType>,
-                                                        StringRef>> vectors,
-                                     float epsilon) {
+static LogicalResult
+verifyBatchNorm(Operation *op, TypedValue<MemRefType> input,
+                TypedValue<MemRefType> output,
+                ArrayRef<std::pair<TypedValue<MemRefType>, StringRef>> vectors,
+                float epsilon) {
   if (failed(verifyRank(op, input, "input", {4, 5})) ||
       failed(verifySameShape(op, input.getType(), "input", output.getType(),
                              "output")))
@@ -352,7 +347,8 @@ static LogicalResult verifyBlocking(Operation *op, int64_t whole,
                              << ") does not divide the number of " << name
                              << " channels (" << whole << ")";
   return verifyEqualSizes(op, mulSizes(blocks, block),
-                          Twine("blocked ") + name + " channels (blocks x block)",
+                          Twine("blocked ") + name +
+                              " channels (blocks x block)",
                           whole, Twine("plain ") + name + " channels");
 }
 
