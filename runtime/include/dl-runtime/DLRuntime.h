@@ -1,0 +1,48 @@
+/*===- DLRuntime.h - dl's microkernel runtime (C API) ------------*- C -*-===*\
+|*                                                                            *|
+|* The functions generated code calls for GEMM-shaped loop bands. Matrices   *|
+|* are row-major single precision; leading dimensions and strides are in     *|
+|* elements. A kernel handle of 0 means "no microkernel for this shape": the *|
+|* caller keeps its loops. This is the only code that knows LIBXSMM's API.   *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef DL_RUNTIME_DLRUNTIME_H
+#define DL_RUNTIME_DLRUNTIME_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Dispatches C[m][n] (=|+=) A[m][k] * B[k][n]: overwrite when beta_zero is
+ * non-zero, accumulate otherwise. Pure: equal arguments give equal handles,
+ * so calls can be hoisted out of loops. Thread-safe; kernels are cached. */
+int64_t dl_gemm_dispatch(int64_t m, int64_t n, int64_t k, int64_t lda,
+                         int64_t ldb, int64_t ldc, int64_t beta_zero);
+
+/* Runs a kernel from dl_gemm_dispatch on base + offset (in elements). */
+void dl_gemm_invoke(int64_t kernel, intptr_t a, int64_t a_offset, intptr_t b,
+                    int64_t b_offset, intptr_t c, int64_t c_offset);
+
+/* Dispatches the batch-reduce form C (=|+=) sum_i A_i * B_i where
+ * A_i = A + i * stride_a and B_i = B + i * stride_b (strides in elements). */
+int64_t dl_brgemm_dispatch(int64_t m, int64_t n, int64_t k, int64_t lda,
+                           int64_t ldb, int64_t ldc, int64_t stride_a,
+                           int64_t stride_b, int64_t beta_zero);
+
+/* Runs a kernel from dl_brgemm_dispatch over `count` pairs of blocks. */
+void dl_brgemm_invoke(int64_t kernel, intptr_t a, int64_t a_offset, intptr_t b,
+                      int64_t b_offset, intptr_t c, int64_t c_offset,
+                      int64_t count);
+
+/* The instruction set LIBXSMM generates code for ("hsw", "cpx", ...), or
+ * "none" when the runtime was built without LIBXSMM. */
+const char *dl_runtime_target(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DL_RUNTIME_DLRUNTIME_H */
