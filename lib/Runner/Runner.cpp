@@ -198,6 +198,13 @@ std::optional<double> mlir::dl::countFlops(func::FuncOp func,
     return count;
   };
 
+  // `perElement` flops for every element of `value`.
+  auto elementwise = [&](Value value,
+                         double perElement) -> std::optional<double> {
+    std::optional<double> n = elements(value);
+    return n ? std::optional<double>(perElement * *n) : std::nullopt;
+  };
+
   double total = 0.0;
   WalkResult walk = func.walk([&](Operation *op) -> WalkResult {
     std::optional<double> flops =
@@ -224,20 +231,15 @@ std::optional<double> mlir::dl::countFlops(func::FuncOp func,
                 outChannels *= (*outShape)[4];
               return 2.0 * *out * (*filter / outChannels);
             })
-            .Case([&](BatchNormInferenceOp bn) -> std::optional<double> {
-              std::optional<double> n = elements(bn.getInput());
-              return n ? std::optional<double>(4.0 * *n) : std::nullopt;
+            .Case([&](BatchNormInferenceOp bn) {
+              return elementwise(bn.getInput(), 4.0);
             })
-            .Case([&](BatchNormTrainingOp bn) -> std::optional<double> {
-              std::optional<double> n = elements(bn.getInput());
-              return n ? std::optional<double>(8.0 * *n) : std::nullopt;
+            .Case([&](BatchNormTrainingOp bn) {
+              return elementwise(bn.getInput(), 8.0);
             })
             .Case<ReluOp, AddOp, BiasAddOp>(
-                [&](auto eltwise) { return elements(eltwise.getOutput()); })
-            .Case([&](Relu6Op relu6) -> std::optional<double> {
-              std::optional<double> n = elements(relu6.getOutput());
-              return n ? std::optional<double>(2.0 * *n) : std::nullopt;
-            })
+                [&](auto op) { return elementwise(op.getOutput(), 1.0); })
+            .Case([&](Relu6Op op) { return elementwise(op.getOutput(), 2.0); })
             .Default([](Operation *) { return 0.0; });
     if (!flops)
       return WalkResult::interrupt();

@@ -125,6 +125,11 @@ SmallVector<AffineExpr> dims(OpBuilder &b, ArrayRef<unsigned> positions) {
                              [&](unsigned p) { return b.getAffineDimExpr(p); });
 }
 
+/// d0, ..., d(n-1): the index of a nest over all dims of a buffer.
+SmallVector<AffineExpr> identityIndex(OpBuilder &b, unsigned n) {
+  return dims(b, llvm::to_vector(llvm::seq<unsigned>(0, n)));
+}
+
 Value f32Constant(OpBuilder &b, Location loc, double value) {
   return arith::ConstantFloatOp::create(b, loc, b.getF32Type(),
                                         APFloat(static_cast<float>(value)));
@@ -289,9 +294,7 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
     Value zero = f32Constant(rewriter, loc, 0.0);
     buildNest(rewriter, loc, outSizes,
               [&](OpBuilder &b, Location l, ValueRange ivs) {
-                SmallVector<unsigned> all =
-                    llvm::to_vector(llvm::seq<unsigned>(0, ivs.size()));
-                storeAt(b, l, zero, output, ivs, dims(b, all));
+                storeAt(b, l, zero, output, ivs, identityIndex(b, ivs.size()));
               });
 
     // Positions of each loop in the accumulation nest.
@@ -489,8 +492,7 @@ void lowerElementwise(
   Location loc = op->getLoc();
   buildNest(rewriter, loc, getSizes(rewriter, loc, output),
             [&](OpBuilder &b, Location l, ValueRange ivs) {
-              SmallVector<AffineExpr> idx =
-                  dims(b, llvm::to_vector(llvm::seq<unsigned>(0, ivs.size())));
+              SmallVector<AffineExpr> idx = identityIndex(b, ivs.size());
               SmallVector<Value> loaded = llvm::map_to_vector(
                   inputs, [&](Value v) { return loadAt(b, l, v, ivs, idx); });
               storeAt(b, l, compute(b, l, loaded), output, ivs, idx);
@@ -546,8 +548,7 @@ struct BiasAddLowering : OpRewritePattern<BiasAddOp> {
     int64_t rank = op.getInput().getType().getRank();
     buildNest(rewriter, loc, getSizes(rewriter, loc, op.getOutput()),
               [&](OpBuilder &b, Location l, ValueRange ivs) {
-                SmallVector<AffineExpr> idx = dims(
-                    b, llvm::to_vector(llvm::seq<unsigned>(0, ivs.size())));
+                SmallVector<AffineExpr> idx = identityIndex(b, ivs.size());
                 AffineExpr channel = b.getAffineDimExpr(1);
                 if (rank == 5)
                   channel = channel * op.getInput().getType().getDimSize(4) +
@@ -595,8 +596,7 @@ void lowerLayoutCopy(PatternRewriter &rewriter, Operation *op, Value source,
   Location loc = op->getLoc();
   buildNest(rewriter, loc, getSizes(rewriter, loc, dest),
             [&](OpBuilder &b, Location l, ValueRange ivs) {
-              SmallVector<AffineExpr> idx =
-                  dims(b, llvm::to_vector(llvm::seq<unsigned>(0, ivs.size())));
+              SmallVector<AffineExpr> idx = identityIndex(b, ivs.size());
               storeAt(b, l, loadAt(b, l, source, ivs, sourceIndex), dest, ivs,
                       idx);
             });
