@@ -120,4 +120,31 @@ TEST(BatchReduceGemm, StridedBlocks) {
   }
 }
 
+TEST(BatchReduceGemm, BlocksAtGivenOffsets) {
+  if (!hasLibxsmm())
+    GTEST_SKIP() << "runtime built without LIBXSMM";
+  // Blocks in a scrambled order inside larger buffers with lda > k: the
+  // shape a convolution's (channel block, r, s) reduction has.
+  const int64_t m = 7, n = 8, k = 5, lda = 11, count = 6;
+  const int64_t blockA = m * lda, blockB = k * n;
+  std::vector<float> a = sequence(3 + count * blockA, 0.125f);
+  std::vector<float> b = sequence(2 + count * blockB, 0.25f);
+  std::vector<int64_t> offsetsA, offsetsB;
+  for (int64_t i = 0; i < count; ++i) {
+    offsetsA.push_back((count - 1 - i) * blockA);
+    offsetsB.push_back((count - 1 - i) * blockB);
+  }
+  std::vector<float> c = sequence(m * n, 1.0f), ref = c;
+  int64_t kernel = dl_brgemm_offs_dispatch(m, n, k, lda, n, n, 0);
+  ASSERT_NE(kernel, 0);
+  dl_brgemm_offs_invoke(kernel, reinterpret_cast<intptr_t>(a.data()), 3,
+                        reinterpret_cast<intptr_t>(b.data()), 2,
+                        reinterpret_cast<intptr_t>(c.data()), 0, count,
+                        offsetsA.data(), offsetsB.data());
+  // The same blocks in forward order, strided: the sum is order-independent.
+  reference(m, n, k, a.data() + 3, lda, b.data() + 2, n, ref.data(), n,
+            /*betaZero=*/false, count, blockA, blockB);
+  expectNear(c, ref);
+}
+
 } // namespace

@@ -210,6 +210,13 @@ OpFoldResult multiplySizes(OpBuilder &b, Location loc,
 // Heavy ops
 //===----------------------------------------------------------------------===//
 
+/// Marks the loop of `iv` as the outermost loop of a GEMM band (once the nest
+/// is built: loops under construction have no parent yet).
+void tagGemmBand(OpBuilder &b, Value iv) {
+  affine::getForInductionVarOwner(iv)->setAttr(DLDialect::getGemmBandAttrName(),
+                                               b.getUnitAttr());
+}
+
 struct MatmulLowering : OpRewritePattern<MatmulOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(MatmulOp op,
@@ -239,8 +246,11 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
     // C[i][j] += alpha * op(A)[i][k] * op(B)[k][j].
     Value alphaValue =
         alpha != 1.0f ? f32Constant(rewriter, loc, alpha) : Value();
+    // Without transposes or scaling, the nest is the GEMM band itself.
+    Value bandIv;
     buildNest(rewriter, loc, {m, n, k},
               [&](OpBuilder &b, Location l, ValueRange ivs) {
+                bandIv = ivs[0];
                 SmallVector<AffineExpr> ij = dims(b, {0, 1});
                 Value a = loadAt(b, l, op.getA(), ivs,
                                  dims(b, op.getTransposeA()
@@ -257,10 +267,54 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
                 storeAt(b, l, arith::AddFOp::create(b, l, c, product),
                         op.getC(), ivs, ij);
               });
+    if (!alphaValue && !op.getTransposeA() && !op.getTransposeB())
+      tagGemmBand(rewriter, bandIv);
     rewriter.eraseOp(op);
     return success();
   }
 };
+
+/// A zero-filled copy of the blocked activation `input` with the convolution
+/// padding [top, left, bottom, right] materialized, so that the accumulation
+/// nest reads in bounds without affine.if and its innermost band stays a
+/// GEMM (the form LIBXSMM kernels take).
+Value buildPaddedCopy(OpBuilder &b, Location loc, Value input,
+                      ArrayRef<int64_t> padding) {
+  auto type = cast<MemRefType>(input.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  SmallVector<Value> dynamicSizes;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    int64_t extra = d == 2   ? padding[0] + padding[2]
+                    : d == 3 ? padding[1] + padding[3]
+                             : 0;
+    if (!type.isDynamicDim(d)) {
+      shape[d] += extra;
+      continue;
+    }
+    Value size = memref::DimOp::create(b, loc, input, d);
+    if (extra)
+      size = arith::AddIOp::create(
+          b, loc, size, arith::ConstantIndexOp::create(b, loc, extra));
+    dynamicSizes.push_back(size);
+  }
+  Value padded = memref::AllocOp::create(
+      b, loc, MemRefType::get(shape, type.getElementType()), dynamicSizes);
+
+  Value zero = f32Constant(b, loc, 0.0);
+  buildNest(b, loc, getSizes(b, loc, padded),
+            [&](OpBuilder &nb, Location l, ValueRange ivs) {
+              storeAt(nb, l, zero, padded, ivs, identityIndex(nb, ivs.size()));
+            });
+  buildNest(b, loc, getSizes(b, loc, input),
+            [&](OpBuilder &nb, Location l, ValueRange ivs) {
+              SmallVector<AffineExpr> idx = identityIndex(nb, ivs.size());
+              Value x = loadAt(nb, l, input, ivs, idx);
+              idx[2] = idx[2] + padding[0];
+              idx[3] = idx[3] + padding[1];
+              storeAt(nb, l, x, padded, ivs, idx);
+            });
+  return padded;
+}
 
 struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -272,8 +326,17 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
     bool blocked = op.isBlocked();
     SmallVector<OpFoldResult> outSizes = getSizes(rewriter, loc, output);
     SmallVector<OpFoldResult> filterSizes = getSizes(rewriter, loc, filter);
-    ArrayRef<int64_t> strides = op.getStrides(), padding = op.getPadding(),
-                      dilations = op.getDilations();
+    ArrayRef<int64_t> strides = op.getStrides(), dilations = op.getDilations();
+    SmallVector<int64_t> padding(op.getPadding());
+
+    // Blocked convolutions read a padded copy, so their GEMM band has no
+    // affine.if; plain ones test each tap against the padding.
+    Value paddedInput;
+    if (blocked && llvm::any_of(padding, [](int64_t p) { return p != 0; })) {
+      paddedInput = buildPaddedCopy(rewriter, loc, input, padding);
+      input = paddedInput;
+      padding.assign(4, 0);
+    }
 
     // Symbols H and W for the padding test, when those sizes are dynamic.
     SmallVector<Value> symbols;
@@ -299,7 +362,9 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
 
     // Positions of each loop in the accumulation nest.
     //   plain:   (n, k, oh, ow, c, r, s)
-    //   blocked: (n, kb, cb, oh, r, s, ow, c, k)
+    //   blocked: (n, kb, oh, cb, r, s, ow, c, k): the innermost band
+    //            (ow, c, k) is a GEMM out[ow][k] += in[ow][c] * w[c][k],
+    //            and (cb, r, s) around it its batch-reduce.
     enum { N, K, OH, OW, C, R, S, CB, KI, NumLoops };
     std::array<unsigned, NumLoops> pos;
     SmallVector<OpFoldResult> bounds;
@@ -309,18 +374,21 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
       bounds = {outSizes[0],    outSizes[1],    outSizes[2],   outSizes[3],
                 filterSizes[1], filterSizes[2], filterSizes[3]};
     } else {
-      pos[N] = 0, pos[K] = 1, pos[CB] = 2, pos[OH] = 3, pos[R] = 4, pos[S] = 5,
+      pos[N] = 0, pos[K] = 1, pos[OH] = 2, pos[CB] = 3, pos[R] = 4, pos[S] = 5,
       pos[OW] = 6, pos[C] = 7, pos[KI] = 8;
-      bounds = {outSizes[0], outSizes[1],    filterSizes[1],
-                outSizes[2], filterSizes[2], filterSizes[3],
-                outSizes[3], filterSizes[4], filterSizes[5]};
+      bounds = {outSizes[0],    outSizes[1],    outSizes[2],
+                filterSizes[1], filterSizes[2], filterSizes[3],
+                outSizes[3],    filterSizes[4], filterSizes[5]};
     }
 
+    Value bandIv;
     buildNest(
         rewriter, loc, bounds, [&](OpBuilder &b, Location l, ValueRange ivs) {
           auto d = [&](int loop) { return b.getAffineDimExpr(pos[loop]); };
           AffineExpr ih = d(OH) * strides[0] + d(R) * dilations[0] - padding[0];
           AffineExpr iw = d(OW) * strides[1] + d(S) * dilations[1] - padding[1];
+          if (blocked)
+            bandIv = ivs[pos[OW]];
 
           // Skip the taps that fall in the zero padding.
           OpBuilder::InsertionGuard guard(b);
@@ -361,6 +429,10 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
           storeAt(b, l, arith::AddFOp::create(b, l, acc, product), output, ivs,
                   outIdx);
         });
+    if (bandIv)
+      tagGemmBand(rewriter, bandIv);
+    if (paddedInput)
+      memref::DeallocOp::create(rewriter, loc, paddedInput);
     rewriter.eraseOp(op);
     return success();
   }
@@ -637,6 +709,7 @@ struct ConvertDLToAffinePass
         &getContext());
     ConversionTarget target(getContext());
     target.addIllegalDialect<DLDialect>();
+    target.addLegalOp<GemmDispatchOp, GemmInvokeOp>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))

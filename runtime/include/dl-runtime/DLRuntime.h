@@ -37,6 +37,19 @@ void dl_brgemm_invoke(int64_t kernel, intptr_t a, int64_t a_offset, intptr_t b,
                       int64_t b_offset, intptr_t c, int64_t c_offset,
                       int64_t count);
 
+/* Dispatches the batch-reduce form whose blocks are A + offsets_a[i] and
+ * B + offsets_b[i], the offsets given at each call. */
+int64_t dl_brgemm_offs_dispatch(int64_t m, int64_t n, int64_t k, int64_t lda,
+                                int64_t ldb, int64_t ldc, int64_t beta_zero);
+
+/* Runs a kernel from dl_brgemm_offs_dispatch over `count` pairs of blocks;
+ * offsets_a/offsets_b (in elements) are relative to a + a_offset and
+ * b + b_offset. */
+void dl_brgemm_offs_invoke(int64_t kernel, intptr_t a, int64_t a_offset,
+                           intptr_t b, int64_t b_offset, intptr_t c,
+                           int64_t c_offset, int64_t count,
+                           const int64_t *offsets_a, const int64_t *offsets_b);
+
 /* The instruction set LIBXSMM generates code for ("hsw", "cpx", ...), or
  * "none" when the runtime was built without LIBXSMM. */
 const char *dl_runtime_target(void);

@@ -1,6 +1,8 @@
 // The lowering of dl.conv2d: zero the output, then accumulate over the
-// plain (n, k, oh, ow, c, r, s) or blocked (n, kb, cb, oh, r, s, ow, c, k)
-// nest; taps in the zero padding are skipped with affine.if.
+// plain (n, k, oh, ow, c, r, s) or blocked (n, kb, oh, cb, r, s, ow, c, k)
+// nest. Plain: taps in the zero padding are skipped with affine.if. Blocked:
+// the padding is materialized in a copy and the (ow, c, k) band is tagged as
+// a GEMM.
 // RUN: dl-opt %s --convert-dl-to-affine | FileCheck %s
 
 // Integer sets are printed first: the padded and the dynamic case.
@@ -47,8 +49,8 @@ func.func @padded(%in: memref<1x2x5x5xf32>, %f: memref<2x2x3x3xf32>, %out: memre
 // CHECK: affine.store %{{.*}}, %[[OUT]]
 // CHECK: affine.for %[[N:.*]] = 0 to 2 {
 // CHECK-NEXT: affine.for %[[KB:.*]] = 0 to 3 {
-// CHECK-NEXT: affine.for %[[CB:.*]] = 0 to 2 {
 // CHECK-NEXT: affine.for %[[OH:.*]] = 0 to 5 {
+// CHECK-NEXT: affine.for %[[CB:.*]] = 0 to 2 {
 // CHECK-NEXT: affine.for %[[R:.*]] = 0 to 3 {
 // CHECK-NEXT: affine.for %[[S:.*]] = 0 to 3 {
 // CHECK-NEXT: affine.for %[[OW:.*]] = 0 to 5 {
@@ -57,8 +59,45 @@ func.func @padded(%in: memref<1x2x5x5xf32>, %f: memref<2x2x3x3xf32>, %out: memre
 // CHECK-DAG: affine.load %[[IN]][%[[N]], %[[CB]], %[[OH]] + %[[R]], %[[S]] + %[[OW]], %[[C]]]
 // CHECK-DAG: affine.load %[[F]][%[[KB]], %[[CB]], %[[R]], %[[S]], %[[C]], %[[K]]]
 // CHECK: affine.store %{{.*}}, %[[OUT]][%[[N]], %[[KB]], %[[OH]], %[[OW]], %[[K]]]
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// CHECK-NEXT: } {dl.gemm_band}
+// CHECK-NOT: memref.alloc
 func.func @blocked(%in: memref<2x2x7x7x16xf32>, %f: memref<3x2x3x3x16x8xf32>, %out: memref<2x3x5x5x8xf32>) {
   dl.conv2d ins(%in, %f : memref<2x2x7x7x16xf32>, memref<3x2x3x3x16x8xf32>) outs(%out : memref<2x3x5x5x8xf32>)
+  return
+}
+
+// Blocked with padding (top 1, left 2, bottom 0, right 1): a zeroed 1x1x6x8x4
+// copy holds the input at offset (1, 2); the band reads it without tests.
+// CHECK-LABEL: func.func @blocked_padded
+// CHECK-SAME: (%[[IN:[a-z0-9_]+]]: memref<1x1x5x5x4xf32>
+// CHECK: %[[PAD:.*]] = memref.alloc() : memref<1x1x6x8x4xf32>
+// CHECK: affine.store %{{.*}}, %[[PAD]][
+// CHECK: %[[X:.*]] = affine.load %[[IN]][%[[A0:.*]], %[[A1:.*]], %[[A2:.*]], %[[A3:.*]], %[[A4:.*]]]
+// CHECK-NEXT: affine.store %[[X]], %[[PAD]][%[[A0]], %[[A1]], %[[A2]] + 1, %[[A3]] + 2, %[[A4]]]
+// CHECK-NOT: affine.if
+// CHECK: affine.load %[[PAD]][
+// CHECK: } {dl.gemm_band}
+// CHECK: memref.dealloc %[[PAD]]
+func.func @blocked_padded(%in: memref<1x1x5x5x4xf32>, %f: memref<1x1x3x3x4x4xf32>, %out: memref<1x1x4x6x4xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x1x5x5x4xf32>, memref<1x1x3x3x4x4xf32>) outs(%out : memref<1x1x4x6x4xf32>)
+      {padding = array<i64: 1, 2, 0, 1>}
+  return
+}
+
+// Dynamic blocked sizes: the copy is allocated with H + 2 and W + 2.
+// CHECK-LABEL: func.func @blocked_dynamic_padded
+// CHECK-SAME: (%[[IN:[a-z0-9_]+]]: memref<?x1x?x?x4xf32>
+// CHECK-DAG: %[[N:.*]] = memref.dim %[[IN]], %c0
+// CHECK-DAG: %[[H:.*]] = memref.dim %[[IN]], %c2
+// CHECK-DAG: %[[H2:.*]] = arith.addi %[[H]], %c2
+// CHECK-DAG: %[[W:.*]] = memref.dim %[[IN]], %c3
+// CHECK-DAG: %[[W2:.*]] = arith.addi %[[W]], %c2
+// CHECK: memref.alloc(%[[N]], %[[H2]], %[[W2]]) : memref<?x1x?x?x4xf32>
+func.func @blocked_dynamic_padded(%in: memref<?x1x?x?x4xf32>, %f: memref<1x1x3x3x4x4xf32>, %out: memref<?x1x?x?x4xf32>) {
+  dl.conv2d ins(%in, %f : memref<?x1x?x?x4xf32>, memref<1x1x3x3x4x4xf32>) outs(%out : memref<?x1x?x?x4xf32>)
+      {padding = array<i64: 1, 1, 1, 1>}
   return
 }
 

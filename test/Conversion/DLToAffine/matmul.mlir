@@ -1,4 +1,5 @@
-// The lowering of dl.matmul: scaling of C by beta, then the (i, j, k) nest.
+// The lowering of dl.matmul: scaling of C by beta, then the (i, j, k) nest,
+// tagged as a GEMM band when it is one (no transpose, alpha = 1).
 // RUN: dl-opt %s --convert-dl-to-affine | FileCheck %s
 
 // beta = 0 (default): C is zeroed, never read; alpha = 1 multiplies nothing.
@@ -17,6 +18,9 @@
 // CHECK-NEXT: %[[CV:.*]] = affine.load %[[C]][%[[I]], %[[J]]]
 // CHECK-NEXT: %[[S:.*]] = arith.addf %[[CV]], %[[P]]
 // CHECK-NEXT: affine.store %[[S]], %[[C]][%[[I]], %[[J]]]
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// CHECK-NEXT: } {dl.gemm_band}
 // CHECK-NOT: dl.
 func.func @plain(%a: memref<4x3xf32>, %b: memref<3x5xf32>, %c: memref<4x5xf32>) {
   dl.matmul ins(%a, %b : memref<4x3xf32>, memref<3x5xf32>) outs(%c : memref<4x5xf32>)
@@ -38,6 +42,8 @@ func.func @plain(%a: memref<4x3xf32>, %b: memref<3x5xf32>, %c: memref<4x5xf32>) 
 // CHECK-NEXT: affine.load %[[B]][%[[J]], %[[K]]]
 // CHECK-NEXT: %[[P:.*]] = arith.mulf
 // CHECK-NEXT: arith.mulf %[[ALPHA]], %[[P]]
+// CHECK-NOT: dl.gemm_band
+// CHECK-LABEL: func.func @accumulate
 func.func @scaled_transposed(%a: memref<4x3xf32>, %b: memref<5x3xf32>, %c: memref<4x5xf32>) {
   dl.matmul ins(%a, %b : memref<4x3xf32>, memref<5x3xf32>) outs(%c : memref<4x5xf32>)
       {alpha = 2.0 : f32, beta = 0.5 : f32, transpose_b}
@@ -45,7 +51,6 @@ func.func @scaled_transposed(%a: memref<4x3xf32>, %b: memref<5x3xf32>, %c: memre
 }
 
 // beta = 1: no scaling nest. transpose_a reads A[k][i].
-// CHECK-LABEL: func.func @accumulate
 // CHECK-SAME: (%[[A:[a-z0-9_]+]]: memref<3x4xf32>
 // CHECK-NOT: arith.constant
 // CHECK: affine.for %[[I:.*]] = 0 to 4 {

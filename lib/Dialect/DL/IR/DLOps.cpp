@@ -396,5 +396,38 @@ LogicalResult UnpackOp::verify() {
   return verifyLayoutChange(*this, getPlain(), getBlocked());
 }
 
+//===----------------------------------------------------------------------===//
+// Microkernels
+//===----------------------------------------------------------------------===//
+
+LogicalResult GemmDispatchOp::verify() {
+  if (getLda() < getK() || getLdb() < getN() || getLdc() < getN())
+    return emitOpError("leading dimensions must be at least the row lengths "
+                       "(lda >= k, ldb >= n, ldc >= n)");
+  if (getStrideA().has_value() != getStrideB().has_value())
+    return emitOpError("stride_a and stride_b must be given together");
+  if (getStrideA() && getBatchOffsets())
+    return emitOpError(
+        "a batch-reduce is either strided or given by offsets, not both");
+  return success();
+}
+
+LogicalResult GemmInvokeOp::verify() {
+  auto dispatch = getKernel().getDefiningOp<GemmDispatchOp>();
+  bool batched = static_cast<bool>(getBatch());
+  bool withOffsets = static_cast<bool>(getOffsetsA());
+  if (withOffsets && !batched)
+    return emitOpError("block offsets need a batch count");
+  if (!dispatch)
+    return success();
+  if (dispatch.isBatchReduce() != batched)
+    return emitOpError("a batch count must be given exactly when the kernel "
+                       "is a batch-reduce kernel");
+  if (dispatch.getBatchOffsets() != withOffsets)
+    return emitOpError("block offsets must be given exactly when the kernel "
+                       "takes them");
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "dl/Dialect/DL/IR/DLOps.cpp.inc"

@@ -33,6 +33,15 @@ def DL_Dialect : Dialect {
   // Verifies `dl.run_shape`, the sizes dl-compile --run/--bench use for a
   // function argument with dynamic sizes.
   let hasRegionArgAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// Marks the outermost loop of a band computing a small GEMM
+    /// `C[m][n] += A[m][k] * B[k][n]` (up to layout). Set by the lowering,
+    /// kept by the loop transformations, consumed by
+    /// dl-outline-microkernels.
+    static constexpr ::llvm::StringLiteral getGemmBandAttrName() {
+      return ::llvm::StringLiteral("dl.gemm_band");
+    }
+  }];
 }
 
 class DL_Op<string mnemonic, list<Trait> traits = []>

@@ -269,4 +269,82 @@ def DL_UnpackOp : DL_LayoutOp<"unpack", "unpack"> {
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// Microkernels (created by dl-outline-microkernels, lowered to runtime calls)
+//===----------------------------------------------------------------------===//
+
+def DL_GemmDispatchOp : DL_Op<"gemm_dispatch", [Pure]> {
+  let summary = "select a GEMM microkernel for static sizes";
+  let description = [{
+    Returns a handle to a microkernel computing, on row-major fp32 blocks,
+    `C[m][n] (=|+=) A[m][k] * B[k][n]` with leading dimensions `lda`, `ldb`,
+    `ldc` (in elements). `C` is overwritten when `beta_zero` is set and
+    accumulated into otherwise. The batch-reduce form sums `count` products
+    `A_i * B_i` into `C`: with `stride_a`/`stride_b` the blocks are
+    `A + i * stride_a`, `B + i * stride_b`; with `batch_offsets` their
+    offsets are given at the call. A handle of 0 means no microkernel exists
+    for these sizes and the caller must run its loops.
+
+    The op is `Pure`, so it is hoisted out of the loops around the call.
+
+    ```mlir
+    %kernel = dl.gemm_dispatch {m = 56, n = 64, k = 64, lda = 64, ldb = 64,
+                                ldc = 64, batch_offsets}
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntPositive]>:$m,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$n,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$k,
+                       I64Attr:$lda, I64Attr:$ldb, I64Attr:$ldc,
+                       OptionalAttr<I64Attr>:$stride_a,
+                       OptionalAttr<I64Attr>:$stride_b,
+                       UnitAttr:$batch_offsets,
+                       UnitAttr:$beta_zero);
+  let results = (outs I64:$kernel);
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// True for the batch-reduce forms (strided or with offsets).
+    bool isBatchReduce() { return getBatchOffsets() || getStrideA(); }
+  }];
+}
+
+def DL_I64Vector : MemRefRankOf<[I64], [1]>;
+
+def DL_GemmInvokeOp : DL_Op<"gemm_invoke", [AttrSizedOperandSegments]> {
+  let summary = "run a microkernel from dl.gemm_dispatch";
+  let description = [{
+    Runs `kernel` on the blocks that start at the linear element offsets
+    `a_offset`, `b_offset`, `c_offset` of the (contiguous, row-major)
+    buffers `a`, `b`, `c`. The batch-reduce forms take the number of blocks
+    in `batch`; the offsets form also takes the element offsets of each
+    block of `A` and `B` relative to `a_offset`/`b_offset`.
+
+    ```mlir
+    dl.gemm_invoke %kernel(%in[%ia], %w[%iw], %out[%io]) batch(%c9)
+        offsets(%offs_a, %offs_b)
+        : memref<1x1x58x58x64xf32>, memref<1x1x3x3x64x64xf32>,
+          memref<1x1x56x56x64xf32>, memref<9xi64>, memref<9xi64>
+    ```
+  }];
+  let arguments = (ins I64:$kernel,
+                       Arg<DL_Buffer, "A", [MemRead]>:$a, Index:$a_offset,
+                       Arg<DL_Buffer, "B", [MemRead]>:$b, Index:$b_offset,
+                       Arg<DL_Buffer, "C", [MemRead, MemWrite]>:$c,
+                       Index:$c_offset,
+                       Optional<Index>:$batch,
+                       Arg<Optional<DL_I64Vector>, "offsets of A's blocks",
+                           [MemRead]>:$offsets_a,
+                       Arg<Optional<DL_I64Vector>, "offsets of B's blocks",
+                           [MemRead]>:$offsets_b);
+  let assemblyFormat = [{
+    $kernel `(` $a `[` $a_offset `]` `,` $b `[` $b_offset `]` `,`
+    $c `[` $c_offset `]` `)` (`batch` `(` $batch^ `)`)?
+    (`offsets` `(` $offsets_a^ `,` $offsets_b `)`)? attr-dict `:`
+    type($a) `,` type($b) `,` type($c)
+    (`,` type($offsets_a)^ `,` type($offsets_b))?
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // DL_DIALECT_DL_IR_DLOPS_TD
