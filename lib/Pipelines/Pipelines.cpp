@@ -8,6 +8,7 @@
 
 #include "dl/Pipelines/Pipelines.h"
 #include "dl/Conversion/Passes.h"
+#include "dl/Dialect/DL/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Affine/Transforms/Passes.h"
@@ -19,9 +20,20 @@
 
 using namespace mlir;
 
-/// affine/arith/math/memref/func -> LLVM dialect.
-static void buildAffineToLLVM(OpPassManager &pm) {
+/// affine/scf/arith/math/memref/func (and dl microkernel ops) -> LLVM
+/// dialect; scf.parallel loops become OpenMP loops when numThreads > 1.
+static void buildAffineToLLVM(OpPassManager &pm, unsigned numThreads = 1) {
   pm.addPass(createLowerAffinePass());
+  if (numThreads > 1) {
+    pm.addPass(createConvertSCFToOpenMPPass(
+        ConvertSCFToOpenMPPassOptions{numThreads}));
+    // Inlines the memref.alloca_scope the OpenMP conversion wraps loop bodies
+    // in (it holds no alloca here); its single-block region could not hold
+    // the control flow of the inner loops. Runs while microkernel calls are
+    // still dl ops: the inliner must see that a call allocates nothing.
+    pm.addPass(createCanonicalizerPass());
+  }
+  pm.addPass(dl::createConvertDLMicrokernelsToRuntime());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
@@ -29,19 +41,32 @@ static void buildAffineToLLVM(OpPassManager &pm) {
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
+  if (numThreads > 1)
+    pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
 }
 
-void dl::buildDLToLLVMPipeline(OpPassManager &pm) {
+void dl::buildDLToLLVMPipeline(OpPassManager &pm,
+                               const DLPipelineOptions &options) {
   pm.addPass(dl::createConvertDLToAffine());
   pm.addPass(createCanonicalizerPass());
+  if (options.microkernels)
+    pm.addNestedPass<func::FuncOp>(dl::createTileGemmBands());
+  // Parallelism is proven on the loops, before calls hide their accesses.
+  if (options.numThreads > 1)
+    pm.addNestedPass<func::FuncOp>(dl::createParallelizeOuterLoops());
+  if (options.microkernels) {
+    pm.addPass(dl::createOutlineMicrokernels());
+    // Hoists the Pure dispatches out of all loops.
+    pm.addPass(createLoopInvariantCodeMotionPass());
+  }
   // Keep loaded values in registers across the reduction loops.
   pm.addNestedPass<func::FuncOp>(affine::createAffineScalarReplacementPass());
   pm.addNestedPass<func::FuncOp>(
       affine::createAffineLoopInvariantCodeMotionPass());
   pm.addPass(createCSEPass());
-  buildAffineToLLVM(pm);
+  buildAffineToLLVM(pm, options.numThreads);
 }
 
 void dl::buildReferenceToLLVMPipeline(OpPassManager &pm) {
@@ -50,7 +75,7 @@ void dl::buildReferenceToLLVMPipeline(OpPassManager &pm) {
 }
 
 void dl::registerDLPipelines() {
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<DLPipelineOptions>(
       "dl-to-llvm",
       "Lower dl ops through affine loop nests to the LLVM dialect, optimized",
       buildDLToLLVMPipeline);

@@ -7,6 +7,7 @@
 #include "dl/InitAllDL.h"
 #include "dl/Conversion/Passes.h"
 #include "dl/Dialect/DL/IR/DLDialect.h"
+#include "dl/Dialect/DL/Transforms/Passes.h"
 #include "dl/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -16,16 +17,19 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/DialectRegistry.h"
 
 void mlir::dl::registerAllDLDialects(DialectRegistry &registry) {
   registry.insert<DLDialect, affine::AffineDialect, arith::ArithDialect,
                   cf::ControlFlowDialect, func::FuncDialect, LLVM::LLVMDialect,
-                  math::MathDialect, memref::MemRefDialect, scf::SCFDialect>();
+                  math::MathDialect, memref::MemRefDialect, omp::OpenMPDialect,
+                  scf::SCFDialect>();
 }
 
 void mlir::dl::registerAllDLPasses() {
   registerDLConversionPasses();
+  registerDLTransformsPasses();
   registerDLPipelines();
 }

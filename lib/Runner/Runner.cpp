@@ -17,12 +17,14 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 
 #include <cmath>
+#include <cstdlib>
 
 using namespace mlir;
 using namespace mlir::dl;
@@ -281,6 +283,25 @@ mlir::dl::createHostTargetMachine(bool forObjectFile) {
   return std::move(*machine);
 }
 
+void dl::registerLLVMTranslations(MLIRContext &context) {
+  registerBuiltinDialectTranslation(context);
+  registerLLVMDialectTranslation(context);
+  registerOpenMPDialectTranslation(context);
+}
+
+SmallVector<std::string> dl::getRuntimeLibraries() {
+  // Paths of the build tree, configured by CMake; DL_RUNTIME_LIBRARY and
+  // DL_OPENMP_LIBRARY override them (for an installed or moved tree).
+  SmallVector<std::string> libraries;
+  for (auto [variable, configured] :
+       {std::pair("DL_RUNTIME_LIBRARY", DL_RUNTIME_LIBRARY_PATH),
+        std::pair("DL_OPENMP_LIBRARY", DL_OPENMP_LIBRARY_PATH)}) {
+    const char *path = std::getenv(variable);
+    libraries.push_back(path ? path : configured);
+  }
+  return libraries;
+}
+
 JitModule::~JitModule() = default;
 
 FailureOr<std::unique_ptr<JitModule>>
@@ -293,8 +314,7 @@ JitModule::create(ModuleOp module,
   if (failed(pm.run(*lowered)))
     return failure();
 
-  registerBuiltinDialectTranslation(*context);
-  registerLLVMDialectTranslation(*context);
+  registerLLVMTranslations(*context);
   FailureOr<std::unique_ptr<llvm::TargetMachine>> machine =
       createHostTargetMachine();
   if (failed(machine))
@@ -304,6 +324,9 @@ JitModule::create(ModuleOp module,
   ExecutionEngineOptions options;
   options.transformer = transformer;
   options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  SmallVector<std::string> libraries = getRuntimeLibraries();
+  SmallVector<StringRef> libraryRefs(libraries.begin(), libraries.end());
+  options.sharedLibPaths = libraryRefs;
   auto engine = ExecutionEngine::create(*lowered, options, std::move(*machine));
   if (!engine)
     return module.emitError("JIT compilation failed: ")

@@ -20,8 +20,6 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
-#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -37,6 +35,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <thread>
 
 using namespace mlir;
 using dl::Comparison;
@@ -71,6 +70,14 @@ cl::opt<PipelineKind>
                         clEnumValN(PipelineKind::Reference, "reference",
                                    "the unoptimized reference lowering")),
              cl::cat(category));
+/// --threads (0: all cores). The option object is created in main: libLLVM
+/// already registers an internal, undocumented `-threads`, which is removed
+/// first.
+unsigned threads = 0;
+cl::opt<bool> microkernels(
+    "microkernels",
+    cl::desc("Outline GEMM bands to LIBXSMM microkernels (default: on)"),
+    cl::init(true), cl::cat(category));
 cl::opt<bool> run("run",
                   cl::desc("JIT-run every public function on generated inputs "
                            "and check it against the reference lowering"),
@@ -109,10 +116,22 @@ struct FunctionReport {
   unsigned reps = 0;
 };
 
+/// The number of threads generated code uses: --threads, or all cores.
+unsigned getThreadCount() {
+  if (threads > 0)
+    return threads;
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
 std::function<void(OpPassManager &)> getPipeline(PipelineKind kind) {
   if (kind == PipelineKind::Reference)
     return dl::buildReferenceToLLVMPipeline;
-  return dl::buildDLToLLVMPipeline;
+  return [](OpPassManager &pm) {
+    dl::DLPipelineOptions options;
+    options.numThreads = getThreadCount();
+    options.microkernels = microkernels;
+    dl::buildDLToLLVMPipeline(pm, options);
+  };
 }
 
 /// The public functions with bodies, filtered by --function.
@@ -291,8 +310,7 @@ LogicalResult emitModule(ModuleOp module) {
     return success();
   }
 
-  registerBuiltinDialectTranslation(*module.getContext());
-  registerLLVMDialectTranslation(*module.getContext());
+  dl::registerLLVMTranslations(*module.getContext());
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(module, llvmContext);
@@ -355,8 +373,18 @@ LogicalResult emitModule(ModuleOp module) {
     return module.emitError("no C compiler (cc, clang or gcc) found to link "
                             "the shared library");
   }
-  SmallVector<StringRef> linkArgs = {*linker,        "-shared",  "-o",
-                                     outputFilename, tempObject, "-lm"};
+  // The library records where the runtime libraries are (DT_NEEDED +
+  // rpath), so it loads without LD_LIBRARY_PATH.
+  SmallVector<std::string> runtimeLibraries = dl::getRuntimeLibraries();
+  SmallVector<std::string> rpaths;
+  for (const std::string &library : runtimeLibraries)
+    rpaths.push_back("-Wl,-rpath," +
+                     llvm::sys::path::parent_path(library).str());
+  SmallVector<StringRef> linkArgs = {*linker, "-shared", "-o", outputFilename,
+                                     tempObject};
+  linkArgs.append(runtimeLibraries.begin(), runtimeLibraries.end());
+  linkArgs.append(rpaths.begin(), rpaths.end());
+  linkArgs.push_back("-lm");
   std::string error;
   int status = llvm::sys::ExecuteAndWait(*linker, linkArgs, std::nullopt, {}, 0,
                                          0, &error);
@@ -374,6 +402,14 @@ int main(int argc, char **argv) {
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
+  auto &registered = cl::getRegisteredOptions();
+  if (auto it = registered.find("threads"); it != registered.end())
+    it->second->removeArgument();
+  cl::opt<unsigned, /*ExternalStorage=*/true> threadsOption(
+      "threads",
+      cl::desc("Threads the parallel loops use (default: all cores; 1 "
+               "generates sequential code)"),
+      cl::location(threads), cl::cat(category));
   cl::HideUnrelatedOptions({&category, &cl::getGeneralCategory()});
   cl::ParseCommandLineOptions(
       argc, argv,

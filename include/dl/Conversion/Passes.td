@@ -19,22 +19,46 @@ def ConvertDLToAffine : Pass<"convert-dl-to-affine"> {
     * `dl.matmul`: `C *= beta` (or `C = 0` when `beta = 0`) over `(i, j)`,
       then `C[i][j] += alpha * op(A)[i][k] * op(B)[k][j]` over `(i, j, k)`.
     * `dl.conv2d`: `output = 0`, then the accumulation over
-      `(n, k, oh, ow, c, r, s)` (plain) or
-      `(n, k_blk, c_blk, oh, r, s, ow, c, k)` (blocked, innermost `k`
-      contiguous); padded borders are skipped with `affine.if`.
+      `(n, k, oh, ow, c, r, s)` (plain; padded borders are skipped with
+      `affine.if`) or `(n, k_blk, oh, c_blk, r, s, ow, c, k)` (blocked; the
+      input is read from a zero-padded copy when there is padding, so that
+      the `(ow, c, k)` band is a GEMM `out[ow][k] += in[ow][c] * w[c][k]`
+      and `(c_blk, r, s)` its batch-reduce).
     * `dl.batch_norm_training`: per channel, a mean sweep and a variance
       sweep carried in `iter_args`, then the normalization sweep.
     * `dl.batch_norm_inference`, element-wise ops, `dl.pack`/`dl.unpack`:
       one nest over the output.
 
     Dynamic sizes become `memref.dim` symbols of the loop bounds. The
-    GEMM-shaped innermost bands are left in their loop form for the analyses
-    that later passes run on them.
+    GEMM-shaped innermost bands (the matmul nest without transposes or
+    alpha; the `(ow, c, k)` band of a blocked convolution) are tagged with
+    the unit attribute `dl.gemm_band` on their outermost loop and left in
+    loop form for the analyses that later passes run on them.
   }];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",
     "::mlir::arith::ArithDialect",
     "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect"
+  ];
+}
+
+def ConvertDLMicrokernelsToRuntime
+    : Pass<"convert-dl-microkernels-to-runtime", "::mlir::ModuleOp"> {
+  let summary = "Lower dl.gemm_dispatch / dl.gemm_invoke to libDLRuntime calls";
+  let description = [{
+    Replaces `dl.gemm_dispatch` with a call to `dl_gemm_dispatch`,
+    `dl_brgemm_dispatch` or `dl_brgemm_offs_dispatch`, and
+    `dl.gemm_invoke` with a call to the matching `*_invoke` function of
+    `libDLRuntime` (C API in `runtime/include/dl-runtime/DLRuntime.h`).
+    Buffers are passed as their aligned pointer (an integer) plus the linear
+    element offset of the block's first element, computed from the memref's
+    strided metadata. Run it after the dispatches were hoisted out of loops:
+    calls are not hoisted.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
     "::mlir::memref::MemRefDialect"
   ];
 }

@@ -9,12 +9,29 @@
 #ifndef DL_PIPELINES_PIPELINES_H
 #define DL_PIPELINES_PIPELINES_H
 
+#include "mlir/Pass/PassOptions.h"
+
 namespace mlir {
 class OpPassManager;
 namespace dl {
 
-/// dl ops -> affine loop nests -> (optimizations) -> LLVM dialect.
-void buildDLToLLVMPipeline(OpPassManager &pm);
+/// Options of the `dl-to-llvm` pipeline.
+struct DLPipelineOptions : public PassPipelineOptions<DLPipelineOptions> {
+  Option<unsigned> numThreads{
+      *this, "num-threads",
+      llvm::cl::desc("Threads of the parallel outer loops; 1 generates "
+                     "sequential code without OpenMP"),
+      llvm::cl::init(1)};
+  Option<bool> microkernels{
+      *this, "microkernels",
+      llvm::cl::desc("Tile GEMM bands and outline them to LIBXSMM "
+                     "microkernels (off: vectorized loops only)"),
+      llvm::cl::init(true)};
+};
+
+/// dl ops -> affine loop nests -> default tiling, parallel outer loops,
+/// microkernel calls -> LLVM dialect.
+void buildDLToLLVMPipeline(OpPassManager &pm, const DLPipelineOptions &options);
 
 /// dl ops -> reference affine loop nests -> LLVM dialect, with no
 /// optimization of the loops.

@@ -115,7 +115,16 @@ Comparison compareBuffers(ArrayRef<float> actual, ArrayRef<float> reference,
 std::optional<double> countFlops(func::FuncOp func,
                                  ArrayRef<ArgumentSpec> args);
 
-/// A module lowered by a pipeline and JIT-compiled for the host CPU.
+/// Registers the translations of the dialects dl's pipelines end in (LLVM,
+/// builtin, OpenMP) to LLVM IR.
+void registerLLVMTranslations(MLIRContext &context);
+
+/// The shared libraries generated code calls into: libDLRuntime (the
+/// microkernels) and libomp (parallel loops).
+SmallVector<std::string> getRuntimeLibraries();
+
+/// A module lowered by a pipeline and JIT-compiled for the host CPU, with the
+/// runtime libraries loaded.
 class JitModule {
 public:
   ~JitModule();

@@ -413,6 +413,12 @@ LogicalResult GemmDispatchOp::verify() {
 }
 
 LogicalResult GemmInvokeOp::verify() {
+  for (auto [buffer, indices, name] :
+       {std::tuple(getA(), getAIndices(), "A"),
+        std::tuple(getB(), getBIndices(), "B"),
+        std::tuple(getC(), getCIndices(), "C")})
+    if (static_cast<int64_t>(indices.size()) != buffer.getType().getRank())
+      return emitOpError("expected one index per dimension of ") << name;
   auto dispatch = getKernel().getDefiningOp<GemmDispatchOp>();
   bool batched = static_cast<bool>(getBatch());
   bool withOffsets = static_cast<bool>(getOffsetsA());

@@ -314,32 +314,37 @@ def DL_I64Vector : MemRefRankOf<[I64], [1]>;
 def DL_GemmInvokeOp : DL_Op<"gemm_invoke", [AttrSizedOperandSegments]> {
   let summary = "run a microkernel from dl.gemm_dispatch";
   let description = [{
-    Runs `kernel` on the blocks that start at the linear element offsets
-    `a_offset`, `b_offset`, `c_offset` of the (contiguous, row-major)
-    buffers `a`, `b`, `c`. The batch-reduce forms take the number of blocks
-    in `batch`; the offsets form also takes the element offsets of each
-    block of `A` and `B` relative to `a_offset`/`b_offset`.
+    Runs `kernel` on the blocks of `a`, `b` and `c` whose first elements are
+    at the given indices (one per memref dimension; the leading dimensions
+    the kernel was dispatched with are in elements of the linearized
+    buffers). The batch-reduce forms take the number of block pairs in
+    `batch`; the offsets form also takes the element offsets of each block
+    of `A` and `B` from the first one.
 
     ```mlir
-    dl.gemm_invoke %kernel(%in[%ia], %w[%iw], %out[%io]) batch(%c9)
-        offsets(%offs_a, %offs_b)
+    dl.gemm_invoke %kernel(%in[%n, %c0, %oh, %c0, %c0],
+                           %w[%kb, %c0, %c0, %c0, %c0, %c0],
+                           %out[%n, %kb, %oh, %c0, %c0])
+        batch(%c9) offsets(%offs_a, %offs_b)
         : memref<1x1x58x58x64xf32>, memref<1x1x3x3x64x64xf32>,
           memref<1x1x56x56x64xf32>, memref<9xi64>, memref<9xi64>
     ```
   }];
   let arguments = (ins I64:$kernel,
-                       Arg<DL_Buffer, "A", [MemRead]>:$a, Index:$a_offset,
-                       Arg<DL_Buffer, "B", [MemRead]>:$b, Index:$b_offset,
+                       Arg<DL_Buffer, "A", [MemRead]>:$a,
+                       Variadic<Index>:$a_indices,
+                       Arg<DL_Buffer, "B", [MemRead]>:$b,
+                       Variadic<Index>:$b_indices,
                        Arg<DL_Buffer, "C", [MemRead, MemWrite]>:$c,
-                       Index:$c_offset,
+                       Variadic<Index>:$c_indices,
                        Optional<Index>:$batch,
                        Arg<Optional<DL_I64Vector>, "offsets of A's blocks",
                            [MemRead]>:$offsets_a,
                        Arg<Optional<DL_I64Vector>, "offsets of B's blocks",
                            [MemRead]>:$offsets_b);
   let assemblyFormat = [{
-    $kernel `(` $a `[` $a_offset `]` `,` $b `[` $b_offset `]` `,`
-    $c `[` $c_offset `]` `)` (`batch` `(` $batch^ `)`)?
+    $kernel `(` $a `[` $a_indices `]` `,` $b `[` $b_indices `]` `,`
+    $c `[` $c_indices `]` `)` (`batch` `(` $batch^ `)`)?
     (`offsets` `(` $offsets_a^ `,` $offsets_b `)`)? attr-dict `:`
     type($a) `,` type($b) `,` type($c)
     (`,` type($offsets_a)^ `,` type($offsets_b))?

@@ -1,0 +1,26 @@
+//===- Passes.h - dl loop transformations -----------------------*- C++ -*-===//
+//
+// Declarations and registration of the passes that transform the loop nests
+// of lowered dl ops.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DL_DIALECT_DL_TRANSFORMS_PASSES_H
+#define DL_DIALECT_DL_TRANSFORMS_PASSES_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+namespace dl {
+
+#define GEN_PASS_DECL
+#include "dl/Dialect/DL/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "dl/Dialect/DL/Transforms/Passes.h.inc"
+
+} // namespace dl
+} // namespace mlir
+
+#endif // DL_DIALECT_DL_TRANSFORMS_PASSES_H

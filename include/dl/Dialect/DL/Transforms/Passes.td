@@ -1,0 +1,91 @@
+//===- Passes.td - dl loop transformations -----------------*- tablegen -*-===//
+//
+// Passes that transform the affine loop nests the dl lowering produces:
+// default tiling of GEMM bands, the parallel outer loop, and outlining of
+// GEMM bands to microkernel calls.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DL_DIALECT_DL_TRANSFORMS_PASSES_TD
+#define DL_DIALECT_DL_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TileGemmBands : Pass<"dl-tile-gemm-bands", "::mlir::func::FuncOp"> {
+  let summary = "Tile GEMM bands to microkernel size in the default loop order";
+  let description = [{
+    Tiles every loop band tagged `dl.gemm_band` whose loops run more than
+    `max-block` iterations, with `affine` tiling
+    (`tilePerfectlyNested`): the tile loops go outside the band in the
+    band's own order, as in PolyDL's *Microkernel* baseline (the default
+    loop order; later passes choose better schedules). Each tile size is the
+    largest divisor of the loop's trip count not above `max-block`, so every
+    tile is full and one microkernel of static sizes covers all of them.
+    The tag moves to the outermost intra-tile loop. Bands with dynamic trip
+    counts are left untouched.
+  }];
+  let options = [
+    Option<"maxBlock", "max-block", "int64_t", /*default=*/"64",
+           "Largest tile size along each GEMM dimension (LIBXSMM 1.17 "
+           "dispatches kernels up to 64x64x64 by default)">
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect"];
+}
+
+def ParallelizeOuterLoops
+    : Pass<"dl-parallelize-outer-loops", "::mlir::func::FuncOp"> {
+  let summary = "Run the outer parallel loops of each nest as one parallel loop";
+  let description = [{
+    For each loop nest at the top of a function: the perfectly nested outer
+    loops that carry no dependence (`affine::isLoopParallel`), have
+    constant bounds and no `iter_args` are coalesced into one loop
+    (`affine::coalesceLoops`), which becomes an `affine.parallel`
+    (`affine::affineParallelize`). The innermost loop of a nest is never
+    taken, so it stays available to vectorization. `affine.parallel`
+    lowers to `scf.parallel` and then to OpenMP (`convert-scf-to-openmp`).
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect"];
+}
+
+def OutlineMicrokernels
+    : Pass<"dl-outline-microkernels", "::mlir::ModuleOp"> {
+  let summary = "Replace GEMM bands with LIBXSMM microkernel calls";
+  let description = [{
+    Each band tagged `dl.gemm_band` that computes
+    `C[m][n] += A[m][k] * B[k][n]` (its three loops in any order, any
+    layout whose linearized index has unit stride along `n` for `B`, `C`
+    and along `k` for `A`) is outlined, together with the loops directly
+    around it that move only `A` and `B` (the batch-reduce: channel blocks
+    and filter taps of a blocked convolution, K tiles of a tiled GEMM):
+
+    ```mlir
+    %kernel = dl.gemm_dispatch {m = .., n = .., k = .., lda = .., ...}
+    %ok = arith.cmpi ne, %kernel, %c0_i64
+    scf.if %ok {
+      dl.gemm_invoke %kernel(%A[...], %B[...], %C[...]) ...
+    } else {
+      <the original loops>
+    }
+    ```
+
+    One batch loop gives the strided batch-reduce kernel; several give the
+    offsets form with a constant table of block offsets (`memref.global`).
+    The tag is removed from outlined bands. `dl.gemm_dispatch` is `Pure`,
+    so loop-invariant code motion hoists it
+    out of the loops and the hot loop only calls the kernel. A band that
+    has no such form (dynamic sizes, non-unit inner strides, a dynamic
+    stride that the kernel would need) keeps its loops; with
+    `report-fallbacks` a remark says why.
+  }];
+  let options = [
+    Option<"reportFallbacks", "report-fallbacks", "bool", /*default=*/"false",
+           "Emit a remark for each tagged band that stays in loop form">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
+#endif // DL_DIALECT_DL_TRANSFORMS_PASSES_TD

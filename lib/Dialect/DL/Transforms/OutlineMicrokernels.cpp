@@ -1,0 +1,440 @@
+//===- OutlineMicrokernels.cpp - GEMM bands to microkernel calls -*- C++
+//-*-===//
+//
+// The pass `dl-outline-microkernels`: a tagged band C[m][n] += A[m][k] *
+// B[k][n], plus the loops right around it that move only A and B (its
+// batch-reduce), becomes a dl.gemm_dispatch (hoistable) and, under
+// `scf.if kernel != 0`, a dl.gemm_invoke; the loops stay in the else branch
+// for the shapes the runtime has no kernel for. Which operand is A, B or C
+// and the kernel's sizes, leading dimensions and batch strides are read off
+// the linearized affine accesses, so any loop order and any row-major
+// layout of the band is recognized, and nothing is trusted from the tag
+// alone.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dl/Dialect/DL/IR/DLOps.h"
+#include "dl/Dialect/DL/Transforms/Passes.h"
+
+#include "mlir/Analysis/FlatLinearValueConstraints.h"
+#include "mlir/Dialect/Affine/Analysis/AffineAnalysis.h"
+#include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Affine/LoopUtils.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace mlir {
+namespace dl {
+#define GEN_PASS_DEF_OUTLINEMICROKERNELS
+#include "dl/Dialect/DL/Transforms/Passes.h.inc"
+} // namespace dl
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::dl;
+using affine::AffineForOp;
+
+namespace {
+
+/// Largest batch given by a table of offsets; longer batches keep only
+/// their innermost loop (strided) in the kernel.
+constexpr int64_t kMaxOffsetTable = 1 << 16;
+
+/// An affine access of the band rewritten over one dimension space: d0..d2
+/// are the offsets of the three band loops from their lower bounds, the
+/// following dims are "leaf" values (ivs of the batch loops, and values
+/// defined outside the outlined loops).
+struct Access {
+  Value memref;
+  SmallVector<AffineExpr> index;          // One expression per memref dim.
+  SmallVector<SmallVector<int64_t>> flat; // Flattened index expressions.
+  SmallVector<int64_t> strides;           // Memref strides (may be dynamic).
+
+  /// Coefficient of dimension `dim` in the linearized (element) offset, or
+  /// nullopt when it multiplies a dynamic stride.
+  std::optional<int64_t> coefficient(unsigned dim) const {
+    int64_t sum = 0;
+    for (auto [row, stride] : llvm::zip(flat, strides)) {
+      if (row[dim] == 0)
+        continue;
+      if (ShapedType::isDynamic(stride))
+        return std::nullopt;
+      sum += row[dim] * stride;
+    }
+    return sum;
+  }
+};
+
+/// Matches one tagged band and outlines it.
+class BandOutliner {
+public:
+  BandOutliner(AffineForOp band, SymbolTable &symbols)
+      : symbols(symbols), band(band) {}
+
+  /// Outlines the band, or returns why it stays in loop form.
+  LogicalResult run(std::string &reason);
+
+private:
+  LogicalResult fail(std::string &reason, const Twine &why) {
+    reason = why.str();
+    return failure();
+  }
+  /// `v` as an expression over the band offsets and leaves.
+  AffineExpr expand(Value v);
+  /// The access of `op` over the band offsets and leaves.
+  FailureOr<Access> expandAccess(Operation *op);
+  /// Creates the dispatch, the branch and the invoke.
+  void rewrite(const Access &a, const Access &b, const Access &c,
+               ArrayRef<unsigned> mnk, ArrayRef<int64_t> lds);
+  /// Index of the first element of the outlined block of `access`.
+  SmallVector<Value> baseIndex(OpBuilder &builder, const Access &access);
+
+  SymbolTable &symbols;
+  AffineForOp band;
+  SmallVector<AffineForOp, 3> loops;  // The band, outermost first.
+  SmallVector<int64_t, 3> tripCounts; // Of `loops`.
+  SmallVector<AffineForOp> batch;     // Batch loops, outermost first.
+  SmallVector<Value> leaves;
+  bool expansionFailed = false;
+};
+
+AffineExpr BandOutliner::expand(Value v) {
+  MLIRContext *ctx = band.getContext();
+  for (auto [i, loop] : llvm::enumerate(loops)) {
+    if (loop.getInductionVar() != v)
+      continue;
+    AffineMap lb = loop.getLowerBoundMap();
+    if (lb.getNumResults() != 1) {
+      expansionFailed = true;
+      return getAffineConstantExpr(0, ctx);
+    }
+    SmallVector<AffineExpr> dimReplacements, symReplacements;
+    for (auto [j, operand] : llvm::enumerate(loop.getLowerBoundOperands()))
+      (j < lb.getNumDims() ? dimReplacements : symReplacements)
+          .push_back(expand(operand));
+    return lb.getResult(0).replaceDimsAndSymbols(dimReplacements,
+                                                 symReplacements) +
+           getAffineDimExpr(i, ctx);
+  }
+  auto *it = llvm::find(leaves, v);
+  if (it == leaves.end()) {
+    leaves.push_back(v);
+    it = std::prev(leaves.end());
+  }
+  return getAffineDimExpr(3 + (it - leaves.begin()), ctx);
+}
+
+FailureOr<Access> BandOutliner::expandAccess(Operation *op) {
+  // The op's own map, not MemRefAccess's composed one: affine.apply
+  // operands (e.g. of coalesced parallel loops) stay opaque leaves.
+  AffineMap map;
+  ValueRange operands;
+  Value memref;
+  if (auto load = dyn_cast<affine::AffineReadOpInterface>(op)) {
+    map = load.getAffineMap();
+    operands = load.getMapOperands();
+    memref = load.getMemRef();
+  } else {
+    auto store = cast<affine::AffineWriteOpInterface>(op);
+    map = store.getAffineMap();
+    operands = store.getMapOperands();
+    memref = store.getMemRef();
+  }
+  SmallVector<AffineExpr> dimReplacements, symReplacements;
+  for (auto [j, operand] : llvm::enumerate(operands))
+    (j < map.getNumDims() ? dimReplacements : symReplacements)
+        .push_back(expand(operand));
+  Access access;
+  access.memref = memref;
+  for (AffineExpr result : map.getResults())
+    access.index.push_back(
+        result.replaceDimsAndSymbols(dimReplacements, symReplacements));
+  int64_t offset;
+  if (failed(cast<MemRefType>(access.memref.getType())
+                 .getStridesAndOffset(access.strides, offset)))
+    return failure();
+  return access;
+}
+
+SmallVector<Value> BandOutliner::baseIndex(OpBuilder &builder,
+                                           const Access &access) {
+  // Band offsets are 0 and batch ivs their (constant) lower bounds at the
+  // first element; the remaining leaves are operands of an affine.apply.
+  MLIRContext *ctx = band.getContext();
+  SmallVector<AffineExpr> replacements(3, getAffineConstantExpr(0, ctx));
+  SmallVector<OpFoldResult> operands;
+  for (Value leaf : leaves) {
+    auto owner = affine::getForInductionVarOwner(leaf);
+    if (owner && llvm::is_contained(batch, owner)) {
+      replacements.push_back(
+          getAffineConstantExpr(owner.getConstantLowerBound(), ctx));
+      continue;
+    }
+    replacements.push_back(getAffineDimExpr(operands.size(), ctx));
+    operands.push_back(leaf);
+  }
+  SmallVector<Value> index;
+  for (AffineExpr expr : access.index) {
+    AffineMap map =
+        AffineMap::get(operands.size(), 0, expr.replaceDims(replacements), ctx);
+    index.push_back(getValueOrCreateConstantIndexOp(
+        builder, band.getLoc(),
+        affine::makeComposedFoldedAffineApply(builder, band.getLoc(), map,
+                                              operands)));
+  }
+  return index;
+}
+
+LogicalResult BandOutliner::run(std::string &reason) {
+  affine::getPerfectlyNestedLoops(loops, band);
+  if (loops.size() != 3)
+    return fail(reason, "the band is not a perfect nest of three loops");
+  for (AffineForOp loop : loops) {
+    std::optional<uint64_t> tripCount = affine::getConstantTripCount(loop);
+    if (!tripCount || *tripCount == 0 || loop.getStepAsInt() != 1)
+      return fail(reason, "a band loop has no constant trip count or a step "
+                          "other than 1");
+    tripCounts.push_back(*tripCount);
+  }
+
+  // The body: store(load(C) + load(X) * load(Y)) into C, nothing else.
+  Block *body = loops.back().getBody();
+  auto store =
+      dyn_cast<affine::AffineStoreOp>(body->getTerminator()->getPrevNode());
+  if (!store || body->getOperations().size() != 7)
+    return fail(reason, "the band body is not C += A * B");
+  auto add = store.getValueToStore().getDefiningOp<arith::AddFOp>();
+  if (!add)
+    return fail(reason, "the band body is not C += A * B");
+  affine::AffineLoadOp cLoad, xLoad, yLoad;
+  arith::MulFOp mul;
+  for (Value operand : add->getOperands()) {
+    if (auto load = operand.getDefiningOp<affine::AffineLoadOp>())
+      cLoad = load;
+    else if (auto product = operand.getDefiningOp<arith::MulFOp>())
+      mul = product;
+  }
+  if (!cLoad || !mul ||
+      affine::MemRefAccess(cLoad) != affine::MemRefAccess(store))
+    return fail(reason, "the band body is not C += A * B");
+  xLoad = mul.getLhs().getDefiningOp<affine::AffineLoadOp>();
+  yLoad = mul.getRhs().getDefiningOp<affine::AffineLoadOp>();
+  if (!xLoad || !yLoad || xLoad.getMemRef() == store.getMemRef() ||
+      yLoad.getMemRef() == store.getMemRef())
+    return fail(reason, "the band body is not C += A * B");
+
+  // Candidate batch loops: the perfectly nested loops around the band with
+  // constant bounds. Their ivs are the first leaves.
+  SmallVector<AffineForOp> candidates;
+  for (Operation *parent = band->getParentOp();
+       auto loop = dyn_cast_or_null<AffineForOp>(parent);
+       parent = loop->getParentOp()) {
+    if (!loop.hasConstantBounds() ||
+        loop.getBody()->getOperations().size() != 2)
+      break;
+    candidates.push_back(loop);
+    leaves.push_back(loop.getInductionVar());
+  }
+
+  FailureOr<Access> c = expandAccess(store);
+  FailureOr<Access> x = expandAccess(xLoad);
+  FailureOr<Access> y = expandAccess(yLoad);
+  if (failed(c) || failed(x) || failed(y) || expansionFailed)
+    return fail(reason, "an operand has no strided layout or a band loop "
+                        "has a multi-result lower bound");
+  unsigned numDims = 3 + leaves.size();
+  for (Access *access : {&*c, &*x, &*y}) {
+    for (AffineExpr expr : access->index) {
+      SmallVector<int64_t> flat;
+      if (failed(getFlattenedAffineExpr(expr, numDims, 0, &flat)) ||
+          flat.size() != numDims + 1)
+        return fail(reason, "an access is not linear in the band loops");
+      access->flat.push_back(std::move(flat));
+    }
+  }
+
+  // The batch: the innermost candidates that leave C in place.
+  for (auto [i, loop] : llvm::enumerate(candidates)) {
+    std::optional<int64_t> inC = c->coefficient(3 + i);
+    if (!inC || *inC != 0)
+      break;
+    batch.insert(batch.begin(), loop);
+  }
+  auto batchCount = [&] {
+    int64_t count = 1;
+    for (AffineForOp loop : batch)
+      count *= *affine::getConstantTripCount(loop);
+    return count;
+  };
+  while (batch.size() > 1 && batchCount() > kMaxOffsetTable)
+    batch.erase(batch.begin());
+
+  // Values used by the block's base index must exist outside the outlined
+  // loops.
+  Operation *outermost = batch.empty() ? band : batch.front();
+  for (Value leaf : leaves) {
+    auto owner = affine::getForInductionVarOwner(leaf);
+    if (owner && llvm::is_contained(batch, owner))
+      continue;
+    if (outermost->isAncestor(leaf.getParentRegion()->getParentOp()))
+      return fail(reason, "the band's indices depend on values computed "
+                          "inside the loops to outline");
+  }
+
+  // Assign M, N, K to the band loops and A, B to the loads: C is indexed by
+  // M (leading dim ldc) and N (unit stride), A by M (lda) and K (unit), B by
+  // K (ldb) and N (unit). A loop of one iteration matches any coefficient.
+  std::array<unsigned, 3> mnk = {0, 1, 2};
+  do {
+    auto [mDim, nDim, kDim] = std::tuple(mnk[0], mnk[1], mnk[2]);
+    int64_t m = tripCounts[mDim], n = tripCounts[nDim], k = tripCounts[kDim];
+    auto is = [](const Access &access, unsigned dim, int64_t trip,
+                 int64_t expected) {
+      std::optional<int64_t> coefficient = access.coefficient(dim);
+      return coefficient && (trip == 1 || *coefficient == expected);
+    };
+    auto leadingDim = [](const Access &access, unsigned dim, int64_t trip,
+                         int64_t rowLength) -> std::optional<int64_t> {
+      std::optional<int64_t> coefficient = access.coefficient(dim);
+      if (!coefficient)
+        return std::nullopt;
+      if (trip == 1)
+        return std::max(*coefficient, rowLength);
+      if (*coefficient < rowLength)
+        return std::nullopt;
+      return coefficient;
+    };
+    if (!is(*c, nDim, n, 1) || !is(*c, kDim, k, 0))
+      continue;
+    std::optional<int64_t> ldc = leadingDim(*c, mDim, m, n);
+    for (auto [a, b] : {std::pair(&*x, &*y), std::pair(&*y, &*x)}) {
+      if (!ldc || !is(*a, kDim, k, 1) || !is(*a, nDim, n, 0) ||
+          !is(*b, nDim, n, 1) || !is(*b, mDim, m, 0))
+        continue;
+      std::optional<int64_t> lda = leadingDim(*a, mDim, m, k);
+      std::optional<int64_t> ldb = leadingDim(*b, kDim, k, n);
+      if (!lda || !ldb)
+        continue;
+      bool batchStatic = llvm::all_of(batch, [&](AffineForOp loop) {
+        unsigned dim = 3 + llvm::find(candidates, loop) - candidates.begin();
+        return a->coefficient(dim) && b->coefficient(dim);
+      });
+      if (!batchStatic)
+        return fail(reason, "a batch loop moves a block by a dynamic stride");
+      rewrite(*a, *b, *c, {mDim, nDim, kDim}, {*lda, *ldb, *ldc});
+      return success();
+    }
+  } while (std::next_permutation(mnk.begin(), mnk.end()));
+  return fail(reason, "the accesses are not a row-major GEMM with unit "
+                      "stride along its rows");
+}
+
+void BandOutliner::rewrite(const Access &a, const Access &b, const Access &c,
+                           ArrayRef<unsigned> mnk, ArrayRef<int64_t> lds) {
+  Operation *outermost = batch.empty() ? band : batch.front();
+  Location loc = band.getLoc();
+  OpBuilder builder(outermost);
+  MLIRContext *ctx = builder.getContext();
+  auto dimOf = [&](AffineForOp loop) {
+    return 3 + (llvm::find(leaves, loop.getInductionVar()) - leaves.begin());
+  };
+
+  // Batch: one loop is a constant stride; several give offset tables.
+  IntegerAttr strideA, strideB;
+  UnitAttr withOffsets;
+  SmallVector<int64_t> offsetsA, offsetsB;
+  int64_t count = 1;
+  if (batch.size() == 1) {
+    int64_t step = batch.front().getStepAsInt();
+    strideA =
+        builder.getI64IntegerAttr(*a.coefficient(dimOf(batch.front())) * step);
+    strideB =
+        builder.getI64IntegerAttr(*b.coefficient(dimOf(batch.front())) * step);
+    count = *affine::getConstantTripCount(batch.front());
+  } else if (batch.size() > 1) {
+    withOffsets = builder.getUnitAttr();
+    offsetsA.push_back(0);
+    offsetsB.push_back(0);
+    for (AffineForOp loop : batch) {
+      int64_t step = loop.getStepAsInt();
+      int64_t trips = *affine::getConstantTripCount(loop);
+      int64_t moveA = *a.coefficient(dimOf(loop)) * step;
+      int64_t moveB = *b.coefficient(dimOf(loop)) * step;
+      SmallVector<int64_t> nextA, nextB;
+      for (auto [offA, offB] : llvm::zip(offsetsA, offsetsB))
+        for (int64_t t = 0; t < trips; ++t) {
+          nextA.push_back(offA + t * moveA);
+          nextB.push_back(offB + t * moveB);
+        }
+      offsetsA = std::move(nextA);
+      offsetsB = std::move(nextB);
+    }
+    count = offsetsA.size();
+  }
+
+  auto dispatch = GemmDispatchOp::create(
+      builder, loc, builder.getI64Type(),
+      builder.getI64IntegerAttr(tripCounts[mnk[0]]),
+      builder.getI64IntegerAttr(tripCounts[mnk[1]]),
+      builder.getI64IntegerAttr(tripCounts[mnk[2]]),
+      builder.getI64IntegerAttr(lds[0]), builder.getI64IntegerAttr(lds[1]),
+      builder.getI64IntegerAttr(lds[2]), strideA, strideB, withOffsets,
+      /*beta_zero=*/UnitAttr());
+  Value zero = arith::ConstantIntOp::create(builder, loc, 0, 64);
+  Value found = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne,
+                                      dispatch, zero);
+  auto branch = scf::IfOp::create(builder, loc, found, /*withElseRegion=*/true);
+  outermost->moveBefore(branch.elseBlock()->getTerminator());
+
+  builder.setInsertionPoint(branch.thenBlock()->getTerminator());
+  Value batchCount, tableA, tableB;
+  if (!batch.empty())
+    batchCount = arith::ConstantIndexOp::create(builder, loc, count);
+  if (withOffsets) {
+    auto tableType = MemRefType::get({count}, IntegerType::get(ctx, 64));
+    auto makeTable = [&](ArrayRef<int64_t> offsets, StringRef name) {
+      OpBuilder moduleBuilder(symbols.getOp()->getRegion(0));
+      auto global = memref::GlobalOp::create(
+          moduleBuilder, loc, builder.getStringAttr(name),
+          builder.getStringAttr("private"), TypeAttr::get(tableType),
+          DenseIntElementsAttr::get(
+              RankedTensorType::get({count}, tableType.getElementType()),
+              offsets),
+          builder.getUnitAttr(), IntegerAttr());
+      symbols.insert(global);
+      return memref::GetGlobalOp::create(builder, loc, tableType,
+                                         global.getSymName());
+    };
+    tableA = makeTable(offsetsA, "__dl_batch_offsets_a");
+    tableB = makeTable(offsetsB, "__dl_batch_offsets_b");
+  }
+  band->removeAttr(DLDialect::getGemmBandAttrName());
+  GemmInvokeOp::create(builder, loc, dispatch, a.memref, baseIndex(builder, a),
+                       b.memref, baseIndex(builder, b), c.memref,
+                       baseIndex(builder, c), batchCount, tableA, tableB);
+}
+
+struct OutlineMicrokernelsPass
+    : dl::impl::OutlineMicrokernelsBase<OutlineMicrokernelsPass> {
+  using OutlineMicrokernelsBase::OutlineMicrokernelsBase;
+
+  void runOnOperation() override {
+    SymbolTable symbols(getOperation());
+    SmallVector<AffineForOp> bands;
+    getOperation().walk([&](AffineForOp loop) {
+      if (loop->hasAttr(DLDialect::getGemmBandAttrName()))
+        bands.push_back(loop);
+    });
+    for (AffineForOp band : bands) {
+      std::string reason;
+      if (failed(BandOutliner(band, symbols).run(reason)) && reportFallbacks)
+        band.emitRemark("GEMM band kept as loops: ") << reason;
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,65 @@
+//===- ParallelizeOuterLoops.cpp - one parallel loop per nest ---*- C++ -*-===//
+//
+// The pass `dl-parallelize-outer-loops`: the dependence-free outer loops of
+// each top-level nest are coalesced into a single affine.parallel, so that
+// OpenMP shares out all their iterations at once (a batch of 1 or 2 images
+// alone would not feed the cores). Parallelism is proven by MLIR's affine
+// dependence analysis, not assumed from the op that produced the nest.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dl/Dialect/DL/Transforms/Passes.h"
+
+#include "mlir/Dialect/Affine/Analysis/AffineAnalysis.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Affine/LoopUtils.h"
+#include "mlir/Dialect/Affine/Utils.h"
+
+namespace mlir {
+namespace dl {
+#define GEN_PASS_DEF_PARALLELIZEOUTERLOOPS
+#include "dl/Dialect/DL/Transforms/Passes.h.inc"
+} // namespace dl
+} // namespace mlir
+
+using namespace mlir;
+using affine::AffineForOp;
+
+namespace {
+
+/// The outer loops of the perfect nest rooted at `root` that may run in
+/// parallel together: parallel, constant bounds, no iter_args, never the
+/// innermost loop of the nest.
+SmallVector<AffineForOp> parallelPrefix(AffineForOp root) {
+  SmallVector<AffineForOp> nest, prefix;
+  affine::getPerfectlyNestedLoops(nest, root);
+  nest.pop_back();
+  for (AffineForOp loop : nest) {
+    if (!loop.hasConstantBounds() || loop.getNumIterOperands() != 0 ||
+        !affine::isLoopParallel(loop))
+      break;
+    prefix.push_back(loop);
+  }
+  return prefix;
+}
+
+struct ParallelizeOuterLoopsPass
+    : dl::impl::ParallelizeOuterLoopsBase<ParallelizeOuterLoopsPass> {
+  void runOnOperation() override {
+    SmallVector<AffineForOp> roots;
+    for (Block &block : getOperation().getBody())
+      for (auto loop : block.getOps<AffineForOp>())
+        roots.push_back(loop);
+    for (AffineForOp root : roots) {
+      SmallVector<AffineForOp> loops = parallelPrefix(root);
+      if (loops.empty())
+        continue;
+      // coalesceLoops keeps the outermost loop as the coalesced one.
+      if (loops.size() > 1 && failed(affine::coalesceLoops(loops)))
+        continue;
+      (void)affine::affineParallelize(loops.front());
+    }
+  }
+};
+
+} // namespace
