@@ -1571,3 +1571,75 @@ func.func @conv2d_dilation_overflow(%in: memref<1x1x8x8xf32>, %f: memref<1x1x3x3
       {dilations = array<i64: 4611686018427387904, 1>}
   return
 }
+
+// -----
+
+func.func @dispatch_small_ld() {
+  // expected-error @+1 {{'dl.gemm_dispatch' op leading dimensions must be at least the row lengths (lda >= k, ldb >= n, ldc >= n)}}
+  %k = dl.gemm_dispatch {m = 8, n = 16, k = 4, lda = 3, ldb = 16, ldc = 16}
+  return
+}
+
+// -----
+
+func.func @dispatch_zero_size() {
+  // expected-error @+1 {{'dl.gemm_dispatch' op attribute 'm' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive}}
+  %k = dl.gemm_dispatch {m = 0, n = 16, k = 4, lda = 4, ldb = 16, ldc = 16}
+  return
+}
+
+// -----
+
+func.func @dispatch_half_stride() {
+  // expected-error @+1 {{'dl.gemm_dispatch' op stride_a and stride_b must be given together}}
+  %k = dl.gemm_dispatch {m = 8, n = 16, k = 4, lda = 4, ldb = 16, ldc = 16, stride_a = 4}
+  return
+}
+
+// -----
+
+func.func @dispatch_both_batch_forms() {
+  // expected-error @+1 {{'dl.gemm_dispatch' op a batch-reduce is either strided or given by offsets, not both}}
+  %k = dl.gemm_dispatch {m = 8, n = 16, k = 4, lda = 4, ldb = 16, ldc = 16, stride_a = 4, stride_b = 4, batch_offsets}
+  return
+}
+
+// -----
+
+func.func @invoke_index_count(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %g = dl.gemm_dispatch {m = 8, n = 16, k = 4, lda = 4, ldb = 16, ldc = 16}
+  // expected-error @+1 {{'dl.gemm_invoke' op expected one index per dimension of B}}
+  dl.gemm_invoke %g(%a[%c0, %c0], %b[%c0], %c[%c0, %c0]) : memref<8x4xf32>, memref<4x16xf32>, memref<8x16xf32>
+  return
+}
+
+// -----
+
+func.func @invoke_missing_batch(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %g = dl.gemm_dispatch {m = 8, n = 16, k = 4, lda = 4, ldb = 16, ldc = 16, stride_a = 4, stride_b = 4}
+  // expected-error @+1 {{'dl.gemm_invoke' op a batch count must be given exactly when the kernel is a batch-reduce kernel}}
+  dl.gemm_invoke %g(%a[%c0, %c0], %b[%c0, %c0], %c[%c0, %c0]) : memref<8x4xf32>, memref<4x16xf32>, memref<8x16xf32>
+  return
+}
+
+// -----
+
+func.func @invoke_offsets_for_strided(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32>, %o: memref<2xi64>) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %g = dl.gemm_dispatch {m = 8, n = 16, k = 4, lda = 4, ldb = 16, ldc = 16, stride_a = 4, stride_b = 4}
+  // expected-error @+1 {{'dl.gemm_invoke' op block offsets must be given exactly when the kernel takes them}}
+  dl.gemm_invoke %g(%a[%c0, %c0], %b[%c0, %c0], %c[%c0, %c0]) batch(%c2) offsets(%o, %o) : memref<8x4xf32>, memref<4x16xf32>, memref<8x16xf32>, memref<2xi64>, memref<2xi64>
+  return
+}
+
+// -----
+
+func.func @invoke_offsets_without_batch(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32>, %o: memref<2xi64>, %g: i64) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'dl.gemm_invoke' op block offsets need a batch count}}
+  dl.gemm_invoke %g(%a[%c0, %c0], %b[%c0, %c0], %c[%c0, %c0]) offsets(%o, %o) : memref<8x4xf32>, memref<4x16xf32>, memref<8x16xf32>, memref<2xi64>, memref<2xi64>
+  return
+}

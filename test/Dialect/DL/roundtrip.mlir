@@ -386,3 +386,28 @@ func.func @run_shape(%in: memref<?x8x?x?xf32> {dl.run_shape = array<i64: 2, 8, 1
 func.func @run_shape_static(%a: memref<4x?xf32> {dl.run_shape = array<i64: 4, 0>}) {
   return
 }
+
+//===----------------------------------------------------------------------===//
+// Microkernels
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @microkernels
+// CHECK: %[[G:.*]] = dl.gemm_dispatch {k = 4 : i64, lda = 4 : i64, ldb = 16 : i64, ldc = 16 : i64, m = 8 : i64, n = 16 : i64}
+// CHECK: dl.gemm_invoke %[[G]](%{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}, %{{.*}}]) : memref<8x4xf32>, memref<4x16xf32>, memref<8x16xf32>
+// CHECK: %[[S:.*]] = dl.gemm_dispatch {beta_zero, k = 4 : i64, lda = 4 : i64, ldb = 16 : i64, ldc = 16 : i64, m = 2 : i64, n = 16 : i64, stride_a = 8 : i64, stride_b = 0 : i64}
+// CHECK: dl.gemm_invoke %[[S]]({{.*}}) batch(%{{.*}}) : memref<8x4xf32>, memref<4x16xf32>, memref<8x16xf32>
+// CHECK: %[[O:.*]] = dl.gemm_dispatch {batch_offsets, k = 4 : i64, lda = 4 : i64, ldb = 16 : i64, ldc = 16 : i64, m = 2 : i64, n = 16 : i64}
+// CHECK: dl.gemm_invoke %[[O]]({{.*}}) batch(%{{.*}}) offsets(%{{.*}}, %{{.*}}) : memref<8x4xf32>, memref<4x16xf32>, memref<8x16xf32>, memref<2xi64>, memref<2xi64>
+func.func @microkernels(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32>,
+                        %offs: memref<2xi64>) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %g = dl.gemm_dispatch {m = 8, n = 16, k = 4, lda = 4, ldb = 16, ldc = 16}
+  dl.gemm_invoke %g(%a[%c0, %c0], %b[%c0, %c0], %c[%c0, %c0]) : memref<8x4xf32>, memref<4x16xf32>, memref<8x16xf32>
+  %s = dl.gemm_dispatch {m = 2, n = 16, k = 4, lda = 4, ldb = 16, ldc = 16, stride_a = 8, stride_b = 0, beta_zero}
+  dl.gemm_invoke %s(%a[%c0, %c0], %b[%c0, %c0], %c[%c0, %c0]) batch(%c2) : memref<8x4xf32>, memref<4x16xf32>, memref<8x16xf32>
+  %o = dl.gemm_dispatch {m = 2, n = 16, k = 4, lda = 4, ldb = 16, ldc = 16, batch_offsets}
+  dl.gemm_invoke %o(%a[%c0, %c0], %b[%c0, %c0], %c[%c0, %c0]) batch(%c2) offsets(%offs, %offs)
+      : memref<8x4xf32>, memref<4x16xf32>, memref<8x16xf32>, memref<2xi64>, memref<2xi64>
+  return
+}

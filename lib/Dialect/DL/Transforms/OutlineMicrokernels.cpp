@@ -343,38 +343,38 @@ void BandOutliner::rewrite(const Access &a, const Access &b, const Access &c,
     return 3 + (llvm::find(leaves, loop.getInductionVar()) - leaves.begin());
   };
 
-  // Batch: one loop is a constant stride; several give offset tables.
+  // Batch: loops of one iteration only fix an index; one loop that varies is
+  // a constant stride; several give offset tables.
+  SmallVector<AffineForOp> varying =
+      llvm::filter_to_vector(batch, [](AffineForOp loop) {
+        return *affine::getConstantTripCount(loop) > 1;
+      });
   IntegerAttr strideA, strideB;
   UnitAttr withOffsets;
-  SmallVector<int64_t> offsetsA, offsetsB;
-  int64_t count = 1;
-  if (batch.size() == 1) {
-    int64_t step = batch.front().getStepAsInt();
-    strideA =
-        builder.getI64IntegerAttr(*a.coefficient(dimOf(batch.front())) * step);
-    strideB =
-        builder.getI64IntegerAttr(*b.coefficient(dimOf(batch.front())) * step);
-    count = *affine::getConstantTripCount(batch.front());
-  } else if (batch.size() > 1) {
+  SmallVector<int64_t> offsetsA = {0}, offsetsB = {0};
+  if (varying.size() == 1) {
+    int64_t step = varying.front().getStepAsInt();
+    unsigned dim = dimOf(varying.front());
+    strideA = builder.getI64IntegerAttr(*a.coefficient(dim) * step);
+    strideB = builder.getI64IntegerAttr(*b.coefficient(dim) * step);
+  } else if (varying.size() > 1) {
     withOffsets = builder.getUnitAttr();
-    offsetsA.push_back(0);
-    offsetsB.push_back(0);
-    for (AffineForOp loop : batch) {
-      int64_t step = loop.getStepAsInt();
-      int64_t trips = *affine::getConstantTripCount(loop);
-      int64_t moveA = *a.coefficient(dimOf(loop)) * step;
-      int64_t moveB = *b.coefficient(dimOf(loop)) * step;
-      SmallVector<int64_t> nextA, nextB;
-      for (auto [offA, offB] : llvm::zip(offsetsA, offsetsB))
-        for (int64_t t = 0; t < trips; ++t) {
-          nextA.push_back(offA + t * moveA);
-          nextB.push_back(offB + t * moveB);
-        }
-      offsetsA = std::move(nextA);
-      offsetsB = std::move(nextB);
-    }
-    count = offsetsA.size();
   }
+  for (AffineForOp loop : varying) {
+    int64_t step = loop.getStepAsInt();
+    int64_t trips = *affine::getConstantTripCount(loop);
+    int64_t moveA = *a.coefficient(dimOf(loop)) * step;
+    int64_t moveB = *b.coefficient(dimOf(loop)) * step;
+    SmallVector<int64_t> nextA, nextB;
+    for (auto [offA, offB] : llvm::zip(offsetsA, offsetsB))
+      for (int64_t t = 0; t < trips; ++t) {
+        nextA.push_back(offA + t * moveA);
+        nextB.push_back(offB + t * moveB);
+      }
+    offsetsA = std::move(nextA);
+    offsetsB = std::move(nextB);
+  }
+  int64_t count = offsetsA.size();
 
   auto dispatch = GemmDispatchOp::create(
       builder, loc, builder.getI64Type(),
@@ -392,7 +392,7 @@ void BandOutliner::rewrite(const Access &a, const Access &b, const Access &c,
 
   builder.setInsertionPoint(branch.thenBlock()->getTerminator());
   Value batchCount, tableA, tableB;
-  if (!batch.empty())
+  if (!varying.empty())
     batchCount = arith::ConstantIndexOp::create(builder, loc, count);
   if (withOffsets) {
     auto tableType = MemRefType::get({count}, IntegerType::get(ctx, 64));

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/LoopUtils.h"
 #include "mlir/Dialect/Affine/Utils.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir {
 namespace dl {
@@ -33,7 +34,9 @@ namespace {
 SmallVector<AffineForOp> parallelPrefix(AffineForOp root) {
   SmallVector<AffineForOp> nest, prefix;
   affine::getPerfectlyNestedLoops(nest, root);
-  nest.pop_back();
+  // Keep the innermost loop (it has no loop inside) for vectorization.
+  if (nest.back().getBody()->getOps<AffineForOp>().empty())
+    nest.pop_back();
   for (AffineForOp loop : nest) {
     if (!loop.hasConstantBounds() || loop.getNumIterOperands() != 0 ||
         !affine::isLoopParallel(loop))
@@ -45,7 +48,30 @@ SmallVector<AffineForOp> parallelPrefix(AffineForOp root) {
 
 struct ParallelizeOuterLoopsPass
     : dl::impl::ParallelizeOuterLoopsBase<ParallelizeOuterLoopsPass> {
+  /// The dependence analysis does not model loop steps: a tile loop of step
+  /// 64 looks dependent on itself. Outer loops are normalized to step 1 (the
+  /// analysis is then exact), and the index arithmetic this inserts is folded
+  /// into the users' maps so the nests are perfect again.
+  void normalizeOuterLoops() {
+    for (Block &block : getOperation().getBody())
+      for (auto root : block.getOps<AffineForOp>()) {
+        SmallVector<AffineForOp> nest;
+        affine::getPerfectlyNestedLoops(nest, root);
+        for (AffineForOp loop : nest)
+          if (loop.hasConstantBounds())
+            (void)affine::normalizeAffineFor(loop);
+      }
+    MLIRContext *ctx = &getContext();
+    RewritePatternSet patterns(ctx);
+    affine::AffineApplyOp::getCanonicalizationPatterns(patterns, ctx);
+    affine::AffineForOp::getCanonicalizationPatterns(patterns, ctx);
+    affine::AffineLoadOp::getCanonicalizationPatterns(patterns, ctx);
+    affine::AffineStoreOp::getCanonicalizationPatterns(patterns, ctx);
+    (void)applyPatternsGreedily(getOperation(), std::move(patterns));
+  }
+
   void runOnOperation() override {
+    normalizeOuterLoops();
     SmallVector<AffineForOp> roots;
     for (Block &block : getOperation().getBody())
       for (auto loop : block.getOps<AffineForOp>())

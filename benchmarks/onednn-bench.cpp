@@ -1,0 +1,472 @@
+//===- onednn-bench.cpp - oneDNN reference timings ------------------------===//
+//
+// Times a single f32 convolution or matmul with oneDNN, or measures the
+// machine's fp32 FMA peak, and prints one line of JSON on stdout. oneDNN is
+// the bar the dl compiler is compared against in the benchmark harness, and
+// the peak mode gives the roofline both are measured against.
+//
+// Usage:
+//   onednn-bench conv N C K H W R S STRIDE PAD [options]
+//   onednn-bench gemm M N K [options]
+//   onednn-bench peak [--threads T]
+// Options: --threads T (default: all cores), --min-time SEC (0.5),
+//          --min-reps R (5), --warmup W (2).
+//
+// Threading: the Debian libdnnl build uses the OpenMP runtime (it links
+// libgomp, and dnnl_config.h defines DNNL_CPU_RUNTIME as DNNL_RUNTIME_OMP), so
+// the thread count is set with omp_set_num_threads before any primitive is
+// created; this file must be compiled with -fopenmp. Other oneDNN runtimes
+// (TBB, threadpool) are rejected at compile time and, in case the header and
+// the library disagree, at run time.
+//
+//===----------------------------------------------------------------------===//
+
+#include <dnnl.hpp>
+#include <immintrin.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <initializer_list>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#if DNNL_CPU_RUNTIME != DNNL_RUNTIME_OMP
+#error "onednn-bench requires a oneDNN build with the OpenMP CPU runtime"
+#endif
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// Raised for invalid command lines; reported on stderr with exit code 1.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct Options {
+  int threads = 0;
+  double minTime = 0.5;
+  long minReps = 5;
+  long warmup = 2;
+};
+
+struct Result {
+  double medianMs = 0;
+  long reps = 0;
+};
+
+constexpr long kMaxReps = 100000;
+
+/// Largest accepted dimension, padding or thread count; keeps index and FLOP
+/// arithmetic far from overflow.
+constexpr long kMaxValue = 1 << 20;
+
+/// Largest accepted tensor, in elements.
+constexpr double kMaxElements = 1ull << 32;
+
+long parseInt(const std::string &text, const char *what, long minValue) {
+  char *end = nullptr;
+  errno = 0;
+  long value = std::strtol(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || errno != 0 || value < minValue ||
+      value > kMaxValue)
+    throw UsageError(std::string("invalid ") + what + ": '" + text +
+                     "' (expected an integer in [" + std::to_string(minValue) +
+                     ", " + std::to_string(kMaxValue) + "])");
+  return value;
+}
+
+/// Throws unless a tensor with dimensions \p dims fits within kMaxElements.
+void checkElements(std::initializer_list<double> dims, const char *what) {
+  double elements = 1;
+  for (double dim : dims)
+    elements *= dim;
+  if (elements > kMaxElements)
+    throw UsageError(std::string(what) + " has too many elements");
+}
+
+double parseDouble(const std::string &text, const char *what) {
+  char *end = nullptr;
+  errno = 0;
+  double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || errno != 0 || !(value >= 0))
+    throw UsageError(std::string("invalid ") + what + ": '" + text +
+                     "' (expected a number >= 0)");
+  return value;
+}
+
+/// Splits \p args into positional arguments (returned) and options (stored in
+/// \p opts). Only --threads is accepted when \p timingOptions is false.
+std::vector<std::string> parseArgs(const std::vector<std::string> &args,
+                                   Options &opts, bool timingOptions) {
+  std::vector<std::string> positional;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string &arg = args[i];
+    if (arg.rfind("--", 0) != 0) {
+      positional.push_back(arg);
+      continue;
+    }
+    bool known = arg == "--threads" ||
+                 (timingOptions && (arg == "--min-time" ||
+                                    arg == "--min-reps" || arg == "--warmup"));
+    if (!known)
+      throw UsageError("unknown option '" + arg + "'");
+    if (i + 1 == args.size())
+      throw UsageError("missing value for '" + arg + "'");
+    const std::string &value = args[++i];
+    if (arg == "--threads")
+      opts.threads = static_cast<int>(parseInt(value, "--threads", 1));
+    else if (arg == "--min-time")
+      opts.minTime = parseDouble(value, "--min-time");
+    else if (arg == "--min-reps")
+      opts.minReps = parseInt(value, "--min-reps", 1);
+    else
+      opts.warmup = parseInt(value, "--warmup", 0);
+  }
+  return positional;
+}
+
+/// Fills \p data with deterministic pseudo-random values in [-1, 1].
+void fillRandom(std::vector<float> &data, uint32_t seed) {
+  uint32_t state = seed;
+  for (float &value : data) {
+    state = state * 1664525u + 1013904223u;
+    value = static_cast<float>(state >> 8) / static_cast<float>(1u << 23) - 1;
+  }
+}
+
+/// Returns a memory object in \p desc holding \p user, reordering once if the
+/// primitive chose a layout different from the user's plain one.
+dnnl::memory toPrimitiveLayout(dnnl::memory user,
+                               const dnnl::memory::desc &desc,
+                               const dnnl::engine &engine,
+                               dnnl::stream &stream) {
+  if (user.get_desc() == desc)
+    return user;
+  dnnl::memory converted(desc, engine);
+  dnnl::reorder(user, converted).execute(stream, user, converted);
+  stream.wait();
+  return converted;
+}
+
+/// Runs \p prim once, reorders its output into \p plainDst and returns the sum
+/// of the output elements.
+double checksum(const dnnl::primitive &prim,
+                const std::unordered_map<int, dnnl::memory> &args,
+                dnnl::memory dst, dnnl::memory plainDst, dnnl::stream &stream) {
+  prim.execute(stream, args);
+  stream.wait();
+  if (dst.get_desc() != plainDst.get_desc()) {
+    dnnl::reorder(dst, plainDst).execute(stream, dst, plainDst);
+    stream.wait();
+  }
+  const float *data = static_cast<const float *>(plainDst.get_data_handle());
+  size_t count = plainDst.get_desc().get_size() / sizeof(float);
+  double sum = 0;
+  for (size_t i = 0; i < count; ++i)
+    sum += data[i];
+  return sum;
+}
+
+/// Times \p prim: warmup runs, then timed runs until both the minimum number
+/// of repetitions and the minimum total time are reached.
+Result timePrimitive(const dnnl::primitive &prim,
+                     const std::unordered_map<int, dnnl::memory> &args,
+                     dnnl::stream &stream, const Options &opts) {
+  for (long i = 0; i < opts.warmup; ++i) {
+    prim.execute(stream, args);
+    stream.wait();
+  }
+  std::vector<double> times;
+  double total = 0;
+  while (static_cast<long>(times.size()) < kMaxReps &&
+         (static_cast<long>(times.size()) < opts.minReps ||
+          total < opts.minTime)) {
+    auto start = Clock::now();
+    prim.execute(stream, args);
+    stream.wait();
+    double seconds =
+        std::chrono::duration<double>(Clock::now() - start).count();
+    times.push_back(seconds);
+    total += seconds;
+  }
+  std::sort(times.begin(), times.end());
+  size_t n = times.size();
+  double median = n % 2 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
+  return {median * 1e3, static_cast<long>(n)};
+}
+
+void printResult(const char *kind, const Result &result, double flops,
+                 int threads, const char *impl, double sum) {
+  std::printf("{\"system\":\"onednn\",\"kind\":\"%s\",\"median_ms\":%.6g,"
+              "\"gflops\":%.6g,\"reps\":%ld,\"threads\":%d,\"impl\":\"%s\","
+              "\"checksum\":%.9g}\n",
+              kind, result.medianMs, flops / (result.medianMs * 1e6),
+              result.reps, threads, impl, sum);
+}
+
+void runConv(const std::vector<std::string> &pos, const Options &opts) {
+  if (pos.size() != 9)
+    throw UsageError("conv expects N C K H W R S STRIDE PAD");
+  using dim = dnnl::memory::dim;
+  dim n = parseInt(pos[0], "N", 1), c = parseInt(pos[1], "C", 1),
+      k = parseInt(pos[2], "K", 1), h = parseInt(pos[3], "H", 1),
+      w = parseInt(pos[4], "W", 1), r = parseInt(pos[5], "R", 1),
+      s = parseInt(pos[6], "S", 1), stride = parseInt(pos[7], "STRIDE", 1),
+      pad = parseInt(pos[8], "PAD", 0);
+  if (h + 2 * pad < r || w + 2 * pad < s)
+    throw UsageError("filter larger than the padded input");
+  // Outputs that see only padding are left unwritten by some oneDNN
+  // implementations (the checksum becomes NaN), so such shapes are refused.
+  if (pad >= r || pad >= s)
+    throw UsageError("PAD must be smaller than the filter");
+  dim oh = (h + 2 * pad - r) / stride + 1, ow = (w + 2 * pad - s) / stride + 1;
+  checkElements({double(n), double(c), double(h), double(w)}, "input");
+  checkElements({double(k), double(c), double(r), double(s)}, "weights");
+  checkElements({double(n), double(k), double(oh), double(ow)}, "output");
+
+  using tag = dnnl::memory::format_tag;
+  using dt = dnnl::memory::data_type;
+  dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  dnnl::stream stream(engine);
+
+  dnnl::memory::desc srcAny({n, c, h, w}, dt::f32, tag::any);
+  dnnl::memory::desc weiAny({k, c, r, s}, dt::f32, tag::any);
+  dnnl::memory::desc dstAny({n, k, oh, ow}, dt::f32, tag::any);
+  auto makePd = [&](dnnl::algorithm alg) {
+    dnnl::convolution_forward::desc desc(
+        dnnl::prop_kind::forward_inference, alg, srcAny, weiAny, dstAny,
+        {stride, stride}, {pad, pad}, {pad, pad});
+    return dnnl::convolution_forward::primitive_desc(desc, engine);
+  };
+  dnnl::convolution_forward::primitive_desc pd;
+  try {
+    pd = makePd(dnnl::algorithm::convolution_direct);
+  } catch (const dnnl::error &e) {
+    if (e.status != dnnl_unimplemented)
+      throw;
+    pd = makePd(dnnl::algorithm::convolution_auto);
+  }
+
+  std::vector<float> srcData(n * c * h * w), weiData(k * c * r * s);
+  fillRandom(srcData, 1);
+  fillRandom(weiData, 2);
+  dnnl::memory userSrc({{n, c, h, w}, dt::f32, tag::nchw}, engine,
+                       srcData.data());
+  dnnl::memory userWei({{k, c, r, s}, dt::f32, tag::oihw}, engine,
+                       weiData.data());
+  dnnl::memory plainDst({{n, k, oh, ow}, dt::f32, tag::nchw}, engine);
+
+  dnnl::memory src = toPrimitiveLayout(userSrc, pd.src_desc(), engine, stream);
+  dnnl::memory wei =
+      toPrimitiveLayout(userWei, pd.weights_desc(), engine, stream);
+  dnnl::memory dst(pd.dst_desc(), engine);
+  dnnl::convolution_forward conv(pd);
+  std::unordered_map<int, dnnl::memory> args = {
+      {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DST, dst}};
+
+  double sum = checksum(conv, args, dst, plainDst, stream);
+  Result result = timePrimitive(conv, args, stream, opts);
+  double flops = 2.0 * n * k * oh * ow * c * r * s;
+  printResult("conv", result, flops, opts.threads, pd.impl_info_str(), sum);
+}
+
+void runGemm(const std::vector<std::string> &pos, const Options &opts) {
+  if (pos.size() != 3)
+    throw UsageError("gemm expects M N K");
+  using dim = dnnl::memory::dim;
+  dim m = parseInt(pos[0], "M", 1), n = parseInt(pos[1], "N", 1),
+      k = parseInt(pos[2], "K", 1);
+  checkElements({double(m), double(k)}, "A");
+  checkElements({double(k), double(n)}, "B");
+  checkElements({double(m), double(n)}, "C");
+
+  using tag = dnnl::memory::format_tag;
+  using dt = dnnl::memory::data_type;
+  dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  dnnl::stream stream(engine);
+
+  dnnl::memory::desc aDesc({m, k}, dt::f32, tag::ab);
+  dnnl::memory::desc bAny({k, n}, dt::f32, tag::any);
+  dnnl::memory::desc cDesc({m, n}, dt::f32, tag::ab);
+  dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(aDesc, bAny, cDesc),
+                                  engine);
+
+  std::vector<float> aData(m * k), bData(k * n);
+  fillRandom(aData, 1);
+  fillRandom(bData, 2);
+  dnnl::memory a(aDesc, engine, aData.data());
+  dnnl::memory userB({{k, n}, dt::f32, tag::ab}, engine, bData.data());
+  dnnl::memory b = toPrimitiveLayout(userB, pd.weights_desc(), engine, stream);
+  dnnl::memory c(cDesc, engine);
+  dnnl::matmul matmul(pd);
+  std::unordered_map<int, dnnl::memory> args = {
+      {DNNL_ARG_SRC, a}, {DNNL_ARG_WEIGHTS, b}, {DNNL_ARG_DST, c}};
+
+  double sum = checksum(matmul, args, c, c, stream);
+  Result result = timePrimitive(matmul, args, stream, opts);
+  double flops = 2.0 * m * n * k;
+  printResult("gemm", result, flops, opts.threads, pd.impl_info_str(), sum);
+}
+
+constexpr double kPeakSeconds = 0.3;
+constexpr long kPeakChunk = 1 << 20;
+
+/// Runs 12 independent 8-wide FMA chains for about kPeakSeconds; returns the
+/// number of vector FMAs per second and stores a value derived from the
+/// accumulators in \p sink so the loop cannot be removed.
+__attribute__((target("avx2,fma"))) double fmaRateAvx2(float *sink) {
+  __m256 acc[12];
+#pragma GCC unroll 16
+  for (int i = 0; i < 12; ++i)
+    acc[i] = _mm256_set1_ps(static_cast<float>(i));
+  const __m256 mul = _mm256_set1_ps(0.999999f);
+  const __m256 add = _mm256_set1_ps(1e-6f);
+  long fmas = 0;
+  auto start = Clock::now();
+  double elapsed = 0;
+  do {
+    for (long it = 0; it < kPeakChunk; ++it) {
+      // Fully unrolled so that the chains live in registers; the empty asm
+      // stops the compiler from simplifying them.
+#pragma GCC unroll 16
+      for (int i = 0; i < 12; ++i) {
+        acc[i] = _mm256_fmadd_ps(acc[i], mul, add);
+        __asm__ volatile("" : "+x"(acc[i]));
+      }
+    }
+    fmas += 12 * kPeakChunk;
+    elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+  } while (elapsed < kPeakSeconds);
+  __m256 total = acc[0];
+#pragma GCC unroll 16
+  for (int i = 1; i < 12; ++i)
+    total = _mm256_add_ps(total, acc[i]);
+  *sink = _mm256_cvtss_f32(total);
+  return fmas / elapsed;
+}
+
+/// AVX-512 variant of fmaRateAvx2 with 16 independent 16-wide chains.
+__attribute__((target("avx512f"))) double fmaRateAvx512(float *sink) {
+  __m512 acc[16];
+#pragma GCC unroll 16
+  for (int i = 0; i < 16; ++i)
+    acc[i] = _mm512_set1_ps(static_cast<float>(i));
+  const __m512 mul = _mm512_set1_ps(0.999999f);
+  const __m512 add = _mm512_set1_ps(1e-6f);
+  long fmas = 0;
+  auto start = Clock::now();
+  double elapsed = 0;
+  do {
+    for (long it = 0; it < kPeakChunk; ++it) {
+#pragma GCC unroll 16
+      for (int i = 0; i < 16; ++i) {
+        acc[i] = _mm512_fmadd_ps(acc[i], mul, add);
+        __asm__ volatile("" : "+v"(acc[i]));
+      }
+    }
+    fmas += 16 * kPeakChunk;
+    elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+  } while (elapsed < kPeakSeconds);
+  __m512 total = acc[0];
+#pragma GCC unroll 16
+  for (int i = 1; i < 16; ++i)
+    total = _mm512_add_ps(total, acc[i]);
+  *sink = _mm512_cvtss_f32(total);
+  return fmas / elapsed;
+}
+
+void runPeak(const std::vector<std::string> &pos, const Options &opts) {
+  if (!pos.empty())
+    throw UsageError("peak takes no positional arguments");
+  bool avx512 = __builtin_cpu_supports("avx512f");
+  if (!avx512 &&
+      !(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")))
+    throw std::runtime_error("peak mode needs AVX2+FMA or AVX-512");
+  int lanes = avx512 ? 16 : 8;
+
+  std::vector<double> rates(opts.threads);
+  std::vector<float> sinks(opts.threads);
+  std::atomic<int> ready{0};
+  std::vector<std::thread> workers;
+  for (int t = 0; t < opts.threads; ++t)
+    workers.emplace_back([&, t] {
+      // Start all threads together so that they really run concurrently.
+      ready.fetch_add(1);
+      while (ready.load() < opts.threads)
+        std::this_thread::yield();
+      rates[t] = avx512 ? fmaRateAvx512(&sinks[t]) : fmaRateAvx2(&sinks[t]);
+    });
+  double vectorFmas = 0;
+  for (int t = 0; t < opts.threads; ++t) {
+    workers[t].join();
+    vectorFmas += rates[t];
+  }
+  std::printf("{\"system\":\"peak\",\"gflops\":%.6g,\"threads\":%d,"
+              "\"isa\":\"%s\"}\n",
+              2.0 * lanes * vectorFmas / 1e9, opts.threads,
+              avx512 ? "avx512" : "avx2");
+}
+
+void printUsage() {
+  std::fprintf(
+      stderr,
+      "usage:\n"
+      "  onednn-bench conv N C K H W R S STRIDE PAD [options]\n"
+      "  onednn-bench gemm M N K [options]\n"
+      "  onednn-bench peak [--threads T]\n"
+      "options: --threads T, --min-time SEC, --min-reps R, --warmup W\n");
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    printUsage();
+    return 1;
+  }
+  std::string mode = argv[1];
+  try {
+    Options opts;
+    opts.threads =
+        static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    std::vector<std::string> pos = parseArgs(
+        std::vector<std::string>(argv + 2, argv + argc), opts, mode != "peak");
+    if (mode == "peak") {
+      runPeak(pos, opts);
+      return 0;
+    }
+    if (mode != "conv" && mode != "gemm")
+      throw UsageError("unknown mode '" + mode + "'");
+    if (dnnl::version()->cpu_runtime != DNNL_RUNTIME_OMP) {
+      std::fprintf(stderr, "error: libdnnl was not built with OpenMP\n");
+      return 1;
+    }
+    // oneDNN sizes its thread pool from the OpenMP setting at primitive
+    // creation, so this must precede any primitive descriptor.
+    omp_set_num_threads(opts.threads);
+    if (mode == "conv")
+      runConv(pos, opts);
+    else
+      runGemm(pos, opts);
+    return 0;
+  } catch (const UsageError &e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    printUsage();
+  } catch (const dnnl::error &e) {
+    std::fprintf(stderr, "error: oneDNN: %s (status %d)\n", e.what(),
+                 static_cast<int>(e.status));
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+  }
+  return 1;
+}

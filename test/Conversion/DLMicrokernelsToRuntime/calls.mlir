@@ -1,0 +1,55 @@
+// convert-dl-microkernels-to-runtime: dispatches and invokes become calls to
+// libDLRuntime's C API with i64 sizes, integer pointers and element offsets.
+// RUN: dl-opt %s --convert-dl-microkernels-to-runtime --cse --split-input-file --verify-diagnostics | FileCheck %s
+
+// CHECK-DAG: func.func private @dl_gemm_dispatch(i64, i64, i64, i64, i64, i64, i64) -> i64
+// CHECK-DAG: func.func private @dl_gemm_invoke(i64, i64, i64, i64, i64, i64, i64)
+// CHECK-LABEL: func.func @gemm
+// CHECK-SAME: (%[[A:.*]]: memref<8x4xf32>, %[[B:.*]]: memref<4x16xf32>, %[[C:.*]]: memref<8x16xf32, strided<[32, 1], offset: 5>>, %[[I:.*]]: index)
+// CHECK-DAG: %[[M:.*]] = arith.constant 8 : i64
+// CHECK-DAG: %[[N:.*]] = arith.constant 16 : i64
+// CHECK-DAG: %[[K:.*]] = arith.constant 4 : i64
+// CHECK-DAG: %[[LDC:.*]] = arith.constant 32 : i64
+// CHECK-DAG: %[[BETA:.*]] = arith.constant 1 : i64
+// CHECK: %[[H:.*]] = call @dl_gemm_dispatch(%[[M]], %[[N]], %[[K]], %[[K]], %[[N]], %[[LDC]], %[[BETA]])
+// CHECK: %[[PC:.*]] = memref.extract_aligned_pointer_as_index %[[C]]
+// CHECK: %[[PCI:.*]] = arith.index_cast %[[PC]] : index to i64
+// CHECK: %{{.*}}, %[[OFF:.*]], %{{.*}}:2, %[[STRIDES:.*]]:2 = memref.extract_strided_metadata %[[C]]
+// CHECK: %[[ROW:.*]] = arith.muli %[[I]], %[[STRIDES]]#0
+// CHECK: %[[SUM:.*]] = arith.addi %[[OFF]], %[[ROW]]
+// CHECK: call @dl_gemm_invoke(%[[H]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[PCI]], %{{.*}})
+func.func @gemm(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32, strided<[32, 1], offset: 5>>, %i: index) {
+  %c0 = arith.constant 0 : index
+  %h = dl.gemm_dispatch {m = 8, n = 16, k = 4, lda = 4, ldb = 16, ldc = 32, beta_zero}
+  dl.gemm_invoke %h(%a[%c0, %c0], %b[%c0, %c0], %c[%i, %c0]) : memref<8x4xf32>, memref<4x16xf32>, memref<8x16xf32, strided<[32, 1], offset: 5>>
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @batch_reduce
+// CHECK: %[[S:.*]] = call @dl_brgemm_dispatch(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (i64, i64, i64, i64, i64, i64, i64, i64, i64) -> i64
+// CHECK: call @dl_brgemm_invoke(%[[S]], {{.*}}) : (i64, i64, i64, i64, i64, i64, i64, i64) -> ()
+// CHECK: %[[O:.*]] = call @dl_brgemm_offs_dispatch(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (i64, i64, i64, i64, i64, i64, i64) -> i64
+// CHECK: %[[TP:.*]] = memref.extract_aligned_pointer_as_index %[[T:.*]] :
+// CHECK: call @dl_brgemm_offs_invoke(%[[O]], {{.*}}) : (i64, i64, i64, i64, i64, i64, i64, i64, i64, i64) -> ()
+func.func @batch_reduce(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32>, %t: memref<2xi64>) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %s = dl.gemm_dispatch {m = 2, n = 16, k = 4, lda = 4, ldb = 16, ldc = 16, stride_a = 8, stride_b = 0}
+  dl.gemm_invoke %s(%a[%c0, %c0], %b[%c0, %c0], %c[%c0, %c0]) batch(%c2) : memref<8x4xf32>, memref<4x16xf32>, memref<8x16xf32>
+  %o = dl.gemm_dispatch {m = 2, n = 16, k = 4, lda = 4, ldb = 16, ldc = 16, batch_offsets}
+  dl.gemm_invoke %o(%a[%c0, %c0], %b[%c0, %c0], %c[%c0, %c0]) batch(%c2) offsets(%t, %t)
+      : memref<8x4xf32>, memref<4x16xf32>, memref<8x16xf32>, memref<2xi64>, memref<2xi64>
+  return
+}
+
+// -----
+
+// A user function with a runtime name and another type is an error.
+// expected-error @+1 {{'dl_gemm_dispatch' is reserved for the dl runtime, expected type '(i64, i64, i64, i64, i64, i64, i64) -> i64'}}
+func.func private @dl_gemm_dispatch(i32) -> i64
+func.func @clash() {
+  %h = dl.gemm_dispatch {m = 8, n = 16, k = 4, lda = 4, ldb = 16, ldc = 16}
+  return
+}

@@ -1,0 +1,105 @@
+// dl-outline-microkernels: which tagged bands become microkernel calls (and
+// with which sizes, leading dimensions and batch form), and which stay loops.
+// RUN: dl-opt %s --pass-pipeline='builtin.module(convert-dl-to-affine,func.func(dl-tile-gemm-bands),dl-outline-microkernels{report-fallbacks},cse)' --split-input-file --verify-diagnostics | FileCheck %s
+
+// A tiled GEMM: the K-tile loop is the batch (strided: A moves 64 columns,
+// B moves 64 rows of 96).
+// CHECK-LABEL: func.func @tiled_matmul
+// CHECK-SAME: (%[[A:.*]]: memref<128x256xf32>, %[[B:.*]]: memref<256x96xf32>, %[[C:.*]]: memref<128x96xf32>)
+// CHECK: affine.for %[[IT:.*]] = 0 to 128 step 64 {
+// CHECK-NEXT: affine.for %[[JT:.*]] = 0 to 96 step 48 {
+// CHECK-NEXT: %[[K:.*]] = dl.gemm_dispatch {k = 64 : i64, lda = 256 : i64, ldb = 96 : i64, ldc = 96 : i64, m = 64 : i64, n = 48 : i64, stride_a = 64 : i64, stride_b = 6144 : i64}
+// CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK-NEXT: %[[OK:.*]] = arith.cmpi ne, %[[K]], %[[ZERO]]
+// CHECK-NEXT: scf.if %[[OK]] {
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK: dl.gemm_invoke %[[K]](%[[A]][%[[IT]], %[[C0]]], %[[B]][%[[C0]], %[[JT]]], %[[C]][%[[IT]], %[[JT]]]) batch(%[[C4]])
+// CHECK-NEXT: } else {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 256 step 64 {
+// CHECK-NOT: dl.gemm_band
+// CHECK: return
+func.func @tiled_matmul(%a: memref<128x256xf32>, %b: memref<256x96xf32>, %c: memref<128x96xf32>) {
+  dl.matmul ins(%a, %b : memref<128x256xf32>, memref<256x96xf32>) outs(%c : memref<128x96xf32>)
+  return
+}
+
+// -----
+
+// A GEMM that fits one kernel: no batch.
+// CHECK-LABEL: func.func @small_matmul
+// CHECK: %[[K:.*]] = dl.gemm_dispatch {k = 4 : i64, lda = 4 : i64, ldb = 16 : i64, ldc = 16 : i64, m = 8 : i64, n = 16 : i64}
+// CHECK: dl.gemm_invoke %[[K]](%{{.*}}[%[[Z:.*]], %[[Z]]], %{{.*}}[%[[Z]], %[[Z]]], %{{.*}}[%[[Z]], %[[Z]]]) :
+func.func @small_matmul(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32>) {
+  dl.matmul ins(%a, %b : memref<8x4xf32>, memref<4x16xf32>) outs(%c : memref<8x16xf32>)
+  return
+}
+
+// -----
+
+// A padded blocked 3x3 convolution: the (c_blk, r, s) loops are the batch,
+// given as tables of offsets into the padded input (strides: c_blk 4096,
+// row 256, column 16) and the filter (c_blk 1152, r 384, s 128).
+// CHECK: memref.global "private" constant @__dl_batch_offsets_b : memref<18xi64> = dense<[0, 128, 256, 384, 512, 640, 768, 896, 1024, 1152, 1280, 1408, 1536, 1664, 1792, 1920, 2048, 2176]>
+// CHECK: memref.global "private" constant @__dl_batch_offsets_a : memref<18xi64> = dense<[0, 16, 32, 256, 272, 288, 512, 528, 544, 4096, 4112, 4128, 4352, 4368, 4384, 4608, 4624, 4640]>
+// CHECK-LABEL: func.func @blocked_conv
+// CHECK-SAME: %[[F:[a-z0-9]+]]: memref<4x2x3x3x16x8xf32>, %[[OUT:[a-z0-9]+]]: memref<1x4x14x14x8xf32>
+// CHECK: %[[PAD:.*]] = memref.alloc() : memref<1x2x16x16x16xf32>
+// CHECK: affine.store %{{.*}}, %[[OUT]]
+// CHECK: affine.for %[[N:.*]] = 0 to 1 {
+// CHECK-NEXT: affine.for %[[KB:.*]] = 0 to 4 {
+// CHECK-NEXT: affine.for %[[OH:.*]] = 0 to 14 {
+// CHECK-NEXT: %[[K:.*]] = dl.gemm_dispatch {batch_offsets, k = 16 : i64, lda = 16 : i64, ldb = 8 : i64, ldc = 8 : i64, m = 14 : i64, n = 8 : i64}
+// CHECK: scf.if
+// CHECK-DAG: %[[C18:.*]] = arith.constant 18 : index
+// CHECK-DAG: %[[TA:.*]] = memref.get_global @__dl_batch_offsets_a
+// CHECK-DAG: %[[TB:.*]] = memref.get_global @__dl_batch_offsets_b
+// CHECK: dl.gemm_invoke %[[K]](%[[PAD]][%[[N]], %{{.*}}, %[[OH]], %{{.*}}, %{{.*}}], %[[F]][%[[KB]], %{{.*}}], %[[OUT]][%[[N]], %[[KB]], %[[OH]], %{{.*}}, %{{.*}}]) batch(%[[C18]]) offsets(%[[TA]], %[[TB]])
+// CHECK-NEXT: } else {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 2 {
+func.func @blocked_conv(%in: memref<1x2x14x14x16xf32>, %f: memref<4x2x3x3x16x8xf32>, %out: memref<1x4x14x14x8xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x2x14x14x16xf32>, memref<4x2x3x3x16x8xf32>) outs(%out : memref<1x4x14x14x8xf32>)
+      {padding = array<i64: 1, 1, 1, 1>}
+  return
+}
+
+// -----
+
+// Stride 2 along W: A's rows are 2 x 16 elements apart (lda = 32). With a
+// 1x1 filter and one channel block, the (c_blk, r, s) loops run once: a plain
+// GEMM. Two channel blocks and a 1x1 filter: one strided batch loop.
+// CHECK-LABEL: func.func @strided_conv
+// CHECK: dl.gemm_dispatch {k = 16 : i64, lda = 32 : i64, ldb = 8 : i64, ldc = 8 : i64, m = 4 : i64, n = 8 : i64}
+// CHECK-LABEL: func.func @two_channel_blocks
+// CHECK: dl.gemm_dispatch {k = 16 : i64, lda = 16 : i64, ldb = 8 : i64, ldc = 8 : i64, m = 4 : i64, n = 8 : i64, stride_a = 256 : i64, stride_b = 128 : i64}
+// CHECK: dl.gemm_invoke {{.*}} batch(%c2)
+func.func @strided_conv(%in: memref<1x1x8x8x16xf32>, %f: memref<1x1x1x1x16x8xf32>, %out: memref<1x1x4x4x8xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x1x8x8x16xf32>, memref<1x1x1x1x16x8xf32>) outs(%out : memref<1x1x4x4x8xf32>)
+      {strides = array<i64: 2, 2>}
+  return
+}
+func.func @two_channel_blocks(%in: memref<1x2x4x4x16xf32>, %f: memref<1x2x1x1x16x8xf32>, %out: memref<1x1x4x4x8xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x2x4x4x16xf32>, memref<1x2x1x1x16x8xf32>) outs(%out : memref<1x1x4x4x8xf32>)
+  return
+}
+
+// -----
+
+// Transposed or scaled GEMMs are not tagged: no kernel, no remark.
+// CHECK-LABEL: func.func @transposed
+// CHECK-NOT: dl.gemm_dispatch
+func.func @transposed(%a: memref<8x4xf32>, %b: memref<16x4xf32>, %c: memref<8x16xf32>) {
+  dl.matmul ins(%a, %b : memref<8x4xf32>, memref<16x4xf32>) outs(%c : memref<8x16xf32>) {transpose_b}
+  return
+}
+
+// -----
+
+// Dynamic sizes: the band stays in loop form, with a remark.
+// CHECK-LABEL: func.func @dynamic
+// CHECK-NOT: dl.gemm_dispatch
+func.func @dynamic(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>) {
+  // expected-remark @+1 {{GEMM band kept as loops: a band loop has no constant trip count or a step other than 1}}
+  dl.matmul ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>) outs(%c : memref<?x?xf32>)
+  return
+}

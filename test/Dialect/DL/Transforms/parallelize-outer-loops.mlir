@@ -1,0 +1,59 @@
+// dl-parallelize-outer-loops: the dependence-free outer loops of each nest
+// become one affine.parallel (coalesced when several); reductions and the
+// innermost loop stay sequential.
+// RUN: dl-opt %s --convert-dl-to-affine --dl-tile-gemm-bands --dl-parallelize-outer-loops --canonicalize | FileCheck %s
+
+// Tiled GEMM 128 x 96 x 256: the i and j tile loops (2 x 2) are parallel, the
+// K-tile loop carries the reduction.
+// CHECK-LABEL: func.func @matmul
+// CHECK: affine.parallel (%{{.*}}) = (0) to (128) {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 96 {
+// CHECK: affine.parallel (%[[T:.*]]) = (0) to (4) {
+// CHECK: affine.for %{{.*}} = 0 to 4 {
+// CHECK: } {dl.gemm_band}
+func.func @matmul(%a: memref<128x256xf32>, %b: memref<256x96xf32>, %c: memref<128x96xf32>) {
+  dl.matmul ins(%a, %b : memref<128x256xf32>, memref<256x96xf32>) outs(%c : memref<128x96xf32>)
+  return
+}
+
+// Blocked convolution: n, k_blk and oh (2 x 3 x 5 = 30 iterations) run in
+// parallel; c_blk is a reduction.
+// CHECK-LABEL: func.func @conv
+// CHECK: affine.parallel (%{{.*}}) = (0) to (30) {
+// CHECK: affine.for %{{.*}} = 0 to 2 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 3 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 3 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 5 {
+func.func @conv(%in: memref<2x2x7x7x16xf32>, %f: memref<3x2x3x3x16x8xf32>, %out: memref<2x3x5x5x8xf32>) {
+  dl.conv2d ins(%in, %f : memref<2x2x7x7x16xf32>, memref<3x2x3x3x16x8xf32>) outs(%out : memref<2x3x5x5x8xf32>)
+  return
+}
+
+// Element-wise: all loops but the innermost.
+// CHECK-LABEL: func.func @relu
+// CHECK: affine.parallel (%{{.*}}) = (0) to (24) {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 5 {
+func.func @relu(%x: memref<2x3x4x5xf32>) {
+  dl.relu ins(%x : memref<2x3x4x5xf32>) outs(%x : memref<2x3x4x5xf32>)
+  return
+}
+
+// Batch-norm training carries statistics in iter_args: only the loop over
+// channels (no iter_args) runs in parallel.
+// CHECK-LABEL: func.func @bn_training
+// CHECK: affine.parallel (%{{.*}}) = (0) to (3) {
+// CHECK: iter_args
+func.func @bn_training(%x: memref<2x3x4x5xf32>, %g: memref<3xf32>, %b: memref<3xf32>, %y: memref<2x3x4x5xf32>, %m: memref<3xf32>, %v: memref<3xf32>) {
+  dl.batch_norm_training ins(%x, %g, %b : memref<2x3x4x5xf32>, memref<3xf32>, memref<3xf32>)
+                         outs(%y, %m, %v : memref<2x3x4x5xf32>, memref<3xf32>, memref<3xf32>)
+  return
+}
+
+// Dynamic bounds are left sequential.
+// CHECK-LABEL: func.func @dynamic
+// CHECK-NOT: affine.parallel
+// CHECK: return
+func.func @dynamic(%x: memref<?x?xf32>) {
+  dl.relu ins(%x : memref<?x?xf32>) outs(%x : memref<?x?xf32>)
+  return
+}

@@ -1,0 +1,72 @@
+// dl-tile-gemm-bands: GEMM bands longer than max-block are tiled in their own
+// loop order with the largest divisor of each trip count <= max-block; the
+// tag moves to the outermost intra-tile loop.
+// RUN: dl-opt %s --convert-dl-to-affine --dl-tile-gemm-bands | FileCheck %s
+// RUN: dl-opt %s --convert-dl-to-affine --dl-tile-gemm-bands=max-block=32 | FileCheck %s --check-prefix=SMALL
+
+// 128 x 96 x 256: tiles 64 x 48 x 64.
+// CHECK-LABEL: func.func @even
+// CHECK: affine.for %[[IT:.*]] = 0 to 128 step 64 {
+// CHECK-NEXT: affine.for %[[JT:.*]] = 0 to 96 step 48 {
+// CHECK-NEXT: affine.for %[[KT:.*]] = 0 to 256 step 64 {
+// CHECK-NEXT: affine.for %{{.*}} = #{{.*}}(%[[IT]]) to #{{.*}}(%[[IT]]) {
+// CHECK-NEXT: affine.for %{{.*}} = #{{.*}}(%[[JT]]) to #{{.*}}(%[[JT]]) {
+// CHECK-NEXT: affine.for %{{.*}} = #{{.*}}(%[[KT]]) to #{{.*}}(%[[KT]]) {
+// CHECK: } {dl.gemm_band}
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// CHECK-NEXT: return
+// SMALL-LABEL: func.func @even
+// SMALL: affine.for %{{.*}} = 0 to 128 step 32 {
+// SMALL-NEXT: affine.for %{{.*}} = 0 to 96 step 32 {
+// SMALL-NEXT: affine.for %{{.*}} = 0 to 256 step 32 {
+func.func @even(%a: memref<128x256xf32>, %b: memref<256x96xf32>, %c: memref<128x96xf32>) {
+  dl.matmul ins(%a, %b : memref<128x256xf32>, memref<256x96xf32>) outs(%c : memref<128x96xf32>)
+  return
+}
+
+// Prime 67 has no divisor in (1, 64]: tile 1. 45 and 33 fit whole.
+// CHECK-LABEL: func.func @odd
+// CHECK: affine.store %cst
+// CHECK: affine.for %{{.*}} = 0 to 67 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 45 step 45 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 33 step 33 {
+func.func @odd(%a: memref<67x33xf32>, %b: memref<33x45xf32>, %c: memref<67x45xf32>) {
+  dl.matmul ins(%a, %b : memref<67x33xf32>, memref<33x45xf32>) outs(%c : memref<67x45xf32>)
+  return
+}
+
+// Bands that already fit are not tiled.
+// CHECK-LABEL: func.func @fits
+// CHECK: affine.store %cst
+// CHECK: affine.for %{{.*}} = 0 to 64 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 16 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 8 {
+// CHECK-NOT: step
+// CHECK: } {dl.gemm_band}
+func.func @fits(%a: memref<64x8xf32>, %b: memref<8x16xf32>, %c: memref<64x16xf32>) {
+  dl.matmul ins(%a, %b : memref<64x8xf32>, memref<8x16xf32>) outs(%c : memref<64x16xf32>)
+  return
+}
+
+// Dynamic trip counts: left alone.
+// CHECK-LABEL: func.func @dynamic
+// CHECK-NOT: step
+// CHECK: } {dl.gemm_band}
+func.func @dynamic(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>) {
+  dl.matmul ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>) outs(%c : memref<?x?xf32>)
+  return
+}
+
+// A blocked convolution's (ow, c, k) band: ow = 112 is tiled by 56.
+// CHECK-LABEL: func.func @conv_wide
+// CHECK: affine.store %cst
+// CHECK: affine.for %{{.*}} = 0 to 1 {
+// CHECK: affine.for %{{.*}} = 0 to 112 step 56 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 4 step 4 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 8 step 8 {
+func.func @conv_wide(%in: memref<1x1x1x112x4xf32>, %f: memref<1x1x1x1x4x8xf32>, %out: memref<1x1x1x112x8xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x1x1x112x4xf32>, memref<1x1x1x1x4x8xf32>) outs(%out : memref<1x1x1x112x8xf32>)
+  return
+}
