@@ -113,6 +113,7 @@ struct FunctionReport {
   std::optional<Comparison> comparison;
   std::optional<double> medianMs;
   std::optional<double> flops;
+  std::optional<double> referenceMs; // One --run call of the reference.
   unsigned reps = 0;
 };
 
@@ -191,6 +192,7 @@ void printReports(ArrayRef<FunctionReport> reports) {
         entry["max_abs_err"] = r.comparison->maxAbsErr;
         entry["max_rel_err"] = r.comparison->maxRelErr;
         entry["ok"] = r.comparison->ok();
+        entry["reference_ms"] = *r.referenceMs;
       }
       if (r.medianMs) {
         entry["median_ms"] = *r.medianMs;
@@ -260,8 +262,13 @@ int runAndBench(ModuleOp module) {
     SmallVector<HostBuffer> args = makeInputs(specs[index], seed + index);
     if (run) {
       SmallVector<HostBuffer> refArgs(args.begin(), args.end());
+      auto start = std::chrono::steady_clock::now();
+      LogicalResult referenceCalled = reference->call(fn.getName(), refArgs);
+      report.referenceMs = std::chrono::duration<double, std::milli>(
+                               std::chrono::steady_clock::now() - start)
+                               .count();
       if (failed((*compiled)->call(fn.getName(), args)) ||
-          failed(reference->call(fn.getName(), refArgs))) {
+          failed(referenceCalled)) {
         fn.emitError("cannot find the compiled function");
         return 1;
       }

@@ -1,0 +1,220 @@
+#!/usr/bin/env python3
+"""The benchmark harness: dl against oneDNN on ResNet-50 convolutions and GEMMs.
+
+For each thread count (default: 1 and all cores) and each shape of
+resnet50_conv.csv (batch N = threads) and gemm.csv, this
+  1. writes the problem as a dl module (convolutions in the blocked layouts
+     NCHW{c}c / KCRS{c}c{k}k, as oneDNN also runs blocked layouts; GEMM
+     row-major),
+  2. checks dl's compiled code against the reference lowering
+     (`dl-compile --run`; a mismatch stops the harness before any timing
+     counts) and records the time of that one reference run,
+  3. times dl (`dl-compile --bench`) and oneDNN (`onednn-bench`, f32
+     forward_inference, its own layouts, reorders untimed) in the same run,
+     interleaved: `--rounds` rounds, alternating which goes first; each
+     system's figure is the median over rounds of its per-round medians.
+The machine's fp32 peak is measured with an FMA loop (`onednn-bench peak`).
+Writes a table per thread count, results.csv, results.png (when matplotlib
+is installed) into --out, and ends with
+  geomean dl/onednn: conv=<x> gemm=<y> threads=<t>
+for each thread count (the last line is the all-cores run).
+"""
+
+import argparse
+import csv
+import json
+import math
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+def read_shapes(path):
+    with open(path) as f:
+        rows = [r for r in csv.reader(line for line in f if not line.startswith("#"))]
+    return [r for r in rows if r]
+
+
+def channel_block(channels, limit):
+    """Largest divisor of `channels` not above `limit`."""
+    return max(b for b in range(1, min(channels, limit) + 1) if channels % b == 0)
+
+
+def conv_module(name, n, c, k, h, w, r, s, stride, pad, block):
+    cb, kb = channel_block(c, block), channel_block(k, block)
+    oh, ow = (h + 2 * pad - r) // stride + 1, (w + 2 * pad - s) // stride + 1
+    t_in = f"memref<{n}x{c // cb}x{h}x{w}x{cb}xf32>"
+    t_f = f"memref<{k // kb}x{c // cb}x{r}x{s}x{cb}x{kb}xf32>"
+    t_out = f"memref<{n}x{k // kb}x{oh}x{ow}x{kb}xf32>"
+    return (
+        f"func.func @{name}(%in: {t_in}, %f: {t_f}, %out: {t_out}) {{\n"
+        f"  dl.conv2d ins(%in, %f : {t_in}, {t_f}) outs(%out : {t_out})\n"
+        f"      {{strides = array<i64: {stride}, {stride}>, "
+        f"padding = array<i64: {pad}, {pad}, {pad}, {pad}>}}\n"
+        "  return\n}\n"
+    )
+
+
+def gemm_module(name, m, n, k):
+    ta, tb, tc = f"memref<{m}x{k}xf32>", f"memref<{k}x{n}xf32>", f"memref<{m}x{n}xf32>"
+    return (
+        f"func.func @{name}(%a: {ta}, %b: {tb}, %c: {tc}) {{\n"
+        f"  dl.matmul ins(%a, %b : {ta}, {tb}) outs(%c : {tc})\n"
+        "  return\n}\n"
+    )
+
+
+def run_json(cmd):
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.exit(f"error: {' '.join(cmd)} failed ({proc.returncode}):\n"
+                 f"{proc.stdout}{proc.stderr}")
+    text = proc.stdout.strip()
+    return json.loads(text[text.index("{"):])
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"),
+                        help="dl build directory (default: %(default)s)")
+    parser.add_argument("--out", default=None,
+                        help="output directory (default: <build>/benchmarks)")
+    parser.add_argument("--threads", default=f"1,{os.cpu_count()}",
+                        help="comma-separated thread counts (default: %(default)s)")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="interleaved timing rounds (default: %(default)s)")
+    parser.add_argument("--min-time", type=float, default=0.3,
+                        help="seconds of timed runs per system and round")
+    parser.add_argument("--only", default=None,
+                        help="regex: only shapes whose name matches")
+    parser.add_argument("--block", type=int, default=64,
+                        help="largest channel block of the blocked layouts")
+    parser.add_argument("--skip-check", action="store_true",
+                        help="skip the --run check (and the reference timing)")
+    parser.add_argument("--conv-csv", default=os.path.join(HERE, "resnet50_conv.csv"))
+    parser.add_argument("--gemm-csv", default=os.path.join(HERE, "gemm.csv"))
+    args = parser.parse_args()
+
+    bindir = os.path.join(args.build, "bin")
+    dl_compile = os.path.join(bindir, "dl-compile")
+    onednn = os.path.join(bindir, "onednn-bench")
+    for tool in (dl_compile, onednn):
+        if not os.access(tool, os.X_OK):
+            sys.exit(f"error: {tool} not built (run utils/setup.sh; "
+                     "onednn-bench needs libdnnl-dev)")
+    out = args.out or os.path.join(args.build, "benchmarks")
+    os.makedirs(out, exist_ok=True)
+    only = re.compile(args.only) if args.only else None
+    threads_list = [int(t) for t in args.threads.split(",")]
+
+    rows = []
+    summaries = []
+    for threads in threads_list:
+        peak = run_json([onednn, "peak", "--threads", str(threads)])["gflops"]
+        print(f"== {threads} thread(s): FMA-loop peak {peak:.1f} GFLOPS", flush=True)
+        problems = []
+        for name, *v in read_shapes(args.conv_csv):
+            c, k, h, w, r, s, stride, pad = map(int, v)
+            problems.append(("conv", name, conv_module(
+                name, threads, c, k, h, w, r, s, stride, pad, args.block),
+                ["conv", threads, c, k, h, w, r, s, stride, pad]))
+        for name, m, n, k in read_shapes(args.gemm_csv):
+            problems.append(("gemm", name, gemm_module(name, m, n, k),
+                             ["gemm", m, n, k]))
+        problems = [p for p in problems if not only or only.search(p[1])]
+
+        for kind, name, module, onednn_args in problems:
+            with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
+                f.write(module)
+                path = f.name
+            common = ["--threads", str(threads)]
+            row = {"threads": threads, "kind": kind, "name": name, "peak": peak}
+            if not args.skip_check:
+                check = run_json([dl_compile, path, "--run", "--json", "--bench",
+                                  "--bench-min-reps=1", "--bench-min-time=0",
+                                  "--bench-warmup=0"] + common)["functions"][0]
+                if not check["ok"]:
+                    sys.exit(f"error: {name}: dl differs from the reference "
+                             f"(max_abs_err={check['max_abs_err']})")
+                row["flops"] = check["flops"]
+                row["reference_gflops"] = check["flops"] / (check["reference_ms"] * 1e6)
+                row["max_abs_err"] = check["max_abs_err"]
+            dl_ms, onednn_ms, dl_flops = [], [], None
+            for rnd in range(args.rounds):
+                order = ["dl", "onednn"] if rnd % 2 == 0 else ["onednn", "dl"]
+                for system in order:
+                    if system == "dl":
+                        res = run_json([dl_compile, path, "--bench", "--json",
+                                        f"--bench-min-time={args.min_time}"]
+                                       + common)["functions"][0]
+                        dl_ms.append(res["median_ms"])
+                        dl_flops = res["flops"]
+                    else:
+                        res = run_json([onednn] + [str(a) for a in onednn_args] +
+                                       ["--threads", str(threads), "--min-time",
+                                        str(args.min_time)])
+                        onednn_ms.append(res["median_ms"])
+                        row["onednn_impl"] = res["impl"]
+            os.unlink(path)
+            row["flops"] = dl_flops
+            row["dl_ms"] = statistics.median(dl_ms)
+            row["onednn_ms"] = statistics.median(onednn_ms)
+            row["dl_gflops"] = dl_flops / (row["dl_ms"] * 1e6)
+            row["onednn_gflops"] = dl_flops / (row["onednn_ms"] * 1e6)
+            row["ratio"] = row["onednn_ms"] / row["dl_ms"]
+            rows.append(row)
+            ref = (f"{row['reference_gflops']:8.2f}" if "reference_gflops" in row
+                   else "     n/a")
+            print(f"{name:16s} dl {row['dl_gflops']:7.1f} GFLOPS "
+                  f"({100 * row['dl_gflops'] / peak:5.1f}% peak)  onednn "
+                  f"{row['onednn_gflops']:7.1f} ({100 * row['onednn_gflops'] / peak:5.1f}%)"
+                  f"  dl/onednn {row['ratio']:5.2f}  reference {ref}", flush=True)
+
+        def geomean(kind):
+            r = [x["ratio"] for x in rows if x["threads"] == threads and x["kind"] == kind]
+            return math.exp(sum(map(math.log, r)) / len(r)) if r else float("nan")
+        summaries.append((geomean("conv"), geomean("gemm"), threads))
+
+    fields = ["threads", "kind", "name", "flops", "dl_ms", "onednn_ms", "dl_gflops",
+              "onednn_gflops", "ratio", "peak", "reference_gflops", "max_abs_err",
+              "onednn_impl"]
+    with open(os.path.join(out, "results.csv"), "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
+        writer.writeheader()
+        writer.writerows(rows)
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        fig, axes = plt.subplots(len(threads_list), 1, squeeze=False,
+                                 figsize=(14, 4.5 * len(threads_list)))
+        for ax, threads in zip(axes[:, 0], threads_list):
+            sel = [r for r in rows if r["threads"] == threads]
+            xs = range(len(sel))
+            ax.bar([x - 0.2 for x in xs], [r["dl_gflops"] for r in sel], 0.4, label="dl")
+            ax.bar([x + 0.2 for x in xs], [r["onednn_gflops"] for r in sel], 0.4,
+                   label="oneDNN")
+            ax.axhline(sel[0]["peak"] if sel else 0, color="gray", ls="--",
+                       label="FMA peak")
+            ax.set_xticks(list(xs), [r["name"] for r in sel], rotation=60,
+                          ha="right", fontsize=7)
+            ax.set_ylabel("GFLOPS")
+            ax.set_title(f"{threads} thread(s)")
+            ax.legend()
+        fig.tight_layout()
+        fig.savefig(os.path.join(out, "results.png"), dpi=110)
+        print(f"wrote {out}/results.csv and {out}/results.png")
+    except ImportError:
+        print(f"wrote {out}/results.csv (no PNG: python3-matplotlib not installed)")
+    for conv, gemm, threads in summaries:
+        print(f"geomean dl/onednn: conv={conv:.3f} gemm={gemm:.3f} threads={threads}")
+
+
+if __name__ == "__main__":
+    main()
