@@ -90,6 +90,13 @@ private:
   /// Creates the dispatch, the branch and the invoke.
   void rewrite(const Access &a, const Access &b, const Access &c,
                ArrayRef<unsigned> mnk, ArrayRef<int64_t> lds);
+  /// The dimension of leaf `v` in the expanded accesses.
+  unsigned leafDim(Value v) const {
+    return 3 + (llvm::find(leaves, v) - leaves.begin());
+  }
+  unsigned leafDim(AffineForOp loop) const {
+    return leafDim(loop.getInductionVar());
+  }
   /// Index of the first element of the outlined block of `access`.
   SmallVector<Value> baseIndex(OpBuilder &builder, const Access &access);
 
@@ -120,12 +127,9 @@ AffineExpr BandOutliner::expand(Value v) {
                                                  symReplacements) +
            getAffineDimExpr(i, ctx);
   }
-  auto *it = llvm::find(leaves, v);
-  if (it == leaves.end()) {
+  if (!llvm::is_contained(leaves, v))
     leaves.push_back(v);
-    it = std::prev(leaves.end());
-  }
-  return getAffineDimExpr(3 + (it - leaves.begin()), ctx);
+  return getAffineDimExpr(leafDim(v), ctx);
 }
 
 FailureOr<Access> BandOutliner::expandAccess(Operation *op) {
@@ -258,8 +262,8 @@ LogicalResult BandOutliner::run(std::string &reason) {
   }
 
   // The batch: the innermost candidates that leave C in place.
-  for (auto [i, loop] : llvm::enumerate(candidates)) {
-    std::optional<int64_t> inC = c->coefficient(3 + i);
+  for (AffineForOp loop : candidates) {
+    std::optional<int64_t> inC = c->coefficient(leafDim(loop));
     if (!inC || *inC != 0)
       break;
     batch.insert(batch.begin(), loop);
@@ -320,8 +324,7 @@ LogicalResult BandOutliner::run(std::string &reason) {
       if (!lda || !ldb)
         continue;
       bool batchStatic = llvm::all_of(batch, [&](AffineForOp loop) {
-        unsigned dim = 3 + llvm::find(candidates, loop) - candidates.begin();
-        return a->coefficient(dim) && b->coefficient(dim);
+        return a->coefficient(leafDim(loop)) && b->coefficient(leafDim(loop));
       });
       if (!batchStatic)
         return fail(reason, "a batch loop moves a block by a dynamic stride");
@@ -339,9 +342,6 @@ void BandOutliner::rewrite(const Access &a, const Access &b, const Access &c,
   Location loc = band.getLoc();
   OpBuilder builder(outermost);
   MLIRContext *ctx = builder.getContext();
-  auto dimOf = [&](AffineForOp loop) {
-    return 3 + (llvm::find(leaves, loop.getInductionVar()) - leaves.begin());
-  };
 
   // Batch: loops of one iteration only fix an index; one loop that varies is
   // a constant stride; several give offset tables.
@@ -354,7 +354,7 @@ void BandOutliner::rewrite(const Access &a, const Access &b, const Access &c,
   SmallVector<int64_t> offsetsA = {0}, offsetsB = {0};
   if (varying.size() == 1) {
     int64_t step = varying.front().getStepAsInt();
-    unsigned dim = dimOf(varying.front());
+    unsigned dim = leafDim(varying.front());
     strideA = builder.getI64IntegerAttr(*a.coefficient(dim) * step);
     strideB = builder.getI64IntegerAttr(*b.coefficient(dim) * step);
   } else if (varying.size() > 1) {
@@ -363,8 +363,8 @@ void BandOutliner::rewrite(const Access &a, const Access &b, const Access &c,
   for (AffineForOp loop : varying) {
     int64_t step = loop.getStepAsInt();
     int64_t trips = *affine::getConstantTripCount(loop);
-    int64_t moveA = *a.coefficient(dimOf(loop)) * step;
-    int64_t moveB = *b.coefficient(dimOf(loop)) * step;
+    int64_t moveA = *a.coefficient(leafDim(loop)) * step;
+    int64_t moveB = *b.coefficient(leafDim(loop)) * step;
     SmallVector<int64_t> nextA, nextB;
     for (auto [offA, offB] : llvm::zip(offsetsA, offsetsB))
       for (int64_t t = 0; t < trips; ++t) {
