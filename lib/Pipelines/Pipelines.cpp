@@ -22,7 +22,11 @@ using namespace mlir;
 
 /// affine/scf/arith/math/memref/func (and dl microkernel ops) -> LLVM
 /// dialect; scf.parallel loops become OpenMP loops when numThreads > 1.
-static void buildAffineToLLVM(OpPassManager &pm, unsigned numThreads = 1) {
+/// With `runtimeAllocator`, memref.alloc/dealloc call libDLRuntime's
+/// _mlir_memref_to_llvm_alloc/free (which keep large scratch buffers between
+/// calls) instead of malloc/free.
+static void buildAffineToLLVM(OpPassManager &pm, unsigned numThreads = 1,
+                              bool runtimeAllocator = false) {
   pm.addPass(createLowerAffinePass());
   if (numThreads > 1) {
     pm.addPass(createConvertSCFToOpenMPPass(
@@ -36,7 +40,9 @@ static void buildAffineToLLVM(OpPassManager &pm, unsigned numThreads = 1) {
   pm.addPass(dl::createConvertDLMicrokernelsToRuntime());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  FinalizeMemRefToLLVMConversionPassOptions memrefOptions;
+  memrefOptions.useGenericFunctions = runtimeAllocator;
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefOptions));
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
@@ -49,6 +55,8 @@ static void buildAffineToLLVM(OpPassManager &pm, unsigned numThreads = 1) {
 
 void dl::buildDLToLLVMPipeline(OpPassManager &pm,
                                const DLPipelineOptions &options) {
+  if (options.microkernels)
+    pm.addNestedPass<func::FuncOp>(dl::createPackGemmOperands());
   pm.addPass(dl::createConvertDLToAffine());
   pm.addPass(createCanonicalizerPass());
   if (options.microkernels)
@@ -66,7 +74,7 @@ void dl::buildDLToLLVMPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(
       affine::createAffineLoopInvariantCodeMotionPass());
   pm.addPass(createCSEPass());
-  buildAffineToLLVM(pm, options.numThreads);
+  buildAffineToLLVM(pm, options.numThreads, /*runtimeAllocator=*/true);
 }
 
 void dl::buildReferenceToLLVMPipeline(OpPassManager &pm) {

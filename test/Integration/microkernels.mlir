@@ -21,7 +21,17 @@ func.func @gemm_even(%a: memref<128x192xf32>, %b: memref<192x96xf32>, %c: memref
   return
 }
 
-// Odd sizes: one plain kernel per row (67 is prime), m x 45 x 33.
+// Transposed, scaled, accumulating: the packed copies transpose op(A) and
+// op(B) and apply alpha, then a strided batch-reduce over K blocks.
+// CHECK: gemm_packed_transposed: max_abs_err={{.*}} ok
+func.func @gemm_packed_transposed(%a: memref<160x96xf32>, %b: memref<64x160xf32>, %c: memref<96x64xf32>) {
+  dl.matmul ins(%a, %b : memref<160x96xf32>, memref<64x160xf32>) outs(%c : memref<96x64xf32>)
+      {alpha = 0.5 : f32, beta = 1.0 : f32, transpose_a, transpose_b,
+       pack_blocks = array<i64: 32, 16, 32>, pack_a, pack_b}
+  return
+}
+
+// Odd sizes: K is one block (no batch), so plain kernels of 67 x 15 x 33.
 // CHECK: gemm_odd: max_abs_err={{.*}} ok
 func.func @gemm_odd(%a: memref<67x33xf32>, %b: memref<33x45xf32>, %c: memref<67x45xf32>) {
   dl.matmul ins(%a, %b : memref<67x33xf32>, memref<33x45xf32>) outs(%c : memref<67x45xf32>)

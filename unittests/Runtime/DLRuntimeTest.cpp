@@ -2,7 +2,8 @@
 //
 // LIBXSMM kernels dispatched through libDLRuntime against a naive row-major
 // reference, on odd and even shapes, sub-matrices (leading dimension larger
-// than the width), overwrite and accumulate, and the batch-reduce form.
+// than the width), overwrite and accumulate, and the batch-reduce form;
+// the scratch allocator generated code uses.
 //
 //===----------------------------------------------------------------------===//
 
@@ -145,6 +146,31 @@ TEST(BatchReduceGemm, BlocksAtGivenOffsets) {
   reference(m, n, k, a.data() + 3, lda, b.data() + 2, n, ref.data(), n,
             /*betaZero=*/false, count, blockA, blockB);
   expectNear(c, ref);
+}
+
+TEST(ScratchMemory, LargeBlocksAreReusedSmallOnesFreed) {
+  // A large block comes back for the next request of a size it fits
+  // (without wasting more than half), aligned and writable.
+  const size_t large = size_t(3) << 20;
+  auto *first = static_cast<char *>(_mlir_memref_to_llvm_alloc(large));
+  ASSERT_NE(first, nullptr);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(first) % 64, 0u);
+  std::memset(first, 1, large);
+  _mlir_memref_to_llvm_free(first);
+  void *again = _mlir_memref_to_llvm_alloc(large - 4096);
+  EXPECT_EQ(again, first);
+  // Too small a cached block is not reused for a larger request.
+  void *larger = _mlir_memref_to_llvm_alloc(2 * large);
+  EXPECT_NE(larger, again);
+  std::memset(larger, 2, 2 * large);
+  _mlir_memref_to_llvm_free(again);
+  _mlir_memref_to_llvm_free(larger);
+  // Small blocks work as malloc/free do.
+  auto *small = static_cast<char *>(_mlir_memref_to_llvm_alloc(100));
+  ASSERT_NE(small, nullptr);
+  std::memset(small, 3, 100);
+  _mlir_memref_to_llvm_free(small);
+  _mlir_memref_to_llvm_free(nullptr);
 }
 
 } // namespace

@@ -219,6 +219,108 @@ void tagGemmBand(OpBuilder &b, Value iv) {
 
 struct MatmulLowering : OpRewritePattern<MatmulOp> {
   using OpRewritePattern::OpRewritePattern;
+
+  /// Index of op(X)[row][col] for an operand read as `transposed` or not.
+  static SmallVector<AffineExpr> operandIndex(AffineExpr row, AffineExpr col,
+                                              bool transposed) {
+    if (transposed)
+      return {col, row};
+    return {row, col};
+  }
+
+  /// Copies `scale * op(source)` (scale may be null) into a new buffer of
+  /// `rowBlock x colBlock` tiles, each contiguous:
+  /// buffer[rb][cb][r][c] = op(source)[rb*rowBlock+r][cb*colBlock+c], with
+  /// the tile indices swapped ([cb][rb]) when `columnTilesOuter` (B's panels
+  /// go along N). The copy loops run (rb, r, cb, c), in the order op(source)
+  /// is laid out, so the source is read sequentially.
+  static Value packOperand(OpBuilder &b, Location loc, Value source,
+                           bool transposed, int64_t rows, int64_t cols,
+                           int64_t rowBlock, int64_t colBlock,
+                           bool columnTilesOuter, Value scale) {
+    SmallVector<int64_t> shape = {rows / rowBlock, cols / colBlock, rowBlock,
+                                  colBlock};
+    if (columnTilesOuter)
+      std::swap(shape[0], shape[1]);
+    auto type = MemRefType::get(shape, b.getF32Type());
+    Value buffer =
+        memref::AllocOp::create(b, loc, type, b.getI64IntegerAttr(64));
+    SmallVector<OpFoldResult> bounds = llvm::map_to_vector(
+        ArrayRef<int64_t>{rows / rowBlock, rowBlock, cols / colBlock, colBlock},
+        [&](int64_t size) -> OpFoldResult { return b.getIndexAttr(size); });
+    buildNest(b, loc, bounds, [&](OpBuilder &nb, Location l, ValueRange ivs) {
+      auto d = [&](unsigned i) { return nb.getAffineDimExpr(i); };
+      Value value = loadAt(nb, l, source, ivs,
+                           operandIndex(d(0) * rowBlock + d(1),
+                                        d(2) * colBlock + d(3), transposed));
+      if (scale)
+        value = arith::MulFOp::create(nb, l, scale, value);
+      SmallVector<AffineExpr> index = {d(0), d(2), d(1), d(3)};
+      if (columnTilesOuter)
+        std::swap(index[0], index[1]);
+      storeAt(nb, l, value, buffer, ivs, index);
+    });
+    return buffer;
+  }
+
+  /// C += alpha * op(A) * op(B) over bm x bn blocks of C, each accumulated
+  /// over the K blocks: loops (M/bm, N/bn, K/bk, bm, bn, bk). The innermost
+  /// three are the GEMM band; the K-block loop around it moves only A and B,
+  /// so it becomes the batch of a batch-reduce microkernel. Packed operands
+  /// (pack_a / pack_b) are read from contiguous copies.
+  static void buildBlockedAccumulation(PatternRewriter &rewriter, MatmulOp op,
+                                       ArrayRef<int64_t> blocks,
+                                       Value alphaValue) {
+    Location loc = op.getLoc();
+    int64_t m = op.getC().getType().getDimSize(0);
+    int64_t n = op.getC().getType().getDimSize(1);
+    int64_t k = op.getA().getType().getDimSize(op.getTransposeA() ? 0 : 1);
+    int64_t bm = blocks[0], bn = blocks[1], bk = blocks[2];
+    Value packedA, packedB;
+    if (op.getPackA())
+      packedA = packOperand(rewriter, loc, op.getA(), op.getTransposeA(), m, k,
+                            bm, bk, /*columnTilesOuter=*/false, alphaValue);
+    if (op.getPackB())
+      packedB = packOperand(rewriter, loc, op.getB(), op.getTransposeB(), k, n,
+                            bk, bn, /*columnTilesOuter=*/true, Value());
+    // The alpha scaling is in packed A; without it, in the product.
+    Value productScale = packedA ? Value() : alphaValue;
+    Value bandIv;
+    SmallVector<OpFoldResult> bounds = llvm::map_to_vector(
+        ArrayRef<int64_t>{m / bm, n / bn, k / bk, bm, bn, bk},
+        [&](int64_t size) -> OpFoldResult {
+          return rewriter.getIndexAttr(size);
+        });
+    buildNest(
+        rewriter, loc, bounds, [&](OpBuilder &b, Location l, ValueRange ivs) {
+          bandIv = ivs[3];
+          auto d = [&](unsigned i) { return b.getAffineDimExpr(i); };
+          AffineExpr row = d(0) * bm + d(3), col = d(1) * bn + d(4),
+                     red = d(2) * bk + d(5);
+          Value a = packedA
+                        ? loadAt(b, l, packedA, ivs, {d(0), d(2), d(3), d(5)})
+                        : loadAt(b, l, op.getA(), ivs,
+                                 operandIndex(row, red, op.getTransposeA()));
+          Value bv = packedB
+                         ? loadAt(b, l, packedB, ivs, {d(1), d(2), d(5), d(4)})
+                         : loadAt(b, l, op.getB(), ivs,
+                                  operandIndex(red, col, op.getTransposeB()));
+          Value product = arith::MulFOp::create(b, l, a, bv);
+          if (productScale)
+            product = arith::MulFOp::create(b, l, productScale, product);
+          Value c = loadAt(b, l, op.getC(), ivs, {row, col});
+          storeAt(b, l, arith::AddFOp::create(b, l, c, product), op.getC(), ivs,
+                  {row, col});
+        });
+    bool readsTransposed =
+        (!packedA && op.getTransposeA()) || (!packedB && op.getTransposeB());
+    if (!productScale && !readsTransposed)
+      tagGemmBand(rewriter, bandIv);
+    for (Value buffer : {packedA, packedB})
+      if (buffer)
+        memref::DeallocOp::create(rewriter, loc, buffer);
+  }
+
   LogicalResult matchAndRewrite(MatmulOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
@@ -246,6 +348,11 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
     // C[i][j] += alpha * op(A)[i][k] * op(B)[k][j].
     Value alphaValue =
         alpha != 1.0f ? f32Constant(rewriter, loc, alpha) : Value();
+    if (std::optional<ArrayRef<int64_t>> blocks = op.getPackBlocks()) {
+      buildBlockedAccumulation(rewriter, op, *blocks, alphaValue);
+      rewriter.eraseOp(op);
+      return success();
+    }
     // Without transposes or scaling, the nest is the GEMM band itself.
     Value bandIv;
     buildNest(rewriter, loc, {m, n, k},

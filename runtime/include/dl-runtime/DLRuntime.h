@@ -10,6 +10,7 @@
 #ifndef DL_RUNTIME_DLRUNTIME_H
 #define DL_RUNTIME_DLRUNTIME_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -53,6 +54,12 @@ void dl_brgemm_offs_invoke(int64_t kernel, intptr_t a, int64_t a_offset,
 /* The instruction set LIBXSMM generates code for ("hsw", "cpx", ...), or
  * "none" when the runtime was built without LIBXSMM. */
 const char *dl_runtime_target(void);
+
+/* Scratch memory of generated code (memref.alloc/dealloc in the dl-to-llvm
+ * pipeline): blocks of 1 MiB and more are kept per thread after free and
+ * reused. */
+void *_mlir_memref_to_llvm_alloc(size_t size);
+void _mlir_memref_to_llvm_free(void *ptr);
 
 #ifdef __cplusplus
 }

@@ -1643,3 +1643,35 @@ func.func @invoke_offsets_without_batch(%a: memref<8x4xf32>, %b: memref<4x16xf32
   dl.gemm_invoke %g(%a[%c0, %c0], %b[%c0, %c0], %c[%c0, %c0]) offsets(%o, %o) : memref<8x4xf32>, memref<4x16xf32>, memref<8x16xf32>, memref<2xi64>, memref<2xi64>
   return
 }
+
+// -----
+
+func.func @pack_blocks_count(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32>) {
+  // expected-error @+1 {{'dl.matmul' op pack_blocks must have 3 entries (bm, bn, bk), got 2}}
+  dl.matmul ins(%a, %b : memref<8x4xf32>, memref<4x16xf32>) outs(%c : memref<8x16xf32>) {pack_blocks = array<i64: 8, 16>}
+  return
+}
+
+// -----
+
+func.func @pack_blocks_not_divisor(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32>) {
+  // expected-error @+1 {{'dl.matmul' op pack_blocks entry for N must be a positive divisor of 16, got 5}}
+  dl.matmul ins(%a, %b : memref<8x4xf32>, memref<4x16xf32>) outs(%c : memref<8x16xf32>) {pack_blocks = array<i64: 8, 5, 4>}
+  return
+}
+
+// -----
+
+func.func @pack_blocks_dynamic(%a: memref<?x4xf32>, %b: memref<4x16xf32>, %c: memref<?x16xf32>) {
+  // expected-error @+1 {{'dl.matmul' op pack_blocks needs a static M}}
+  dl.matmul ins(%a, %b : memref<?x4xf32>, memref<4x16xf32>) outs(%c : memref<?x16xf32>) {pack_blocks = array<i64: 8, 16, 4>}
+  return
+}
+
+// -----
+
+func.func @pack_a_without_blocks(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32>) {
+  // expected-error @+1 {{'dl.matmul' op pack_a and pack_b need pack_blocks}}
+  dl.matmul ins(%a, %b : memref<8x4xf32>, memref<4x16xf32>) outs(%c : memref<8x16xf32>) {pack_a}
+  return
+}

@@ -13,8 +13,8 @@
 // RUN: %t-shared.exe | FileCheck %s
 
 // CHECK: max_err={{.*}} ok
-// CALLS: llvm.call @dl_brgemm_dispatch
-// CALLS: llvm.call @dl_brgemm_invoke
+// CALLS: llvm.call @dl_{{(br)?}}gemm_dispatch
+// CALLS: llvm.call @dl_{{(br)?}}gemm_invoke
 func.func @matmul_96(%a: memref<96x128xf32>, %b: memref<128x96xf32>, %c: memref<96x96xf32>) {
   dl.matmul ins(%a, %b : memref<96x128xf32>, memref<128x96xf32>) outs(%c : memref<96x96xf32>)
   return

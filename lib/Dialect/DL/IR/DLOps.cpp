@@ -156,7 +156,32 @@ LogicalResult MatmulOp::verify() {
       failed(verifyEqualSizes(*this, n, "N of op(B)", c.getDimSize(1),
                               "columns of C")))
     return failure();
+  if (failed(verifyPackBlocks(m, n, kA)))
+    return failure();
   return verifyNoAliasing(*this, getC(), {getA(), getB()});
+}
+
+LogicalResult MatmulOp::verifyPackBlocks(int64_t m, int64_t n, int64_t k) {
+  std::optional<ArrayRef<int64_t>> blocks = getPackBlocks();
+  if (!blocks) {
+    if (getPackA() || getPackB())
+      return emitOpError("pack_a and pack_b need pack_blocks");
+    return success();
+  }
+  if (blocks->size() != 3)
+    return emitOpError("pack_blocks must have 3 entries (bm, bn, bk), got ")
+           << blocks->size();
+  int64_t sizes[] = {m, n, k};
+  const char *names[] = {"M", "N", "K"};
+  for (auto [block, size, name] : llvm::zip(*blocks, sizes, names)) {
+    if (ShapedType::isDynamic(size))
+      return emitOpError("pack_blocks needs a static ") << name;
+    if (block < 1 || size % block != 0)
+      return emitOpError("pack_blocks entry for ")
+             << name << " must be a positive divisor of " << size << ", got "
+             << block;
+  }
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -413,10 +438,9 @@ LogicalResult GemmDispatchOp::verify() {
 }
 
 LogicalResult GemmInvokeOp::verify() {
-  for (auto [buffer, indices, name] :
-       {std::tuple(getA(), getAIndices(), "A"),
-        std::tuple(getB(), getBIndices(), "B"),
-        std::tuple(getC(), getCIndices(), "C")})
+  for (auto [buffer, indices, name] : {std::tuple(getA(), getAIndices(), "A"),
+                                       std::tuple(getB(), getBIndices(), "B"),
+                                       std::tuple(getC(), getCIndices(), "C")})
     if (static_cast<int64_t>(indices.size()) != buffer.getType().getRank())
       return emitOpError("expected one index per dimension of ") << name;
   auto dispatch = getKernel().getDefiningOp<GemmDispatchOp>();

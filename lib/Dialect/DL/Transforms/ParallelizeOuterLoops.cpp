@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dl/Dialect/DL/IR/DLDialect.h"
 #include "dl/Dialect/DL/Transforms/Passes.h"
 
 #include "mlir/Dialect/Affine/Analysis/AffineAnalysis.h"
@@ -30,7 +31,8 @@ namespace {
 
 /// The outer loops of the perfect nest rooted at `root` that may run in
 /// parallel together: parallel, constant bounds, no iter_args, never the
-/// innermost loop of the nest.
+/// innermost loop of the nest, and never a loop of a GEMM band (the band is
+/// one microkernel call).
 SmallVector<AffineForOp> parallelPrefix(AffineForOp root) {
   SmallVector<AffineForOp> nest, prefix;
   affine::getPerfectlyNestedLoops(nest, root);
@@ -38,7 +40,8 @@ SmallVector<AffineForOp> parallelPrefix(AffineForOp root) {
   if (nest.back().getBody()->getOps<AffineForOp>().empty())
     nest.pop_back();
   for (AffineForOp loop : nest) {
-    if (!loop.hasConstantBounds() || loop.getNumIterOperands() != 0 ||
+    if (loop->hasAttr(dl::DLDialect::getGemmBandAttrName()) ||
+        !loop.hasConstantBounds() || loop.getNumIterOperands() != 0 ||
         !affine::isLoopParallel(loop))
       break;
     prefix.push_back(loop);

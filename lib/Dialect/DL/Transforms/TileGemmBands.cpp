@@ -1,5 +1,4 @@
-//===- TileGemmBands.cpp - microkernel-sized tiles, default order -*- C++
-//-*-===//
+//===- TileGemmBands.cpp - microkernel-sized tiles, default order ---------===//
 //
 // The pass `dl-tile-gemm-bands`: tiles each tagged GEMM band whose loops are
 // longer than a microkernel may be, keeping the band's loop order (the
@@ -11,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dl/Dialect/DL/IR/DLDialect.h"
+#include "dl/Dialect/DL/Transforms/Blocking.h"
 #include "dl/Dialect/DL/Transforms/Passes.h"
 
 #include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
@@ -29,14 +29,6 @@ using namespace mlir::dl;
 using affine::AffineForOp;
 
 namespace {
-
-/// The largest divisor of `extent` that is at most `limit`.
-int64_t largestDivisorAtMost(int64_t extent, int64_t limit) {
-  for (int64_t size = std::min(extent, limit); size > 1; --size)
-    if (extent % size == 0)
-      return size;
-  return 1;
-}
 
 struct TileGemmBandsPass : dl::impl::TileGemmBandsBase<TileGemmBandsPass> {
   using TileGemmBandsBase::TileGemmBandsBase;

@@ -1,6 +1,6 @@
 // dl-outline-microkernels: which tagged bands become microkernel calls (and
 // with which sizes, leading dimensions and batch form), and which stay loops.
-// RUN: dl-opt %s --pass-pipeline='builtin.module(convert-dl-to-affine,func.func(dl-tile-gemm-bands),dl-outline-microkernels{report-fallbacks},cse)' --split-input-file --verify-diagnostics | FileCheck %s
+// RUN: dl-opt %s --pass-pipeline='builtin.module(convert-dl-to-affine,func.func(dl-tile-gemm-bands{max-block=64}),dl-outline-microkernels{report-fallbacks},cse)' --split-input-file --verify-diagnostics | FileCheck %s
 
 // A tiled GEMM: the K-tile loop is the batch (strided: A moves 64 columns,
 // B moves 64 rows of 96).

@@ -1,7 +1,7 @@
 // dl-parallelize-outer-loops: the dependence-free outer loops of each nest
 // become one affine.parallel (coalesced when several); reductions and the
 // innermost loop stay sequential.
-// RUN: dl-opt %s --convert-dl-to-affine --dl-tile-gemm-bands --dl-parallelize-outer-loops --canonicalize | FileCheck %s
+// RUN: dl-opt %s --convert-dl-to-affine --dl-tile-gemm-bands=max-block=64 --dl-parallelize-outer-loops --canonicalize | FileCheck %s
 
 // Tiled GEMM 128 x 96 x 256: the i and j tile loops (2 x 2) are parallel, the
 // K-tile loop carries the reduction.

@@ -1,7 +1,7 @@
 // dl-tile-gemm-bands: GEMM bands longer than max-block are tiled in their own
 // loop order with the largest divisor of each trip count <= max-block; the
 // tag moves to the outermost intra-tile loop.
-// RUN: dl-opt %s --convert-dl-to-affine --dl-tile-gemm-bands | FileCheck %s
+// RUN: dl-opt %s --convert-dl-to-affine --dl-tile-gemm-bands=max-block=64 | FileCheck %s
 // RUN: dl-opt %s --convert-dl-to-affine --dl-tile-gemm-bands=max-block=32 | FileCheck %s --check-prefix=SMALL
 
 // 128 x 96 x 256: tiles 64 x 48 x 64.

@@ -41,6 +41,13 @@ def DL_MatmulOp : DL_DPSOp<"matmul"> {
     dl.matmul ins(%a, %b : memref<64x32xf32>, memref<32x16xf32>)
               outs(%c : memref<64x16xf32>) {alpha = 2.0 : f32, beta = 1.0 : f32}
     ```
+
+    `pack_blocks = array<i64: bm, bn, bk>` (set by `dl-pack-gemm-operands`)
+    asks the lowering to compute C in bm x bn blocks, each the sum over K of
+    bm x bk by bk x bn products. With `pack_a`, `alpha * op(A)` is first
+    copied into a buffer `[M/bm][K/bk][bm][bk]`; with `pack_b`, `op(B)` into
+    `[N/bn][K/bk][bk][bn]`, so that every block the microkernel reads is
+    contiguous. The blocks must divide M, N and K (static sizes).
   }];
   let arguments = (ins Arg<DL_Buffer, "A", [MemRead]>:$a,
                        Arg<DL_Buffer, "B", [MemRead]>:$b,
@@ -48,13 +55,18 @@ def DL_MatmulOp : DL_DPSOp<"matmul"> {
                        DefaultValuedAttr<F32Attr, "1.0">:$alpha,
                        DefaultValuedAttr<F32Attr, "0.0">:$beta,
                        UnitAttr:$transpose_a,
-                       UnitAttr:$transpose_b);
+                       UnitAttr:$transpose_b,
+                       OptionalAttr<DenseI64ArrayAttr>:$pack_blocks,
+                       UnitAttr:$pack_a,
+                       UnitAttr:$pack_b);
   let assemblyFormat = [{
     `ins` `(` $a `,` $b `:` type($a) `,` type($b) `)`
     `outs` `(` $c `:` type($c) `)` attr-dict
   }];
   let extraClassDeclaration = [{
     ::mlir::MutableOperandRange getDpsInitsMutable() { return getCMutable(); }
+    /// Checks pack_blocks / pack_a / pack_b against the GEMM sizes.
+    ::llvm::LogicalResult verifyPackBlocks(int64_t m, int64_t n, int64_t k);
   }];
 }
 

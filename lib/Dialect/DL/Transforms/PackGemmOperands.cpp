@@ -1,0 +1,71 @@
+//===- PackGemmOperands.cpp - GEMM blocks and operand packing -----------===//
+//
+// The pass `dl-pack-gemm-operands`: records on each static dl.matmul the
+// block sizes its lowering computes C in and which operands are copied into
+// contiguous blocks first (see the pass description for the rule). The
+// decision is an attribute, so dl-opt shows it and the lowering only
+// follows it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dl/Dialect/DL/IR/DLOps.h"
+#include "dl/Dialect/DL/Transforms/Blocking.h"
+#include "dl/Dialect/DL/Transforms/Passes.h"
+
+namespace mlir {
+namespace dl {
+#define GEN_PASS_DEF_PACKGEMMOPERANDS
+#include "dl/Dialect/DL/Transforms/Passes.h.inc"
+} // namespace dl
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::dl;
+
+namespace {
+
+/// Whether rows `leadingDim` floats apart fall into few L1 sets: when the
+/// row stride is a multiple of 1 KiB, consecutive rows cycle through at most
+/// 4 positions of a 4 KiB cache way (the way size of the 8-way 32 KiB L1 of
+/// x86 cores), so a block of more than 32 rows evicts itself.
+bool conflictingRows(int64_t leadingDim) {
+  return (leadingDim * static_cast<int64_t>(sizeof(float))) % 1024 == 0;
+}
+
+struct PackGemmOperandsPass
+    : dl::impl::PackGemmOperandsBase<PackGemmOperandsPass> {
+  using PackGemmOperandsBase::PackGemmOperandsBase;
+
+  void runOnOperation() override {
+    if (blockM < 1 || blockN < 1 || blockK < 1) {
+      getOperation().emitError(
+          "dl-pack-gemm-operands: block-m, block-n and block-k must be >= 1");
+      return signalPassFailure();
+    }
+    getOperation().walk([&](MatmulOp op) {
+      if (op.getPackBlocks())
+        return; // Decided already (by the user or an earlier run).
+      MemRefType a = op.getA().getType(), b = op.getB().getType();
+      if (!a.hasStaticShape() || !b.hasStaticShape() ||
+          !op.getC().getType().hasStaticShape())
+        return;
+      int64_t m = a.getDimSize(op.getTransposeA() ? 1 : 0);
+      int64_t k = a.getDimSize(op.getTransposeA() ? 0 : 1);
+      int64_t n = b.getDimSize(op.getTransposeB() ? 0 : 1);
+      int64_t bm = largestDivisorAtMost(m, blockM);
+      int64_t bn = largestDivisorAtMost(n, blockN);
+      int64_t bk = largestDivisorAtMost(k, blockK);
+      // A block is contiguous in place when it spans whole rows of its
+      // operand: A's (bm x bk) when bk == K, B's (bk x bn) when bn == N.
+      bool packA = op.getTransposeA() || !op.getAlpha().isExactlyValue(1.0) ||
+                   (bk != k && (n / bn >= minReuse || conflictingRows(k)));
+      bool packB = op.getTransposeB() ||
+                   (bn != n && (m / bm >= minReuse || conflictingRows(n)));
+      op.setPackBlocks(ArrayRef<int64_t>{bm, bn, bk});
+      op.setPackA(packA);
+      op.setPackB(packB);
+    });
+  }
+};
+
+} // namespace

@@ -1,0 +1,58 @@
+// The blocked lowering of a dl.matmul with pack_blocks: alpha * A and B are
+// copied into contiguous blocks (read in source order), C accumulates over
+// (M/bm, N/bn, K/bk, bm, bn, bk) with the band tag on the bm loop, and the
+// copies are freed.
+// RUN: dl-opt %s --convert-dl-to-affine --split-input-file | FileCheck %s
+
+// CHECK-LABEL: func @packed
+// CHECK-DAG: %[[TWO:.*]] = arith.constant 2.0
+// CHECK: %[[PA:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x2x4x3xf32>
+// CHECK: affine.for %[[RB:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.for %[[R:.*]] = 0 to 4 {
+// CHECK-NEXT: affine.for %[[CB:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.for %[[C:.*]] = 0 to 3 {
+// CHECK-NEXT: %[[V:.*]] = affine.load %arg0[%[[RB]] * 4 + %[[R]], %[[CB]] * 3 + %[[C]]]
+// CHECK-NEXT: %[[S:.*]] = arith.mulf %[[TWO]], %[[V]]
+// CHECK-NEXT: affine.store %[[S]], %[[PA]][%[[RB]], %[[CB]], %[[R]], %[[C]]]
+// CHECK: %[[PB:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x2x3x2xf32>
+// CHECK: affine.for %[[RB:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.for %[[R:.*]] = 0 to 3 {
+// CHECK-NEXT: affine.for %[[CB:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.for %[[C:.*]] = 0 to 2 {
+// CHECK-NEXT: %[[V:.*]] = affine.load %arg1[%[[RB]] * 3 + %[[R]], %[[CB]] * 2 + %[[C]]]
+// CHECK-NEXT: affine.store %[[V]], %[[PB]][%[[CB]], %[[RB]], %[[R]], %[[C]]]
+// CHECK: affine.for %[[I0:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.for %[[J0:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.for %[[K0:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.for %[[I:.*]] = 0 to 4 {
+// CHECK-NEXT: affine.for %[[J:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.for %[[K:.*]] = 0 to 3 {
+// CHECK-NEXT: affine.load %[[PA]][%[[I0]], %[[K0]], %[[I]], %[[K]]]
+// CHECK-NEXT: affine.load %[[PB]][%[[J0]], %[[K0]], %[[K]], %[[J]]]
+// CHECK-NEXT: arith.mulf
+// CHECK-NEXT: affine.load %arg2[%[[I0]] * 4 + %[[I]], %[[J0]] * 2 + %[[J]]]
+// CHECK: } {dl.gemm_band}
+// CHECK: memref.dealloc %[[PA]]
+// CHECK: memref.dealloc %[[PB]]
+func.func @packed(%a: memref<8x6xf32>, %b: memref<6x4xf32>, %c: memref<8x4xf32>) {
+  dl.matmul ins(%a, %b : memref<8x6xf32>, memref<6x4xf32>) outs(%c : memref<8x4xf32>)
+      {alpha = 2.0 : f32, pack_blocks = array<i64: 4, 2, 3>, pack_a, pack_b}
+  return
+}
+
+// -----
+
+// Blocks without copies: the operands are read in place; alpha stays in the
+// product, and a band that scales is no GEMM band (no tag).
+// CHECK-LABEL: func @in_place
+// CHECK-NOT: memref.alloc
+// CHECK: affine.load %arg0[%{{.*}} * 4 + %{{.*}}, %{{.*}} * 3 + %{{.*}}]
+// CHECK: affine.load %arg1[%{{.*}} * 3 + %{{.*}}, %{{.*}} * 2 + %{{.*}}]
+// CHECK: arith.mulf
+// CHECK: arith.mulf
+// CHECK-NOT: dl.gemm_band
+func.func @in_place(%a: memref<8x6xf32>, %b: memref<6x4xf32>, %c: memref<8x4xf32>) {
+  dl.matmul ins(%a, %b : memref<8x6xf32>, memref<6x4xf32>) outs(%c : memref<8x4xf32>)
+      {alpha = 2.0 : f32, pack_blocks = array<i64: 4, 2, 3>}
+  return
+}

@@ -1,0 +1,69 @@
+// Which blocks and packed operands dl-pack-gemm-operands records on each
+// matmul, and how a smaller cache-independent block limit changes them.
+// RUN: dl-opt %s --dl-pack-gemm-operands --split-input-file | FileCheck %s
+// RUN: dl-opt %s --dl-pack-gemm-operands="block-m=32 block-n=16 block-k=32 min-reuse=4" --split-input-file | FileCheck %s --check-prefix=SMALL
+
+// Square, power-of-two leading dimensions: both operands are read many
+// times and neither block is contiguous in place.
+// CHECK-LABEL: func @square
+// CHECK: dl.matmul {{.*}} {pack_a, pack_b, pack_blocks = array<i64: 128, 32, 128>}
+// SMALL-LABEL: func @square
+// SMALL: dl.matmul {{.*}} {pack_a, pack_b, pack_blocks = array<i64: 32, 16, 32>}
+func.func @square(%a: memref<512x512xf32>, %b: memref<512x512xf32>, %c: memref<512x512xf32>) {
+  dl.matmul ins(%a, %b : memref<512x512xf32>, memref<512x512xf32>) outs(%c : memref<512x512xf32>)
+  return
+}
+
+// -----
+
+// M = 128 is one row block, so B is read once; it is packed anyway because
+// its rows are 8 KiB apart (L1 set conflicts). With the small limits B is
+// read 4 times: packed by reuse.
+// CHECK-LABEL: func @one_row_block
+// CHECK: dl.matmul {{.*}} {pack_a, pack_b, pack_blocks = array<i64: 128, 32, 128>}
+// SMALL-LABEL: func @one_row_block
+// SMALL: dl.matmul {{.*}} {pack_a, pack_b, pack_blocks = array<i64: 32, 16, 32>}
+func.func @one_row_block(%a: memref<128x1024xf32>, %b: memref<1024x2048xf32>, %c: memref<128x2048xf32>) {
+  dl.matmul ins(%a, %b : memref<128x1024xf32>, memref<1024x2048xf32>) outs(%c : memref<128x2048xf32>)
+  return
+}
+
+// -----
+
+// N = 16 is one column block: A is read once and its leading dimension
+// (1000 floats) does not conflict, so A stays in place; B's 16-column
+// blocks are whole rows, contiguous already.
+// CHECK-LABEL: func @narrow
+// CHECK: dl.matmul {{.*}} {pack_blocks = array<i64: 128, 16, 125>}
+// SMALL-LABEL: func @narrow
+// SMALL: dl.matmul {{.*}} {pack_blocks = array<i64: 32, 16, 25>}
+func.func @narrow(%a: memref<256x1000xf32>, %b: memref<1000x16xf32>, %c: memref<256x16xf32>) {
+  dl.matmul ins(%a, %b : memref<256x1000xf32>, memref<1000x16xf32>) outs(%c : memref<256x16xf32>)
+  return
+}
+
+// -----
+
+// Transposed operands and alpha are always packed (the copy transposes and
+// scales), whatever the reuse.
+// CHECK-LABEL: func @transposed_scaled
+// CHECK: dl.matmul {{.*}} {alpha = 2.000000e+00 : f32, pack_a, pack_b, pack_blocks = array<i64: 8, 16, 4>, transpose_a, transpose_b}
+func.func @transposed_scaled(%a: memref<4x8xf32>, %b: memref<16x4xf32>, %c: memref<8x16xf32>) {
+  dl.matmul ins(%a, %b : memref<4x8xf32>, memref<16x4xf32>) outs(%c : memref<8x16xf32>)
+      {alpha = 2.0 : f32, transpose_a, transpose_b}
+  return
+}
+
+// -----
+
+// Dynamic sizes and decisions already made are left alone.
+// CHECK-LABEL: func @untouched
+// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<?x16xf32>){{$}}
+// CHECK: dl.matmul {{.*}} {pack_blocks = array<i64: 4, 8, 2>}
+func.func @untouched(%a: memref<?x4xf32>, %b: memref<4x16xf32>, %c: memref<?x16xf32>,
+                     %x: memref<8x4xf32>, %y: memref<8x16xf32>) {
+  dl.matmul ins(%a, %b : memref<?x4xf32>, memref<4x16xf32>) outs(%c : memref<?x16xf32>)
+  dl.matmul ins(%x, %b : memref<8x4xf32>, memref<4x16xf32>) outs(%y : memref<8x16xf32>)
+      {pack_blocks = array<i64: 4, 8, 2>}
+  return
+}
