@@ -1,0 +1,65 @@
+//===- CacheModel.h - cache hierarchy and PolyDL's cost ---------*- C++ -*-===//
+//
+// The machine the ranking models: cache levels (capacity, latency,
+// bandwidth) and memory. Capacities are read from the running machine
+// (sysfs), latencies and bandwidths have documented defaults; all can be
+// overridden (for cross-compiling) or read from a machine file. Algorithm 2
+// of PolyDL assigns sorted working sets to the levels, and eq. 1 turns the
+// assignment into a cost.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DL_ANALYSIS_CACHEMODEL_H
+#define DL_ANALYSIS_CACHEMODEL_H
+
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <string>
+
+namespace mlir {
+namespace dl {
+
+struct CacheLevel {
+  std::string name;
+  int64_t bytes;
+  /// Load-to-use latency in cycles and sustained bandwidth in bytes/cycle.
+  double latency;
+  double bandwidth;
+};
+
+struct CacheModel {
+  SmallVector<CacheLevel> levels; // Fastest first.
+  double memoryLatency = 300.0;
+  double memoryBandwidth = 8.0;
+
+  /// Defaults for an x86 core: L1 32 KiB, L2 512 KiB, L3 32 MiB, with
+  /// latencies 4/14/50/300 cycles and bandwidths 64/32/16/8 bytes/cycle.
+  static CacheModel defaults();
+  /// The defaults with the capacities of this machine's data/unified caches
+  /// (/sys/devices/system/cpu/cpu0/cache); defaults where unreadable.
+  static CacheModel detect();
+  /// Overrides capacities from "L1=32768,L2=524288,..." (bytes, K/M/G
+  /// suffixes allowed). Fails with a message on malformed text or sizes <= 0.
+  LogicalResult overrideSizes(StringRef spec, std::string &error);
+};
+
+/// Algorithm 2 and eq. 1: how many bytes of working sets each level holds,
+/// what goes to memory, and the cost.
+struct LevelAssignment {
+  SmallVector<int64_t> bytesPerLevel;
+  int64_t memoryBytes = 0;
+  double cost = 0.0;
+};
+
+/// Assigns the working sets (bytes), sorted ascending, each to the fastest
+/// level with room left (Algorithm 2, fully associative exclusive caches),
+/// else to memory, and sums sum_i WS_Li * lat_Li / bw_Li + WS_mem * lat_mem
+/// / bw_mem (eq. 1).
+LevelAssignment assignToLevels(ArrayRef<int64_t> workingSetBytes,
+                               const CacheModel &model);
+
+} // namespace dl
+} // namespace mlir
+
+#endif // DL_ANALYSIS_CACHEMODEL_H

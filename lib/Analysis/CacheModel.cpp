@@ -1,0 +1,122 @@
+//===- CacheModel.cpp - cache hierarchy and PolyDL's cost -------*- C++ -*-===//
+//
+// Cache capacities from sysfs (or overrides), documented default latencies
+// and bandwidths, and Algorithm 2 / eq. 1 of PolyDL.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dl/Analysis/CacheModel.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace mlir::dl;
+
+CacheModel CacheModel::defaults() {
+  CacheModel model;
+  model.levels = {{"L1", 32 << 10, 4.0, 64.0},
+                  {"L2", 512 << 10, 14.0, 32.0},
+                  {"L3", 32 << 20, 50.0, 16.0}};
+  return model;
+}
+
+/// Parses "32K", "512K", "32768K", "1M", "65536" into bytes; 0 on error.
+static int64_t parseBytes(StringRef text) {
+  text = text.trim();
+  int64_t scale = 1;
+  if (text.ends_with_insensitive("k"))
+    scale = 1 << 10;
+  else if (text.ends_with_insensitive("m"))
+    scale = 1 << 20;
+  else if (text.ends_with_insensitive("g"))
+    scale = int64_t(1) << 30;
+  if (scale != 1)
+    text = text.drop_back();
+  int64_t value;
+  if (text.getAsInteger(10, value) || value <= 0)
+    return 0;
+  return value * scale;
+}
+
+static std::string readFile(const std::string &path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buffer)
+    return "";
+  return (*buffer)->getBuffer().trim().str();
+}
+
+CacheModel CacheModel::detect() {
+  CacheModel model = defaults();
+  for (int index = 0; index < 8; ++index) {
+    std::string dir =
+        "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index);
+    std::string type = readFile(dir + "/type");
+    if (type.empty())
+      break;
+    if (type == "Instruction")
+      continue;
+    int64_t level;
+    if (StringRef(readFile(dir + "/level")).getAsInteger(10, level) ||
+        level < 1 || level > static_cast<int64_t>(model.levels.size()))
+      continue;
+    if (int64_t bytes = parseBytes(readFile(dir + "/size")))
+      model.levels[level - 1].bytes = bytes;
+  }
+  return model;
+}
+
+LogicalResult CacheModel::overrideSizes(StringRef spec, std::string &error) {
+  SmallVector<StringRef> items;
+  spec.split(items, ',', -1, /*KeepEmpty=*/false);
+  for (StringRef item : items) {
+    auto [name, size] = item.split('=');
+    auto *level = llvm::find_if(levels, [&](const CacheLevel &l) {
+      return StringRef(l.name).equals_insensitive(name.trim());
+    });
+    if (level == levels.end()) {
+      error = ("unknown cache level '" + name.trim() +
+               "' (expected L1, L2 "
+               "or L3)")
+                  .str();
+      return failure();
+    }
+    int64_t bytes = parseBytes(size);
+    if (bytes <= 0) {
+      error = ("cache size '" + size.trim() + "' of " + name.trim() +
+               " must be a positive number of bytes (K/M/G allowed)")
+                  .str();
+      return failure();
+    }
+    level->bytes = bytes;
+  }
+  return success();
+}
+
+LevelAssignment dl::assignToLevels(ArrayRef<int64_t> workingSetBytes,
+                                   const CacheModel &model) {
+  SmallVector<int64_t> sorted(workingSetBytes);
+  llvm::sort(sorted);
+  LevelAssignment assignment;
+  assignment.bytesPerLevel.assign(model.levels.size(), 0);
+  for (int64_t ws : sorted) {
+    bool placed = false;
+    for (auto [i, level] : llvm::enumerate(model.levels)) {
+      if (ws + assignment.bytesPerLevel[i] <= level.bytes) {
+        assignment.bytesPerLevel[i] += ws;
+        placed = true;
+        break;
+      }
+    }
+    if (!placed)
+      assignment.memoryBytes += ws;
+  }
+  for (auto [i, level] : llvm::enumerate(model.levels))
+    assignment.cost +=
+        assignment.bytesPerLevel[i] * level.latency / level.bandwidth;
+  assignment.cost +=
+      assignment.memoryBytes * model.memoryLatency / model.memoryBandwidth;
+  return assignment;
+}

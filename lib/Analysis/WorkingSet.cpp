@@ -1,0 +1,526 @@
+//===- WorkingSet.cpp - PolyDL working sets with isl ------------*- C++ -*-===//
+//
+// Builds the polyhedral model of an affine nest directly from the MLIR IR
+// (index sets from affine::getIndexSet, access maps from MemRefAccess) as isl
+// objects, maps every statement instance to its 2d+1 schedule time so that
+// all statements share one time space ordered lexicographically, and runs
+// Algorithm 1 of PolyDL there. A statement is the set of memory accesses of
+// one loop body. Dependences are memory-based (every earlier access of the
+// same element, not only the last), as in the paper's example where the
+// reuse of A[i][k] spans all later j.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dl/Analysis/WorkingSet.h"
+
+#include "mlir/Analysis/FlatLinearValueConstraints.h"
+#include "mlir/Dialect/Affine/Analysis/AffineAnalysis.h"
+#include "mlir/Dialect/Affine/Analysis/AffineStructures.h"
+#include "mlir/Dialect/Affine/Analysis/Utils.h"
+#include "mlir/Dialect/Affine/IR/AffineValueMap.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <isl/ctx.h>
+#include <isl/ilp.h>
+#include <isl/map.h>
+#include <isl/options.h>
+#include <isl/point.h>
+#include <isl/set.h>
+#include <isl/space.h>
+#include <isl/union_map.h>
+#include <isl/union_set.h>
+#include <isl/val.h>
+
+using namespace mlir;
+using namespace mlir::dl;
+using affine::AffineForOp;
+
+namespace mlir {
+namespace dl {
+
+/// One memory access of the nest, as isl relations over the time space.
+struct ModelAccess {
+  bool write;
+  unsigned array;
+  std::string text;  // "A0[...]" as written in the model, for reports.
+  isl_map *relation; // T[...] -> A<array>[...], restricted to the domain.
+};
+
+/// The polyhedral model: every relation lives in the time space T of the
+/// 2d+1 schedule, so lexicographic order is execution order.
+class PolyhedralModel {
+public:
+  PolyhedralModel() : ctx(isl_ctx_alloc()) {
+    isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE);
+  }
+  ~PolyhedralModel() {
+    for (ModelAccess &access : accesses)
+      isl_map_free(access.relation);
+    isl_set_free(domain);
+    isl_ctx_free(ctx);
+  }
+
+  isl_ctx *ctx;
+  unsigned timeDims = 0;
+  isl_set *domain = nullptr; // All statement instances, as times.
+  SmallVector<ModelAccess> accesses;
+  SmallVector<int64_t> elementBytes; // Per array.
+  std::string text;                  // Domains, accesses and schedules.
+};
+
+} // namespace dl
+} // namespace mlir
+
+namespace {
+
+/// isl notation of an affine expression over named dims and symbols.
+std::string toIsl(AffineExpr expr, ArrayRef<std::string> dimNames) {
+  switch (expr.getKind()) {
+  case AffineExprKind::Constant: {
+    int64_t value = cast<AffineConstantExpr>(expr).getValue();
+    return value < 0 ? "(" + std::to_string(value) + ")"
+                     : std::to_string(value);
+  }
+  case AffineExprKind::DimId:
+    return dimNames[cast<AffineDimExpr>(expr).getPosition()];
+  case AffineExprKind::SymbolId:
+    return "";
+  default:
+    break;
+  }
+  auto binary = cast<AffineBinaryOpExpr>(expr);
+  std::string lhs = toIsl(binary.getLHS(), dimNames);
+  std::string rhs = toIsl(binary.getRHS(), dimNames);
+  if (lhs.empty() || rhs.empty())
+    return "";
+  switch (expr.getKind()) {
+  case AffineExprKind::Add:
+    return "(" + lhs + " + " + rhs + ")";
+  case AffineExprKind::Mul:
+    return "(" + lhs + " * " + rhs + ")";
+  case AffineExprKind::Mod:
+    return "(" + lhs + " mod " + rhs + ")";
+  case AffineExprKind::FloorDiv:
+    return "floor((" + lhs + ")/" + rhs + ")";
+  case AffineExprKind::CeilDiv:
+    return "ceil((" + lhs + ")/" + rhs + ")";
+  default:
+    return "";
+  }
+}
+
+std::string joined(ArrayRef<std::string> items) {
+  std::string out;
+  for (auto [i, item] : llvm::enumerate(items))
+    out += (i ? ", " : "") + item;
+  return out;
+}
+
+/// The constraints of `cst` over the named dim vars in isl notation (local
+/// vars become existentially quantified variables). Empty on symbols.
+std::string constraintsToIsl(const affine::FlatAffineValueConstraints &cst,
+                             ArrayRef<std::string> dimNames) {
+  if (cst.getNumSymbolVars() != 0)
+    return "";
+  unsigned numDims = cst.getNumDimVars(), numLocals = cst.getNumLocalVars();
+  SmallVector<std::string> names(dimNames);
+  for (unsigned l = 0; l < numLocals; ++l)
+    names.push_back("e" + std::to_string(l));
+  auto row = [&](ArrayRef<int64_t> coefficients, const char *relation) {
+    std::string out;
+    for (unsigned c = 0; c < numDims + numLocals; ++c)
+      if (coefficients[c] != 0)
+        out += std::to_string(coefficients[c]) + "*" + names[c] + " + ";
+    return out + std::to_string(coefficients.back()) + " " + relation + " 0";
+  };
+  SmallVector<std::string> rows;
+  for (unsigned r = 0; r < cst.getNumEqualities(); ++r)
+    rows.push_back(row(cst.getEquality64(r), "="));
+  for (unsigned r = 0; r < cst.getNumInequalities(); ++r)
+    rows.push_back(row(cst.getInequality64(r), ">="));
+  std::string body;
+  for (auto [i, r] : llvm::enumerate(rows))
+    body += (i ? " and " : "") + r;
+  if (body.empty())
+    body = "0 = 0";
+  if (numLocals == 0)
+    return body;
+  SmallVector<std::string> locals(names.begin() + numDims, names.end());
+  return "exists (" + joined(locals) + " : " + body + ")";
+}
+
+/// Distinct points of `set` (no parameters): boxes by their extents, other
+/// pieces by isl's enumeration within `maxOperations`, else their bounding
+/// box (and `approximate` is set).
+int64_t countPoints(isl_set *set, unsigned long maxOperations,
+                    bool &approximate) {
+  isl_ctx *ctx = isl_set_get_ctx(set);
+  auto boxCount = [](isl_set *piece) -> int64_t {
+    int64_t count = 1;
+    for (int d = 0, e = isl_set_dim(piece, isl_dim_set); d < e; ++d) {
+      isl_val *lo = isl_set_dim_min_val(isl_set_copy(piece), d);
+      isl_val *hi = isl_set_dim_max_val(isl_set_copy(piece), d);
+      if (isl_val_is_int(lo) && isl_val_is_int(hi))
+        count *= isl_val_get_num_si(hi) - isl_val_get_num_si(lo) + 1;
+      isl_val_free(lo);
+      isl_val_free(hi);
+    }
+    return count;
+  };
+  int64_t total = 0;
+  isl_set *disjoint = isl_set_make_disjoint(isl_set_copy(set));
+  isl_basic_set_list *pieces = isl_set_get_basic_set_list(disjoint);
+  for (int i = 0, e = isl_basic_set_list_n_basic_set(pieces); i < e; ++i) {
+    isl_set *piece =
+        isl_set_from_basic_set(isl_basic_set_list_get_basic_set(pieces, i));
+    if (isl_set_is_empty(piece) == isl_bool_true) {
+      isl_set_free(piece);
+      continue;
+    }
+    if (isl_set_is_box(piece) == isl_bool_true) {
+      total += boxCount(piece);
+      isl_set_free(piece);
+      continue;
+    }
+    isl_ctx_reset_operations(ctx);
+    isl_ctx_set_max_operations(ctx, maxOperations);
+    isl_val *count = isl_set_count_val(piece);
+    isl_ctx_set_max_operations(ctx, 0);
+    if (count && isl_val_is_int(count)) {
+      total += isl_val_get_num_si(count);
+    } else {
+      isl_ctx_reset_error(ctx);
+      approximate = true;
+      total += boxCount(piece);
+    }
+    isl_val_free(count);
+    isl_set_free(piece);
+  }
+  isl_basic_set_list_free(pieces);
+  isl_set_free(disjoint);
+  return total;
+}
+
+/// The loop nest's accesses grouped into statements (one per loop body).
+struct StatementInfo {
+  Block *body;
+  SmallVector<AffineForOp> loops; // Outermost (the root) first.
+  SmallVector<Operation *> accesses;
+};
+
+/// Position of `op` among the ops of its block.
+int64_t positionInBlock(Operation *op) {
+  int64_t position = 0;
+  for (Operation &other : *op->getBlock()) {
+    if (&other == op)
+      return position;
+    ++position;
+  }
+  return position;
+}
+
+} // namespace
+
+FailureOr<std::unique_ptr<WorkingSetAnalysis>>
+WorkingSetAnalysis::build(AffineForOp root, std::string *whyNot) {
+  auto fail = [&](const Twine &reason) {
+    if (whyNot)
+      *whyNot = reason.str();
+    return failure();
+  };
+  // Collect statements and check that the nest is within the model.
+  SmallVector<StatementInfo> statements;
+  DenseMap<Block *, unsigned> statementOf;
+  std::string reason;
+  root->walk([&](Operation *op) {
+    if (!reason.empty())
+      return;
+    if (auto loop = dyn_cast<AffineForOp>(op)) {
+      if (loop.getNumIterOperands() != 0)
+        reason = "a loop carries iter_args";
+      return;
+    }
+    if (isa<affine::AffineReadOpInterface, affine::AffineWriteOpInterface>(
+            op)) {
+      Block *body = op->getBlock();
+      auto [it, inserted] = statementOf.try_emplace(body, statements.size());
+      if (inserted) {
+        StatementInfo info{body, {}, {}};
+        for (Operation *parent = op->getParentOp(); parent;
+             parent = parent->getParentOp()) {
+          auto loop = dyn_cast<AffineForOp>(parent);
+          if (!loop) {
+            reason = "an access is under a non-loop region op";
+            return;
+          }
+          info.loops.insert(info.loops.begin(), loop);
+          if (loop == root)
+            break;
+        }
+        statements.push_back(std::move(info));
+      }
+      statements[it->second].accesses.push_back(op);
+      return;
+    }
+    if (isa<memref::LoadOp, memref::StoreOp>(op) ||
+        (!isMemoryEffectFree(op) && !isa<affine::AffineYieldOp>(op) &&
+         !op->hasTrait<OpTrait::HasRecursiveMemoryEffects>()))
+      reason = ("'" + op->getName().getStringRef() +
+                "' has memory effects the model does not cover")
+                   .str();
+  });
+  if (!reason.empty())
+    return fail(reason);
+  if (statements.empty())
+    return fail("the nest has no memory accesses");
+
+  auto model = std::make_unique<PolyhedralModel>();
+  unsigned maxDepth = 0;
+  for (StatementInfo &info : statements)
+    maxDepth = std::max<unsigned>(maxDepth, info.loops.size());
+  model->timeDims = 2 * maxDepth + 1;
+  SmallVector<std::string> timeNames;
+  for (unsigned t = 0; t < model->timeDims; ++t)
+    timeNames.push_back("t" + std::to_string(t));
+  std::string timeTuple = "T[" + joined(timeNames) + "]";
+
+  DenseMap<Value, unsigned> arrayOf;
+  llvm::raw_string_ostream text(model->text);
+  isl_union_set *domains =
+      isl_union_set_empty(isl_space_params_alloc(model->ctx, 0));
+  for (auto [s, info] : llvm::enumerate(statements)) {
+    std::string name = "S" + std::to_string(s);
+    SmallVector<std::string> ivNames;
+    for (unsigned d = 0; d < info.loops.size(); ++d)
+      ivNames.push_back("i" + std::to_string(d));
+    std::string tuple = name + "[" + joined(ivNames) + "]";
+
+    // Domain from the loop bounds.
+    affine::FlatAffineValueConstraints cst;
+    SmallVector<Operation *> loopOps = llvm::map_to_vector(
+        info.loops, [](AffineForOp loop) { return loop.getOperation(); });
+    if (failed(affine::getIndexSet(loopOps, &cst)))
+      return fail("a loop bound is not affine");
+    SmallVector<std::string> cstNames;
+    for (unsigned d = 0; d < cst.getNumDimVars(); ++d) {
+      Value iv = cst.getValue(d);
+      auto *pos = llvm::find_if(info.loops, [&](AffineForOp loop) {
+        return loop.getInductionVar() == iv;
+      });
+      cstNames.push_back(ivNames[pos - info.loops.begin()]);
+    }
+    std::string constraints = constraintsToIsl(cst, cstNames);
+    if (constraints.empty())
+      return fail("loop bounds depend on symbols (dynamic sizes)");
+    std::string domainText = "{ " + tuple + " : " + constraints + " }";
+
+    // Schedule: loop positions interleaved with the ivs, padded with 0.
+    SmallVector<std::string> times;
+    for (AffineForOp loop : info.loops) {
+      times.push_back(std::to_string(positionInBlock(loop)));
+      times.push_back(ivNames[times.size() / 2]);
+    }
+    while (times.size() < model->timeDims)
+      times.push_back("0");
+    std::string scheduleText = "{ " + tuple + " -> T[" + joined(times) + "] }";
+    text << domainText << "\n" << scheduleText << "\n";
+
+    isl_set *domain = isl_set_read_from_str(model->ctx, domainText.c_str());
+    isl_map *schedule = isl_map_read_from_str(model->ctx, scheduleText.c_str());
+    if (!domain || !schedule) {
+      isl_set_free(domain);
+      isl_map_free(schedule);
+      isl_union_set_free(domains);
+      return fail("isl rejected the domain " + domainText + " or schedule " +
+                  scheduleText);
+    }
+    isl_map *instanceTime =
+        isl_map_intersect_domain(schedule, isl_set_copy(domain));
+    domains = isl_union_set_add_set(
+        domains, isl_set_apply(domain, isl_map_copy(instanceTime)));
+
+    for (Operation *op : info.accesses) {
+      affine::MemRefAccess access(op);
+      affine::AffineValueMap valueMap;
+      access.getAccessMap(&valueMap);
+      SmallVector<std::string> operandNames;
+      for (Value operand : valueMap.getOperands()) {
+        auto *pos = llvm::find_if(info.loops, [&](AffineForOp loop) {
+          return loop.getInductionVar() == operand;
+        });
+        if (pos == info.loops.end()) {
+          isl_map_free(instanceTime);
+          isl_union_set_free(domains);
+          return fail("an access index is not a function of the nest's ivs");
+        }
+        operandNames.push_back(ivNames[pos - info.loops.begin()]);
+      }
+      auto [it, inserted] = arrayOf.try_emplace(access.memref, arrayOf.size());
+      if (inserted) {
+        auto type = cast<MemRefType>(access.memref.getType());
+        model->elementBytes.push_back(
+            std::max<int64_t>(1, type.getElementTypeBitWidth() / 8));
+      }
+      SmallVector<std::string> indices;
+      for (AffineExpr expr : valueMap.getAffineMap().getResults())
+        indices.push_back(toIsl(expr, operandNames));
+      std::string element =
+          "A" + std::to_string(it->second) + "[" + joined(indices) + "]";
+      std::string accessText = "{ " + tuple + " -> " + element + " }";
+      isl_map *relation = isl_map_read_from_str(model->ctx, accessText.c_str());
+      if (!relation || llvm::any_of(indices, [](const std::string &index) {
+            return index.empty();
+          })) {
+        isl_map_free(relation);
+        isl_map_free(instanceTime);
+        isl_union_set_free(domains);
+        return fail("isl rejected the access " + accessText);
+      }
+      bool write = isa<affine::AffineWriteOpInterface>(op);
+      text << (write ? "write " : "read ") << accessText << "\n";
+      // T -> element: time^-1 . access.
+      relation = isl_map_apply_range(
+          isl_map_reverse(isl_map_copy(instanceTime)), relation);
+      model->accesses.push_back({write, it->second, element, relation});
+    }
+    isl_map_free(instanceTime);
+  }
+  isl_set *allTimes = isl_set_read_from_str(
+      model->ctx, ("{ " + timeTuple + " : 1 = 0 }").c_str());
+  isl_set_list *timeSets = isl_union_set_get_set_list(domains);
+  for (int i = 0, e = isl_set_list_n_set(timeSets); i < e; ++i)
+    allTimes = isl_set_union(allTimes, isl_set_list_get_set(timeSets, i));
+  isl_set_list_free(timeSets);
+  isl_union_set_free(domains);
+  model->domain = isl_set_coalesce(allTimes);
+  return std::unique_ptr<WorkingSetAnalysis>(
+      new WorkingSetAnalysis(std::move(model)));
+}
+
+WorkingSetAnalysis::WorkingSetAnalysis(std::unique_ptr<PolyhedralModel> model)
+    : model(std::move(model)) {}
+WorkingSetAnalysis::~WorkingSetAnalysis() = default;
+
+std::string WorkingSetAnalysis::describe() const { return model->text; }
+
+SmallVector<WorkingSet>
+WorkingSetAnalysis::compute(const WorkingSetOptions &options) const {
+  isl_ctx *ctx = model->ctx;
+  unsigned timeDims = model->timeDims;
+  isl_space *timeSpace = isl_set_get_space(model->domain);
+
+  // Elements (and bytes) that the instances `times` touch.
+  auto measure = [&](isl_set *times, WorkingSet &ws) {
+    for (unsigned array = 0; array < model->elementBytes.size(); ++array) {
+      isl_set *elements = nullptr;
+      for (const ModelAccess &access : model->accesses) {
+        if (access.array != array)
+          continue;
+        isl_set *touched =
+            isl_set_apply(isl_set_copy(times), isl_map_copy(access.relation));
+        elements = elements ? isl_set_union(elements, touched) : touched;
+      }
+      if (!elements)
+        continue;
+      elements = isl_set_coalesce(elements);
+      int64_t count =
+          countPoints(elements, options.maxOperations, ws.approximate);
+      ws.elements += count;
+      ws.bytes += count * model->elementBytes[array];
+      isl_set_free(elements);
+    }
+    isl_set_free(times);
+  };
+  // {t in domain : lo <= t <= hi} for single points lo and hi.
+  auto between = [&](isl_set *lo, isl_set *hi) {
+    isl_set *after =
+        isl_map_range(isl_set_lex_le_set(lo, isl_set_copy(model->domain)));
+    isl_set *before =
+        isl_map_domain(isl_set_lex_le_set(isl_set_copy(model->domain), hi));
+    return isl_set_intersect(after, before);
+  };
+  // The time coordinates of a single point.
+  auto coordinates = [&](isl_set *point) {
+    SmallVector<int64_t> values;
+    isl_point *sample = isl_set_sample_point(isl_set_copy(point));
+    for (unsigned t = 0; t < timeDims; ++t) {
+      isl_val *value = isl_point_get_coordinate_val(sample, isl_dim_set, t);
+      values.push_back(isl_val_get_num_si(value));
+      isl_val_free(value);
+    }
+    isl_point_free(sample);
+    return values;
+  };
+
+  SmallVector<WorkingSet> result;
+  static const char *kinds[2][2] = {{"RAR", "WAR"}, {"RAW", "WAW"}};
+  for (const ModelAccess &source : model->accesses) {
+    for (const ModelAccess &target : model->accesses) {
+      if (source.array != target.array)
+        continue;
+      // Pairs of times touching the same element, source strictly first.
+      isl_map *dependence = isl_map_intersect(
+          isl_map_apply_range(isl_map_copy(source.relation),
+                              isl_map_reverse(isl_map_copy(target.relation))),
+          isl_map_lex_lt(isl_space_copy(timeSpace)));
+      if (isl_map_is_empty(dependence) != isl_bool_false) {
+        isl_map_free(dependence);
+        continue;
+      }
+      std::string name = std::string(kinds[source.write][target.write]) + " " +
+                         source.text + " -> " + target.text;
+      isl_set *sourceTime =
+          isl_set_lexmin(isl_map_domain(isl_map_copy(dependence)));
+
+      bool spansParallel = false;
+      if (options.parallelDepth && 2 * *options.parallelDepth + 1 < timeDims) {
+        unsigned t = 2 * *options.parallelDepth + 1;
+        std::string differs = "{ T[";
+        for (unsigned d = 0; d < timeDims; ++d)
+          differs += (d ? ", a" : "a") + std::to_string(d);
+        differs += "] -> T[";
+        for (unsigned d = 0; d < timeDims; ++d)
+          differs += (d ? ", b" : "b") + std::to_string(d);
+        differs +=
+            "] : a" + std::to_string(t) + " != b" + std::to_string(t) + " }";
+        isl_map *across =
+            isl_map_intersect(isl_map_copy(dependence),
+                              isl_map_read_from_str(ctx, differs.c_str()));
+        spansParallel = isl_map_is_empty(across) == isl_bool_false;
+        isl_map_free(across);
+      }
+
+      if (spansParallel) {
+        // All iterations of the parallel loop with the outer loops fixed to
+        // the first source's values.
+        unsigned t = 2 * *options.parallelDepth + 1;
+        SmallVector<int64_t> fixed = coordinates(sourceTime);
+        isl_set *times = isl_set_copy(model->domain);
+        for (unsigned d = 0; d < t; ++d)
+          times = isl_set_fix_si(times, isl_dim_set, d, fixed[d]);
+        WorkingSet ws{WorkingSet::Kind::Parallel, name};
+        measure(times, ws);
+        result.push_back(ws);
+      } else {
+        isl_set *targets =
+            isl_set_apply(isl_set_copy(sourceTime), isl_map_copy(dependence));
+        isl_set *first = isl_set_lexmin(isl_set_copy(targets));
+        isl_set *last = isl_set_lexmax(targets);
+        WorkingSet wsMin{WorkingSet::Kind::Min, name};
+        measure(between(isl_set_copy(sourceTime), first), wsMin);
+        WorkingSet wsMax{WorkingSet::Kind::Max, name};
+        measure(between(isl_set_copy(sourceTime), last), wsMax);
+        result.push_back(wsMin);
+        result.push_back(wsMax);
+      }
+      isl_set_free(sourceTime);
+      isl_map_free(dependence);
+    }
+  }
+  isl_space_free(timeSpace);
+  return result;
+}

@@ -1,0 +1,228 @@
+//===- WorkingSetTest.cpp - PolyDL working sets, exact numbers --*- C++ -*-===//
+//
+// Algorithm 1 on affine nests parsed from MLIR text (the GEMM example of the
+// PolyDL paper for several N and K, a parallel-loop working set, a blocked
+// convolution computed by hand) and Algorithm 2 / eq. 1 on hand-made lists.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dl/Analysis/WorkingSet.h"
+#include "dl/Analysis/CacheModel.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Parser/Parser.h"
+
+#include "gtest/gtest.h"
+
+#include <string>
+
+using namespace mlir;
+using namespace mlir::dl;
+
+namespace {
+
+class WorkingSetTest : public ::testing::Test {
+protected:
+  WorkingSetTest() {
+    context.loadDialect<affine::AffineDialect, arith::ArithDialect,
+                        func::FuncDialect, memref::MemRefDialect>();
+  }
+
+  /// The working sets of the first top-level loop nest of `source`.
+  SmallVector<WorkingSet> analyze(const std::string &source,
+                                  std::optional<unsigned> parallelDepth = {}) {
+    module = parseSourceString<ModuleOp>(source, &context);
+    EXPECT_TRUE(module);
+    affine::AffineForOp root;
+    module->walk([&](affine::AffineForOp loop) {
+      if (!root && !loop->getParentOfType<affine::AffineForOp>())
+        root = loop;
+    });
+    std::string whyNot;
+    auto analysis = WorkingSetAnalysis::build(root, &whyNot);
+    EXPECT_TRUE(succeeded(analysis)) << whyNot;
+    if (failed(analysis))
+      return {};
+    WorkingSetOptions options;
+    options.parallelDepth = parallelDepth;
+    return (*analysis)->compute(options);
+  }
+
+  /// The working set of `kind` of the dependence named `dependence`.
+  static const WorkingSet *find(ArrayRef<WorkingSet> sets,
+                                const std::string &dependence,
+                                WorkingSet::Kind kind) {
+    for (const WorkingSet &ws : sets)
+      if (ws.dependence == dependence && ws.kind == kind)
+        return &ws;
+    return nullptr;
+  }
+
+  static std::string gemm(int64_t m, int64_t n, int64_t k) {
+    std::string a =
+        "memref<" + std::to_string(m) + "x" + std::to_string(k) + "xf32>";
+    std::string b =
+        "memref<" + std::to_string(k) + "x" + std::to_string(n) + "xf32>";
+    std::string c =
+        "memref<" + std::to_string(m) + "x" + std::to_string(n) + "xf32>";
+    return "func.func @gemm(%A: " + a + ", %B: " + b + ", %C: " + c +
+           ") {\n"
+           "  affine.for %i = 0 to " +
+           std::to_string(m) +
+           " {\n"
+           "    affine.for %j = 0 to " +
+           std::to_string(n) +
+           " {\n"
+           "      affine.for %k = 0 to " +
+           std::to_string(k) +
+           " {\n"
+           "        %a = affine.load %A[%i, %k] : " +
+           a +
+           "\n"
+           "        %b = affine.load %B[%k, %j] : " +
+           b +
+           "\n"
+           "        %c = affine.load %C[%i, %j] : " +
+           c +
+           "\n"
+           "        %p = arith.mulf %a, %b : f32\n"
+           "        %s = arith.addf %c, %p : f32\n"
+           "        affine.store %s, %C[%i, %j] : " +
+           c +
+           "\n"
+           "      }\n    }\n  }\n  return\n}\n";
+  }
+
+  MLIRContext context;
+  OwningOpRef<ModuleOp> module;
+};
+
+// The paper's example: the reuse of A[i][k] carried by j has
+// WS_min = 2K + 3 and WS_max = N*K + N + 1 elements.
+TEST_F(WorkingSetTest, GemmReuseOfACarriedByJ) {
+  for (auto [n, k] :
+       {std::pair<int64_t, int64_t>{4, 3}, {16, 8}, {10, 7}, {64, 64}}) {
+    SmallVector<WorkingSet> sets = analyze(gemm(5, n, k));
+    const std::string dep = "RAR A0[i0, i2] -> A0[i0, i2]";
+    const WorkingSet *min = find(sets, dep, WorkingSet::Kind::Min);
+    const WorkingSet *max = find(sets, dep, WorkingSet::Kind::Max);
+    ASSERT_TRUE(min && max) << "N=" << n << " K=" << k;
+    EXPECT_EQ(min->elements, 2 * k + 3) << "N=" << n << " K=" << k;
+    EXPECT_EQ(max->elements, n * k + n + 1) << "N=" << n << " K=" << k;
+    EXPECT_EQ(max->bytes, 4 * (n * k + n + 1));
+    EXPECT_FALSE(max->approximate);
+  }
+}
+
+// B[k][j] is reused by the next i: from S[0,0,0] to S[1,0,0] the nest
+// touches the whole B (K*N), row 0 of A (K) plus A[1][0], and row 0 of C
+// (N) plus C[1][0]; the last reuse (i = M-1) touches everything but the
+// tail of the last rows.
+TEST_F(WorkingSetTest, GemmReuseOfBCarriedByI) {
+  const int64_t m = 6, n = 5, k = 4;
+  SmallVector<WorkingSet> sets = analyze(gemm(m, n, k));
+  const std::string dep = "RAR A1[i2, i1] -> A1[i2, i1]";
+  const WorkingSet *min = find(sets, dep, WorkingSet::Kind::Min);
+  const WorkingSet *max = find(sets, dep, WorkingSet::Kind::Max);
+  ASSERT_TRUE(min && max);
+  EXPECT_EQ(min->elements, k * n + (k + 1) + (n + 1));
+  EXPECT_EQ(max->elements, k * n + ((m - 1) * k + 1) + ((m - 1) * n + 1));
+}
+
+// With j parallel, the reuse of A[i][k] across j spans the parallel loop:
+// WS_par holds all iterations of j (and k) for the first i: row 0 of A, all
+// of B, row 0 of C.
+TEST_F(WorkingSetTest, ParallelLoopWorkingSet) {
+  const int64_t m = 3, n = 8, k = 6;
+  SmallVector<WorkingSet> sets = analyze(gemm(m, n, k), /*parallelDepth=*/1);
+  const WorkingSet *par =
+      find(sets, "RAR A0[i0, i2] -> A0[i0, i2]", WorkingSet::Kind::Parallel);
+  ASSERT_TRUE(par);
+  EXPECT_EQ(par->elements, k + k * n + n);
+  // The reuse of C[i][j] across k does not cross j: WS_min/WS_max remain.
+  EXPECT_TRUE(
+      find(sets, "RAW A2[i0, i1] -> A2[i0, i1]", WorkingSet::Kind::Min));
+}
+
+// A blocked 1-D convolution out[w][kk] += in[w + r][c] * f[r][c][kk] with
+// loops (w, r, c, kk), by hand. The filter f[r][c][kk] is reused by the next
+// w: from S[0,0,0,0] to S[1,0,0,0] run all (r, c, kk) of w = 0, touching
+// in[0..R-1][*] (R*C), all of f (R*C*Kb), out[0][*] (Kb), then out[1][0].
+// The input in[w + r][c] is first reused by the next kk (its dependence
+// also holds the reuse at w + 1, r - 1, later): from S[0,0,0,0] to
+// S[0,0,0,1] (1 + 2 + 2 elements), and all of kk for WS_max (1 + Kb + Kb).
+TEST_F(WorkingSetTest, ConvolutionByHand) {
+  const int64_t r = 3, c = 4, kb = 8;
+  std::string in = "memref<7x4xf32>", f = "memref<3x4x8xf32>",
+              out = "memref<5x8xf32>";
+  std::string source = "func.func @conv(%in: " + in + ", %f: " + f +
+                       ", %out: " + out +
+                       ") {\n"
+                       "  affine.for %w = 0 to 5 {\n"
+                       "    affine.for %r = 0 to 3 {\n"
+                       "      affine.for %c = 0 to 4 {\n"
+                       "        affine.for %k = 0 to 8 {\n"
+                       "          %x = affine.load %in[%w + %r, %c] : " +
+                       in +
+                       "\n"
+                       "          %y = affine.load %f[%r, %c, %k] : " +
+                       f +
+                       "\n"
+                       "          %o = affine.load %out[%w, %k] : " +
+                       out +
+                       "\n"
+                       "          %p = arith.mulf %x, %y : f32\n"
+                       "          %s = arith.addf %o, %p : f32\n"
+                       "          affine.store %s, %out[%w, %k] : " +
+                       out +
+                       "\n"
+                       "        }\n      }\n    }\n  }\n  return\n}\n";
+  SmallVector<WorkingSet> sets = analyze(source);
+  const WorkingSet *filter =
+      find(sets, "RAR A1[i1, i2, i3] -> A1[i1, i2, i3]", WorkingSet::Kind::Min);
+  ASSERT_TRUE(filter);
+  EXPECT_EQ(filter->elements, r * c + r * c * kb + kb + 1);
+  const std::string input = "RAR A0[(i0 + i1), i2] -> A0[(i0 + i1), i2]";
+  const WorkingSet *inputMin = find(sets, input, WorkingSet::Kind::Min);
+  const WorkingSet *inputMax = find(sets, input, WorkingSet::Kind::Max);
+  ASSERT_TRUE(inputMin && inputMax);
+  EXPECT_EQ(inputMin->elements, 1 + 2 + 2);
+  EXPECT_EQ(inputMax->elements, 1 + kb + kb);
+}
+
+TEST(CacheModelTest, Algorithm2AssignsSortedSetsToTheFastestLevelWithRoom) {
+  CacheModel model;
+  model.levels = {{"L1", 100, 1.0, 10.0}, {"L2", 1000, 10.0, 10.0}};
+  model.memoryLatency = 100.0;
+  model.memoryBandwidth = 10.0;
+  // Sorted: 30, 40, 50, 900, 5000. L1 takes 30 and 40 (70; 50 does not fit),
+  // L2 takes 50 and 900 (950), memory 5000.
+  LevelAssignment a = assignToLevels({900, 50, 5000, 30, 40}, model);
+  ASSERT_EQ(a.bytesPerLevel.size(), 2u);
+  EXPECT_EQ(a.bytesPerLevel[0], 70);
+  EXPECT_EQ(a.bytesPerLevel[1], 950);
+  EXPECT_EQ(a.memoryBytes, 5000);
+  EXPECT_DOUBLE_EQ(a.cost, 70 * 1.0 / 10 + 950 * 10.0 / 10 + 5000 * 100.0 / 10);
+}
+
+TEST(CacheModelTest, SizesFromSpecAndErrors) {
+  CacheModel model = CacheModel::defaults();
+  std::string error;
+  ASSERT_TRUE(succeeded(model.overrideSizes("L1=48K, l2=1M,L3=65536", error)));
+  EXPECT_EQ(model.levels[0].bytes, 48 << 10);
+  EXPECT_EQ(model.levels[1].bytes, 1 << 20);
+  EXPECT_EQ(model.levels[2].bytes, 65536);
+  EXPECT_TRUE(failed(model.overrideSizes("L1=0", error)));
+  EXPECT_NE(error.find("positive"), std::string::npos);
+  EXPECT_TRUE(failed(model.overrideSizes("L4=1K", error)));
+  EXPECT_NE(error.find("unknown cache level"), std::string::npos);
+  CacheModel detected = CacheModel::detect();
+  for (const CacheLevel &level : detected.levels)
+    EXPECT_GT(level.bytes, 0);
+}
+
+} // namespace
