@@ -22,7 +22,6 @@
 //===----------------------------------------------------------------------===//
 
 #include <dnnl.hpp>
-#include <immintrin.h>
 #include <omp.h>
 
 #include <algorithm>
@@ -321,16 +320,20 @@ void runGemm(const std::vector<std::string> &pos, const Options &opts) {
 constexpr double kPeakSeconds = 0.3;
 constexpr long kPeakChunk = 1 << 20;
 
-/// Runs 12 independent 8-wide FMA chains for about kPeakSeconds; returns the
-/// number of vector FMAs per second and stores a value derived from the
-/// accumulators in \p sink so the loop cannot be removed.
-__attribute__((target("avx2,fma"))) double fmaRateAvx2(float *sink) {
-  __m256 acc[12];
+/// Runs `Chains` independent FMA chains on `Vec` (a GCC vector of floats)
+/// for about kPeakSeconds; returns the number of vector FMAs per second and
+/// stores a value derived from the accumulators in \p sink so the loop
+/// cannot be removed. Inlined into the ISA-specific entry points below, whose
+/// target attributes make `acc * mul + add` one FMA instruction (GNU mode
+/// contracts floating-point expressions).
+template <typename Vec, int Chains>
+__attribute__((always_inline)) inline double fmaRate(float *sink) {
+  Vec acc[Chains];
 #pragma GCC unroll 16
-  for (int i = 0; i < 12; ++i)
-    acc[i] = _mm256_set1_ps(static_cast<float>(i));
-  const __m256 mul = _mm256_set1_ps(0.999999f);
-  const __m256 add = _mm256_set1_ps(1e-6f);
+  for (int i = 0; i < Chains; ++i)
+    acc[i] = Vec{} + static_cast<float>(i);
+  const Vec mul = Vec{} + 0.999999f;
+  const Vec add = Vec{} + 1e-6f;
   long fmas = 0;
   auto start = Clock::now();
   double elapsed = 0;
@@ -339,50 +342,33 @@ __attribute__((target("avx2,fma"))) double fmaRateAvx2(float *sink) {
       // Fully unrolled so that the chains live in registers; the empty asm
       // stops the compiler from simplifying them.
 #pragma GCC unroll 16
-      for (int i = 0; i < 12; ++i) {
-        acc[i] = _mm256_fmadd_ps(acc[i], mul, add);
-        __asm__ volatile("" : "+x"(acc[i]));
-      }
-    }
-    fmas += 12 * kPeakChunk;
-    elapsed = std::chrono::duration<double>(Clock::now() - start).count();
-  } while (elapsed < kPeakSeconds);
-  __m256 total = acc[0];
-#pragma GCC unroll 16
-  for (int i = 1; i < 12; ++i)
-    total = _mm256_add_ps(total, acc[i]);
-  *sink = _mm256_cvtss_f32(total);
-  return fmas / elapsed;
-}
-
-/// AVX-512 variant of fmaRateAvx2 with 16 independent 16-wide chains.
-__attribute__((target("avx512f"))) double fmaRateAvx512(float *sink) {
-  __m512 acc[16];
-#pragma GCC unroll 16
-  for (int i = 0; i < 16; ++i)
-    acc[i] = _mm512_set1_ps(static_cast<float>(i));
-  const __m512 mul = _mm512_set1_ps(0.999999f);
-  const __m512 add = _mm512_set1_ps(1e-6f);
-  long fmas = 0;
-  auto start = Clock::now();
-  double elapsed = 0;
-  do {
-    for (long it = 0; it < kPeakChunk; ++it) {
-#pragma GCC unroll 16
-      for (int i = 0; i < 16; ++i) {
-        acc[i] = _mm512_fmadd_ps(acc[i], mul, add);
+      for (int i = 0; i < Chains; ++i) {
+        acc[i] = acc[i] * mul + add;
         __asm__ volatile("" : "+v"(acc[i]));
       }
     }
-    fmas += 16 * kPeakChunk;
+    fmas += Chains * kPeakChunk;
     elapsed = std::chrono::duration<double>(Clock::now() - start).count();
   } while (elapsed < kPeakSeconds);
-  __m512 total = acc[0];
+  Vec total = acc[0];
 #pragma GCC unroll 16
-  for (int i = 1; i < 16; ++i)
-    total = _mm512_add_ps(total, acc[i]);
-  *sink = _mm512_cvtss_f32(total);
+  for (int i = 1; i < Chains; ++i)
+    total += acc[i];
+  *sink = total[0];
   return fmas / elapsed;
+}
+
+using Float8 = float __attribute__((vector_size(32)));
+using Float16 = float __attribute__((vector_size(64)));
+
+/// 12 chains of 8-wide FMAs (AVX2 has 16 vector registers).
+__attribute__((target("avx2,fma"))) double fmaRateAvx2(float *sink) {
+  return fmaRate<Float8, 12>(sink);
+}
+
+/// 16 chains of 16-wide FMAs.
+__attribute__((target("avx512f"))) double fmaRateAvx512(float *sink) {
+  return fmaRate<Float16, 16>(sink);
 }
 
 void runPeak(const std::vector<std::string> &pos, const Options &opts) {

@@ -207,7 +207,6 @@ int64_t countPoints(isl_set *set, unsigned long maxOperations,
 
 /// The loop nest's accesses grouped into statements (one per loop body).
 struct StatementInfo {
-  Block *body;
   SmallVector<AffineForOp> loops; // Outermost (the root) first.
   SmallVector<Operation *> accesses;
 };
@@ -249,7 +248,7 @@ WorkingSetAnalysis::build(AffineForOp root, std::string *whyNot) {
       Block *body = op->getBlock();
       auto [it, inserted] = statementOf.try_emplace(body, statements.size());
       if (inserted) {
-        StatementInfo info{body, {}, {}};
+        StatementInfo info;
         for (Operation *parent = op->getParentOp(); parent;
              parent = parent->getParentOp()) {
           auto loop = dyn_cast<AffineForOp>(parent);
@@ -283,10 +282,6 @@ WorkingSetAnalysis::build(AffineForOp root, std::string *whyNot) {
   for (StatementInfo &info : statements)
     maxDepth = std::max<unsigned>(maxDepth, info.loops.size());
   model->timeDims = 2 * maxDepth + 1;
-  SmallVector<std::string> timeNames;
-  for (unsigned t = 0; t < model->timeDims; ++t)
-    timeNames.push_back("t" + std::to_string(t));
-  std::string timeTuple = "T[" + joined(timeNames) + "]";
 
   DenseMap<Value, unsigned> arrayOf;
   llvm::raw_string_ostream text(model->text);
@@ -389,14 +384,8 @@ WorkingSetAnalysis::build(AffineForOp root, std::string *whyNot) {
     }
     isl_map_free(instanceTime);
   }
-  isl_set *allTimes = isl_set_read_from_str(
-      model->ctx, ("{ " + timeTuple + " : 1 = 0 }").c_str());
-  isl_set_list *timeSets = isl_union_set_get_set_list(domains);
-  for (int i = 0, e = isl_set_list_n_set(timeSets); i < e; ++i)
-    allTimes = isl_set_union(allTimes, isl_set_list_get_set(timeSets, i));
-  isl_set_list_free(timeSets);
-  isl_union_set_free(domains);
-  model->domain = isl_set_coalesce(allTimes);
+  // Every statement's instances live in the one time space T.
+  model->domain = isl_set_coalesce(isl_set_from_union_set(domains));
   return std::unique_ptr<WorkingSetAnalysis>(
       new WorkingSetAnalysis(std::move(model)));
 }
@@ -409,7 +398,6 @@ std::string WorkingSetAnalysis::describe() const { return model->text; }
 
 SmallVector<WorkingSet>
 WorkingSetAnalysis::compute(const WorkingSetOptions &options) const {
-  isl_ctx *ctx = model->ctx;
   unsigned timeDims = model->timeDims;
   isl_space *timeSpace = isl_set_get_space(model->domain);
 
@@ -479,17 +467,11 @@ WorkingSetAnalysis::compute(const WorkingSetOptions &options) const {
       bool spansParallel = false;
       if (options.parallelDepth && 2 * *options.parallelDepth + 1 < timeDims) {
         unsigned t = 2 * *options.parallelDepth + 1;
-        std::string differs = "{ T[";
-        for (unsigned d = 0; d < timeDims; ++d)
-          differs += (d ? ", a" : "a") + std::to_string(d);
-        differs += "] -> T[";
-        for (unsigned d = 0; d < timeDims; ++d)
-          differs += (d ? ", b" : "b") + std::to_string(d);
-        differs +=
-            "] : a" + std::to_string(t) + " != b" + std::to_string(t) + " }";
+        // The pairs whose parallel-loop iterations differ.
         isl_map *across =
-            isl_map_intersect(isl_map_copy(dependence),
-                              isl_map_read_from_str(ctx, differs.c_str()));
+            isl_map_subtract(isl_map_copy(dependence),
+                             isl_map_equate(isl_map_copy(dependence),
+                                            isl_dim_in, t, isl_dim_out, t));
         spansParallel = isl_map_is_empty(across) == isl_bool_false;
         isl_map_free(across);
       }

@@ -31,7 +31,7 @@ struct WorkingSet {
   Kind kind;
   /// The dependence it belongs to, e.g. "RAR A0[d0, d2] -> A0[d0, d2]".
   std::string dependence;
-  /// Distinct elements per array and in total, and the bytes they occupy.
+  /// Distinct elements over all arrays, and the bytes they occupy.
   int64_t elements = 0;
   int64_t bytes = 0;
   /// Some count was a bounding box (isl's operation bound was hit).
