@@ -8,6 +8,8 @@
 #include "dl/Analysis/CacheModel.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <algorithm>
@@ -93,6 +95,86 @@ LogicalResult CacheModel::overrideSizes(StringRef spec, std::string &error) {
     level->bytes = bytes;
   }
   return success();
+}
+
+FailureOr<CacheModel> CacheModel::readMachineFile(StringRef path,
+                                                  std::string &error) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buffer) {
+    error = ("cannot read machine file '" + path +
+             "': " + buffer.getError().message())
+                .str();
+    return failure();
+  }
+  auto fail = [&](const Twine &why) {
+    error = ("machine file '" + path + "': " + why).str();
+    return failure();
+  };
+  llvm::Expected<llvm::json::Value> parsed =
+      llvm::json::parse((*buffer)->getBuffer());
+  if (!parsed)
+    return fail(llvm::toString(parsed.takeError()));
+  const llvm::json::Object *root = parsed->getAsObject();
+  const llvm::json::Array *levels = root ? root->getArray("levels") : nullptr;
+  const llvm::json::Object *memory = root ? root->getObject("memory") : nullptr;
+  if (!levels || levels->empty() || !memory)
+    return fail("needs a non-empty \"levels\" array and a \"memory\" object");
+  auto positive = [](const llvm::json::Object &object, StringRef key) {
+    std::optional<double> value = object.getNumber(key);
+    return value && *value > 0 ? value : std::nullopt;
+  };
+  CacheModel model;
+  for (const llvm::json::Value &entry : *levels) {
+    const llvm::json::Object *level = entry.getAsObject();
+    std::optional<StringRef> name = level ? level->getString("name") : std::nullopt;
+    std::optional<double> bytes, latency, bandwidth;
+    if (level) {
+      bytes = positive(*level, "bytes");
+      latency = positive(*level, "latency");
+      bandwidth = positive(*level, "bandwidth");
+    }
+    if (!name || !bytes || !latency || !bandwidth)
+      return fail("each level needs a name and positive bytes, latency and "
+                  "bandwidth");
+    model.levels.push_back({name->str(), static_cast<int64_t>(*bytes),
+                            *latency, *bandwidth});
+  }
+  std::optional<double> latency = positive(*memory, "latency");
+  std::optional<double> bandwidth = positive(*memory, "bandwidth");
+  if (!latency || !bandwidth)
+    return fail("memory needs positive latency and bandwidth");
+  model.memoryLatency = *latency;
+  model.memoryBandwidth = *bandwidth;
+  return model;
+}
+
+std::string CacheModel::toMachineFile() const {
+  llvm::json::Array levelArray;
+  for (const CacheLevel &level : levels)
+    levelArray.push_back(llvm::json::Object{{"name", level.name},
+                                            {"bytes", level.bytes},
+                                            {"latency", level.latency},
+                                            {"bandwidth", level.bandwidth}});
+  llvm::json::Object root{
+      {"levels", std::move(levelArray)},
+      {"memory", llvm::json::Object{{"latency", memoryLatency},
+                                    {"bandwidth", memoryBandwidth}}}};
+  return llvm::formatv("{0:2}", llvm::json::Value(std::move(root))).str();
+}
+
+FailureOr<CacheModel> CacheModel::fromOptions(StringRef machineFile,
+                                              StringRef sizes,
+                                              std::string &error) {
+  CacheModel model = detect();
+  if (!machineFile.empty()) {
+    FailureOr<CacheModel> read = readMachineFile(machineFile, error);
+    if (failed(read))
+      return failure();
+    model = *read;
+  }
+  if (failed(model.overrideSizes(sizes, error)))
+    return failure();
+  return model;
 }
 
 LevelAssignment dl::assignToLevels(ArrayRef<int64_t> workingSetBytes,

@@ -445,6 +445,16 @@ WorkingSetAnalysis::compute(const WorkingSetOptions &options) const {
   };
 
   SmallVector<WorkingSet> result;
+  // Dependences already measured, with the results they produced. The
+  // accesses of one statement share its time points, so e.g. the load and
+  // the store of an accumulator give four equal relations (RAR, WAR, RAW,
+  // WAW): D_all is their union, holding the relation once, so it is measured
+  // once and named by all its kinds.
+  struct Measured {
+    isl_map *dependence;
+    SmallVector<size_t> results;
+  };
+  SmallVector<Measured> measured;
   static const char *kinds[2][2] = {{"RAR", "WAR"}, {"RAW", "WAW"}};
   for (const ModelAccess &source : model->accesses) {
     for (const ModelAccess &target : model->accesses) {
@@ -459,8 +469,19 @@ WorkingSetAnalysis::compute(const WorkingSetOptions &options) const {
         isl_map_free(dependence);
         continue;
       }
-      std::string name = std::string(kinds[source.write][target.write]) + " " +
-                         source.text + " -> " + target.text;
+      std::string kind = kinds[source.write][target.write];
+      auto *same = llvm::find_if(measured, [&](const Measured &m) {
+        return isl_map_is_equal(m.dependence, dependence) == isl_bool_true;
+      });
+      if (same != measured.end()) {
+        for (size_t index : same->results)
+          result[index].dependence.insert(result[index].dependence.find(' '),
+                                          "," + kind);
+        isl_map_free(dependence);
+        continue;
+      }
+      size_t firstResult = result.size();
+      std::string name = kind + " " + source.text + " -> " + target.text;
       isl_set *sourceTime =
           isl_set_lexmin(isl_map_domain(isl_map_copy(dependence)));
 
@@ -500,9 +521,14 @@ WorkingSetAnalysis::compute(const WorkingSetOptions &options) const {
         result.push_back(wsMax);
       }
       isl_set_free(sourceTime);
-      isl_map_free(dependence);
+      Measured entry{dependence, {}};
+      for (size_t index = firstResult; index < result.size(); ++index)
+        entry.results.push_back(index);
+      measured.push_back(std::move(entry));
     }
   }
+  for (Measured &entry : measured)
+    isl_map_free(entry.dependence);
   isl_space_free(timeSpace);
   return result;
 }

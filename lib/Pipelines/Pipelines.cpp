@@ -55,8 +55,17 @@ static void buildAffineToLLVM(OpPassManager &pm, unsigned numThreads = 1,
 
 void dl::buildDLToLLVMPipeline(OpPassManager &pm,
                                const DLPipelineOptions &options) {
-  if (options.microkernels)
+  if (options.microkernels) {
     pm.addNestedPass<func::FuncOp>(dl::createPackGemmOperands());
+    if (options.rank) {
+      dl::RankVariantsOptions rankOptions;
+      rankOptions.threads = options.numThreads;
+      rankOptions.cacheSizes = options.cacheSizes;
+      rankOptions.machineFile = options.machineFile;
+      rankOptions.report = options.rankingReport;
+      pm.addPass(dl::createRankVariants(rankOptions));
+    }
+  }
   pm.addPass(dl::createConvertDLToAffine());
   pm.addPass(createCanonicalizerPass());
   if (options.microkernels)

@@ -2,10 +2,14 @@
 //
 // Compiles a .mlir file of dl ops to native code (--emit), or JIT-runs every
 // public function and checks it against the reference lowering (--run), or
-// times every public function (--bench).
+// times every public function (--bench). --autotune-top-k times the best
+// ranked loop schedules first and keeps the fastest.
 //
 //===----------------------------------------------------------------------===//
 
+#include "dl/Analysis/CacheModel.h"
+#include "dl/Dialect/DL/Transforms/Passes.h"
+#include "dl/Dialect/DL/Transforms/VariantRanking.h"
 #include "dl/InitAllDL.h"
 #include "dl/Pipelines/Pipelines.h"
 #include "dl/Runner/Runner.h"
@@ -78,6 +82,34 @@ cl::opt<bool> microkernels(
     "microkernels",
     cl::desc("Outline GEMM bands to LIBXSMM microkernels (default: on)"),
     cl::init(true), cl::cat(category));
+cl::opt<bool> rank("rank",
+                   cl::desc("Choose loop schedules by the working-set "
+                            "ranking (dl-rank-variants; default: on)"),
+                   cl::init(true), cl::cat(category));
+cl::opt<std::string> cacheSizes(
+    "cache-sizes",
+    cl::desc("Cache capacities for the ranking, e.g. L1=32K,L2=1M,L3=16M "
+             "(default: this machine's)"),
+    cl::value_desc("spec"), cl::cat(category));
+cl::opt<std::string>
+    machineFile("machine-file",
+                cl::desc("Machine file written by dl-probe (capacities, "
+                         "latencies, bandwidths) for the ranking"),
+                cl::value_desc("file"), cl::cat(category));
+cl::opt<std::string> rankingReport(
+    "dl-ranking-report",
+    cl::desc("Write every ranked variant (working sets, bytes per cache "
+             "level, cost) as JSON"),
+    cl::value_desc("file"), cl::cat(category));
+cl::opt<unsigned> autotuneTopK(
+    "autotune-top-k",
+    cl::desc("Time the K best-ranked variants of every op on this machine "
+             "and keep the fastest (0: trust the ranking)"),
+    cl::init(0), cl::cat(category));
+cl::opt<std::string> autotuneReport(
+    "autotune-report",
+    cl::desc("Write each timed variant (schedules, model cost, time) as JSON"),
+    cl::value_desc("file"), cl::cat(category));
 cl::opt<bool> run("run",
                   cl::desc("JIT-run every public function on generated inputs "
                            "and check it against the reference lowering"),
@@ -131,6 +163,10 @@ std::function<void(OpPassManager &)> getPipeline(PipelineKind kind) {
     dl::DLPipelineOptions options;
     options.numThreads = getThreadCount();
     options.microkernels = microkernels;
+    options.rank = rank;
+    options.cacheSizes = cacheSizes;
+    options.machineFile = machineFile;
+    options.rankingReport = rankingReport;
     dl::buildDLToLLVMPipeline(pm, options);
   };
 }
@@ -297,6 +333,127 @@ int runAndBench(ModuleOp module) {
   return allOk ? 0 : 1;
 }
 
+/// The heavy ops of `module` whose schedule is still open, in walk order.
+SmallVector<Operation *> getOpenHeavyOps(ModuleOp module) {
+  SmallVector<Operation *> ops;
+  module.walk([&](Operation *op) {
+    if (isa<dl::Conv2DOp, dl::MatmulOp>(op) && !op->hasAttr("schedule") &&
+        dl::isSchedulable(op))
+      ops.push_back(op);
+  });
+  return ops;
+}
+
+/// --autotune-top-k: ranks the variants of every open heavy op, times the
+/// module with the v-th best variant of each op for v < K (JIT, all public
+/// functions, the --bench timing), and sets the fastest candidate's
+/// schedules on `module`. Returns failure after a diagnostic.
+LogicalResult autotune(ModuleOp module) {
+  MLIRContext *ctx = module.getContext();
+  // GEMM blocks are decided first: the schedules order the block loops.
+  if (microkernels) {
+    PassManager pm(ctx);
+    pm.addNestedPass<func::FuncOp>(dl::createPackGemmOperands());
+    if (failed(pm.run(module)))
+      return failure();
+  }
+  std::string error;
+  FailureOr<dl::CacheModel> cache =
+      dl::CacheModel::fromOptions(machineFile, cacheSizes, error);
+  if (failed(cache))
+    return module.emitError(error);
+  dl::RankingOptions options;
+  options.cache = *cache;
+  options.threads = getThreadCount();
+  SmallVector<Operation *> ops = getOpenHeavyOps(module);
+  SmallVector<dl::OpRanking> rankings;
+  size_t candidates = 0;
+  for (Operation *op : ops) {
+    rankings.push_back(dl::rankVariants(op, options));
+    llvm::erase_if(rankings.back().variants,
+                   [](const dl::RankedVariant &v) { return !v.failure.empty(); });
+    candidates = std::max(candidates, rankings.back().variants.size());
+  }
+  candidates = std::min<size_t>(candidates, autotuneTopK);
+  if (candidates == 0) {
+    llvm::errs() << "dl-compile: autotune: no op has ranked variants\n";
+    return success();
+  }
+
+  SmallVector<func::FuncOp> entries = getEntryFunctions(module);
+  SmallVector<SmallVector<HostBuffer>> inputs;
+  for (auto [index, fn] : llvm::enumerate(entries)) {
+    FailureOr<SmallVector<dl::ArgumentSpec>> specs = dl::getArgumentSpecs(fn);
+    if (failed(specs))
+      return failure();
+    inputs.push_back(makeInputs(*specs, seed + index));
+  }
+  // The schedule each op gets in candidate `v`: its v-th best (its last
+  // when it has fewer variants).
+  auto scheduleOf = [&](size_t op, size_t v) {
+    const auto &variants = rankings[op].variants;
+    return variants[std::min(v, variants.size() - 1)];
+  };
+  llvm::json::Array reports;
+  std::optional<std::pair<double, size_t>> best;
+  for (size_t v = 0; v < candidates; ++v) {
+    OwningOpRef<ModuleOp> candidate = module.clone();
+    SmallVector<Operation *> copies = getOpenHeavyOps(*candidate);
+    llvm::json::Array schedules, costs;
+    for (auto [index, copy] : llvm::enumerate(copies)) {
+      const dl::RankedVariant &variant = scheduleOf(index, v);
+      copy->setAttr("schedule", variant.schedule);
+      std::string text;
+      llvm::raw_string_ostream(text) << variant.schedule;
+      schedules.push_back(text);
+      costs.push_back(variant.assignment.cost);
+    }
+    FailureOr<std::unique_ptr<dl::JitModule>> compiled =
+        dl::JitModule::create(*candidate, getPipeline(PipelineKind::Optimized));
+    if (failed(compiled))
+      return failure();
+    double totalMs = 0.0;
+    for (auto [index, fn] : llvm::enumerate(entries)) {
+      FailureOr<void (*)(void **)> entry = (*compiled)->lookup(fn.getName());
+      if (failed(entry))
+        return fn.emitError("cannot find the compiled function");
+      totalMs += timeFunction(*entry, inputs[index]).first;
+    }
+    llvm::errs() << llvm::formatv("autotune: variant {0}/{1}: {2:f4} ms",
+                                  v + 1, candidates, totalMs);
+    for (const llvm::json::Value &text : schedules)
+      llvm::errs() << " " << *text.getAsString();
+    llvm::errs() << "\n";
+    if (!best || totalMs < best->first)
+      best = {totalMs, v};
+    reports.push_back(llvm::json::Object{{"model_rank", static_cast<int64_t>(v)},
+                                         {"schedules", std::move(schedules)},
+                                         {"model_costs", std::move(costs)},
+                                         {"median_ms", totalMs}});
+  }
+  for (auto [index, op] : llvm::enumerate(ops))
+    op->setAttr("schedule", scheduleOf(index, best->second).schedule);
+  llvm::errs() << llvm::formatv("autotune: kept variant {0} ({1:f4} ms)\n",
+                                best->second + 1, best->first);
+  if (autotuneReport.empty())
+    return success();
+  llvm::json::Array analysis;
+  for (const dl::OpRanking &ranking : rankings)
+    analysis.push_back(ranking.analysisSeconds);
+  auto file = openOutputFile(autotuneReport, &error);
+  if (!file)
+    return module.emitError(error);
+  file->os() << llvm::formatv(
+      "{0:2}\n",
+      llvm::json::Value(llvm::json::Object{
+          {"threads", static_cast<int64_t>(getThreadCount())},
+          {"analysis_seconds", std::move(analysis)},
+          {"kept", static_cast<int64_t>(best->second)},
+          {"variants", std::move(reports)}}));
+  file->keep();
+  return success();
+}
+
 /// Finds a C compiler driver to link shared libraries with.
 std::optional<std::string> findLinker() {
   for (StringRef name : {"cc", "clang-22", "clang", "gcc"})
@@ -440,6 +597,9 @@ int main(int argc, char **argv) {
   if (!module)
     return 1;
 
+  if (autotuneTopK > 0 && pipeline == PipelineKind::Optimized &&
+      failed(autotune(*module)))
+    return 1;
   if (!run && !bench && emit == EmitKind::None)
     emit = EmitKind::MLIR;
   if (run || bench) {

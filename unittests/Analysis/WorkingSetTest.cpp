@@ -144,8 +144,16 @@ TEST_F(WorkingSetTest, ParallelLoopWorkingSet) {
   ASSERT_TRUE(par);
   EXPECT_EQ(par->elements, k + k * n + n);
   // The reuse of C[i][j] across k does not cross j: WS_min/WS_max remain.
-  EXPECT_TRUE(
-      find(sets, "RAW A2[i0, i1] -> A2[i0, i1]", WorkingSet::Kind::Min));
+  // The load and the store of C give one relation, measured once under all
+  // four kinds.
+  EXPECT_TRUE(find(sets, "RAR,WAR,RAW,WAW A2[i0, i1] -> A2[i0, i1]",
+                   WorkingSet::Kind::Min));
+  EXPECT_EQ(llvm::count_if(sets,
+                           [](const WorkingSet &ws) {
+                             return ws.dependence.find("A2") !=
+                                    std::string::npos;
+                           }),
+            2);
 }
 
 // A blocked 1-D convolution out[w][kk] += in[w + r][c] * f[r][c][kk] with

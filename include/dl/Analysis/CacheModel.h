@@ -42,6 +42,25 @@ struct CacheModel {
   /// Overrides capacities from "L1=32768,L2=524288,..." (bytes, K/M/G
   /// suffixes allowed). Fails with a message on malformed text or sizes <= 0.
   LogicalResult overrideSizes(StringRef spec, std::string &error);
+
+  /// Reads a machine file (what `dl-probe` writes):
+  ///   {"levels": [{"name": "L1", "bytes": 32768, "latency": 4,
+  ///                "bandwidth": 64}, ...],
+  ///    "memory": {"latency": 300, "bandwidth": 8}}
+  /// Latency and bandwidth may be in any units (cycles and bytes/cycle, or
+  /// ns and bytes/ns) as long as one file uses the same for all levels: the
+  /// ranking only compares costs computed with one model.
+  static FailureOr<CacheModel> readMachineFile(StringRef path,
+                                               std::string &error);
+  /// The model as a machine file.
+  std::string toMachineFile() const;
+
+  /// The model the passes use: `machineFile` when given, else this
+  /// machine's detected sizes with the default latencies and bandwidths;
+  /// then the capacities of `sizes` ("L1=48K,L2=1M") on top.
+  static FailureOr<CacheModel> fromOptions(StringRef machineFile,
+                                           StringRef sizes,
+                                           std::string &error);
 };
 
 /// Algorithm 2 and eq. 1: how many bytes of working sets each level holds,

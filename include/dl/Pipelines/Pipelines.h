@@ -27,10 +27,24 @@ struct DLPipelineOptions : public PassPipelineOptions<DLPipelineOptions> {
       llvm::cl::desc("Tile GEMM bands and outline them to LIBXSMM "
                      "microkernels (off: vectorized loops only)"),
       llvm::cl::init(true)};
+  Option<bool> rank{*this, "rank",
+                    llvm::cl::desc("Choose each heavy op's loop schedule with "
+                                   "dl-rank-variants (with microkernels)"),
+                    llvm::cl::init(true)};
+  Option<std::string> cacheSizes{
+      *this, "cache-sizes",
+      llvm::cl::desc("Cache capacities for the ranking, e.g. L1=32K,L2=1M "
+                     "(default: this machine's)")};
+  Option<std::string> machineFile{
+      *this, "machine-file",
+      llvm::cl::desc("Machine file (from dl-probe) for the ranking")};
+  Option<std::string> rankingReport{
+      *this, "ranking-report",
+      llvm::cl::desc("Write the ranking of every variant as JSON here")};
 };
 
-/// dl ops -> affine loop nests -> default tiling, parallel outer loops,
-/// microkernel calls -> LLVM dialect.
+/// dl ops -> ranked schedules -> affine loop nests -> microkernel-sized
+/// tiles, parallel outer loops, microkernel calls -> LLVM dialect.
 void buildDLToLLVMPipeline(OpPassManager &pm, const DLPipelineOptions &options);
 
 /// dl ops -> reference affine loop nests -> LLVM dialect, with no

@@ -1,13 +1,15 @@
 //===- DLToAffine.cpp - lower dl ops to affine loop nests -------*- C++ -*-===//
 //
 // The pass `convert-dl-to-affine`: every dl op becomes a plain affine.for nest
-// computing its reference semantics. No tiling or reordering happens here, so
-// this lowering doubles as the reference that optimized code is checked
-// against. Loop bounds are constants for static sizes and memref.dim symbols
+// computing its reference semantics. No tiling or reordering happens here
+// unless the op carries its decisions (GEMM blocks, a #dl.schedule of its
+// outer loops), so this lowering doubles as the reference that optimized code
+// is checked against. Loop bounds are constants for static sizes and memref.dim symbols
 // for dynamic ones.
 //
 //===----------------------------------------------------------------------===//
 
+#include "dl/Conversion/DLToAffine.h"
 #include "dl/Conversion/Passes.h"
 #include "dl/Dialect/DL/IR/DLOps.h"
 
@@ -217,6 +219,46 @@ void tagGemmBand(OpBuilder &b, Value iv) {
                                                b.getUnitAttr());
 }
 
+/// The outer loops of a heavy op's nest as its schedule orders them: their
+/// bounds, the value of each schedule dimension as an affine expression of
+/// the loop ivs (d0 = outermost), and the loop to run in parallel.
+struct OuterLoops {
+  SmallVector<OpFoldResult> bounds;
+  SmallVector<AffineExpr> dimValues;
+  std::optional<unsigned> parallelLoop;
+};
+
+/// Without a schedule, one loop per dimension in their order, over `sizes`
+/// (which may be dynamic). With one, its loops (the op's verifier checked it
+/// against `dims`).
+OuterLoops getOuterLoops(OpBuilder &b, ScheduleAttr schedule,
+                         std::optional<SmallVector<ScheduleDim>> dims,
+                         ArrayRef<OpFoldResult> sizes) {
+  OuterLoops outer;
+  if (!schedule) {
+    outer.bounds.assign(sizes.begin(), sizes.end());
+    for (unsigned i = 0; i < sizes.size(); ++i)
+      outer.dimValues.push_back(b.getAffineDimExpr(i));
+    return outer;
+  }
+  SmallVector<ScheduledLoop> loops =
+      *schedule.getLoops(*dims, [] { return InFlightDiagnostic(); });
+  outer.dimValues.assign(dims->size(), b.getAffineConstantExpr(0));
+  for (auto [position, loop] : llvm::enumerate(loops)) {
+    outer.bounds.push_back(b.getIndexAttr(loop.tripCount));
+    outer.dimValues[loop.dim] =
+        outer.dimValues[loop.dim] + b.getAffineDimExpr(position) * loop.stride;
+  }
+  outer.parallelLoop = schedule.getParallelLoop();
+  return outer;
+}
+
+/// Marks the loop of `iv` as the one its schedule runs in parallel.
+void tagParallelLoop(OpBuilder &b, Value iv) {
+  affine::getForInductionVarOwner(iv)->setAttr(
+      DLDialect::getParallelLoopAttrName(), b.getUnitAttr());
+}
+
 struct MatmulLowering : OpRewritePattern<MatmulOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -285,24 +327,34 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
                             bk, bn, /*columnTilesOuter=*/true, Value());
     // The alpha scaling is in packed A; without it, in the product.
     Value productScale = packedA ? Value() : alphaValue;
-    Value bandIv;
-    SmallVector<OpFoldResult> bounds = llvm::map_to_vector(
-        ArrayRef<int64_t>{m / bm, n / bn, k / bk, bm, bn, bk},
-        [&](int64_t size) -> OpFoldResult {
-          return rewriter.getIndexAttr(size);
-        });
+    // The block loops (i, j, k) as scheduled, then the band (bm, bn, bk).
+    auto blockCount = [&](int64_t size) -> OpFoldResult {
+      return rewriter.getIndexAttr(size);
+    };
+    OuterLoops outer = getOuterLoops(
+        rewriter, op.getScheduleAttr(), op.getScheduleDims(),
+        {blockCount(m / bm), blockCount(n / bn), blockCount(k / bk)});
+    unsigned band = outer.bounds.size();
+    SmallVector<OpFoldResult> bounds = outer.bounds;
+    llvm::append_range(bounds, llvm::map_range(ArrayRef<int64_t>{bm, bn, bk},
+                                                blockCount));
+    Value bandIv, parallelIv;
     buildNest(
         rewriter, loc, bounds, [&](OpBuilder &b, Location l, ValueRange ivs) {
-          bandIv = ivs[3];
-          auto d = [&](unsigned i) { return b.getAffineDimExpr(i); };
-          AffineExpr row = d(0) * bm + d(3), col = d(1) * bn + d(4),
-                     red = d(2) * bk + d(5);
+          bandIv = ivs[band];
+          if (outer.parallelLoop)
+            parallelIv = ivs[*outer.parallelLoop];
+          auto d = [&](unsigned i) { return b.getAffineDimExpr(band + i); };
+          AffineExpr ib = outer.dimValues[0], jb = outer.dimValues[1],
+                     kb = outer.dimValues[2];
+          AffineExpr row = ib * bm + d(0), col = jb * bn + d(1),
+                     red = kb * bk + d(2);
           Value a = packedA
-                        ? loadAt(b, l, packedA, ivs, {d(0), d(2), d(3), d(5)})
+                        ? loadAt(b, l, packedA, ivs, {ib, kb, d(0), d(2)})
                         : loadAt(b, l, op.getA(), ivs,
                                  operandIndex(row, red, op.getTransposeA()));
           Value bv = packedB
-                         ? loadAt(b, l, packedB, ivs, {d(1), d(2), d(5), d(4)})
+                         ? loadAt(b, l, packedB, ivs, {jb, kb, d(2), d(1)})
                          : loadAt(b, l, op.getB(), ivs,
                                   operandIndex(red, col, op.getTransposeB()));
           Value product = arith::MulFOp::create(b, l, a, bv);
@@ -316,6 +368,8 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
         (!packedA && op.getTransposeA()) || (!packedB && op.getTransposeB());
     if (!productScale && !readsTransposed)
       tagGemmBand(rewriter, bandIv);
+    if (parallelIv)
+      tagParallelLoop(rewriter, parallelIv);
     for (Value buffer : {packedA, packedB})
       if (buffer)
         memref::DeallocOp::create(rewriter, loc, buffer);
@@ -469,29 +523,41 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
 
     // Positions of each loop in the accumulation nest.
     //   plain:   (n, k, oh, ow, c, r, s)
-    //   blocked: (n, kb, oh, cb, r, s, ow, c, k): the innermost band
+    //   blocked: (n, kb, oh, cb, r, s, ow, c, k), the outer (n, kb, oh) as
+    //            the schedule orders and tiles them: the innermost band
     //            (ow, c, k) is a GEMM out[ow][k] += in[ow][c] * w[c][k],
     //            and (cb, r, s) around it its batch-reduce.
     enum { N, K, OH, OW, C, R, S, CB, KI, NumLoops };
     std::array<unsigned, NumLoops> pos;
     SmallVector<OpFoldResult> bounds;
+    OuterLoops outer;
     if (!blocked) {
       pos[N] = 0, pos[K] = 1, pos[OH] = 2, pos[OW] = 3, pos[C] = 4, pos[R] = 5,
       pos[S] = 6;
       bounds = {outSizes[0],    outSizes[1],    outSizes[2],   outSizes[3],
                 filterSizes[1], filterSizes[2], filterSizes[3]};
     } else {
-      pos[N] = 0, pos[K] = 1, pos[OH] = 2, pos[CB] = 3, pos[R] = 4, pos[S] = 5,
-      pos[OW] = 6, pos[C] = 7, pos[KI] = 8;
-      bounds = {outSizes[0],    outSizes[1],    outSizes[2],
-                filterSizes[1], filterSizes[2], filterSizes[3],
-                outSizes[3],    filterSizes[4], filterSizes[5]};
+      outer = getOuterLoops(rewriter, op.getScheduleAttr(),
+                            op.getScheduleDims(),
+                            {outSizes[0], outSizes[1], outSizes[2]});
+      unsigned first = outer.bounds.size();
+      pos[CB] = first, pos[R] = first + 1, pos[S] = first + 2,
+      pos[OW] = first + 3, pos[C] = first + 4, pos[KI] = first + 5;
+      bounds = outer.bounds;
+      bounds.append({filterSizes[1], filterSizes[2], filterSizes[3],
+                     outSizes[3], filterSizes[4], filterSizes[5]});
     }
 
-    Value bandIv;
+    Value bandIv, parallelIv;
     buildNest(
         rewriter, loc, bounds, [&](OpBuilder &b, Location l, ValueRange ivs) {
-          auto d = [&](int loop) { return b.getAffineDimExpr(pos[loop]); };
+          auto d = [&](int loop) {
+            if (blocked && (loop == N || loop == K || loop == OH))
+              return outer.dimValues[loop == N ? 0 : loop == K ? 1 : 2];
+            return b.getAffineDimExpr(pos[loop]);
+          };
+          if (outer.parallelLoop)
+            parallelIv = ivs[*outer.parallelLoop];
           AffineExpr ih = d(OH) * strides[0] + d(R) * dilations[0] - padding[0];
           AffineExpr iw = d(OW) * strides[1] + d(S) * dilations[1] - padding[1];
           if (blocked)
@@ -538,6 +604,8 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
         });
     if (bandIv)
       tagGemmBand(rewriter, bandIv);
+    if (parallelIv)
+      tagParallelLoop(rewriter, parallelIv);
     if (paddedInput)
       memref::DeallocOp::create(rewriter, loc, paddedInput);
     rewriter.eraseOp(op);
@@ -809,19 +877,22 @@ struct UnpackLowering : OpRewritePattern<UnpackOp> {
 struct ConvertDLToAffinePass
     : dl::impl::ConvertDLToAffineBase<ConvertDLToAffinePass> {
   void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    patterns.add<MatmulLowering, Conv2DLowering, BatchNormInferenceLowering,
-                 BatchNormTrainingLowering, ReluLowering, Relu6Lowering,
-                 AddLowering, BiasAddLowering, PackLowering, UnpackLowering>(
-        &getContext());
-    ConversionTarget target(getContext());
-    target.addIllegalDialect<DLDialect>();
-    target.addLegalOp<GemmDispatchOp, GemmInvokeOp>();
-    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
-    if (failed(applyPartialConversion(getOperation(), target,
-                                      std::move(patterns))))
+    if (failed(dl::lowerDLToAffine(getOperation())))
       signalPassFailure();
   }
 };
 
 } // namespace
+
+LogicalResult dl::lowerDLToAffine(Operation *root) {
+  MLIRContext *ctx = root->getContext();
+  RewritePatternSet patterns(ctx);
+  patterns.add<MatmulLowering, Conv2DLowering, BatchNormInferenceLowering,
+               BatchNormTrainingLowering, ReluLowering, Relu6Lowering,
+               AddLowering, BiasAddLowering, PackLowering, UnpackLowering>(ctx);
+  ConversionTarget target(*ctx);
+  target.addIllegalDialect<DLDialect>();
+  target.addLegalOp<GemmDispatchOp, GemmInvokeOp>();
+  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+  return applyPartialConversion(root, target, std::move(patterns));
+}

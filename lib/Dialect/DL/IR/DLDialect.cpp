@@ -18,6 +18,7 @@ using namespace mlir::dl;
 #include "dl/Dialect/DL/IR/DLOpsDialect.cpp.inc"
 
 void DLDialect::initialize() {
+  registerAttributes();
   addOperations<
 #define GET_OP_LIST
 #include "dl/Dialect/DL/IR/DLOps.cpp.inc"

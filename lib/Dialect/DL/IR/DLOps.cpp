@@ -140,6 +140,20 @@ static LogicalResult verifyPerChannel(Operation *op, MemRefType activation,
 // MatmulOp
 //===----------------------------------------------------------------------===//
 
+/// Checks an op's `schedule` against the dimensions it may order.
+template <typename OpTy>
+static LogicalResult verifySchedule(OpTy op) {
+  ScheduleAttr schedule = op.getScheduleAttr();
+  if (!schedule)
+    return success();
+  std::optional<SmallVector<ScheduleDim>> dims = op.getScheduleDims();
+  if (!dims)
+    return op.emitOpError(
+        "a schedule needs static sizes and blocked loops (pack_blocks on "
+        "dl.matmul, the blocked layout of dl.conv2d)");
+  return schedule.getLoops(*dims, [&] { return op.emitOpError(); });
+}
+
 LogicalResult MatmulOp::verify() {
   if (failed(verifyRank(*this, getA(), "A", {2})) ||
       failed(verifyRank(*this, getB(), "B", {2})) ||
@@ -156,9 +170,25 @@ LogicalResult MatmulOp::verify() {
       failed(verifyEqualSizes(*this, n, "N of op(B)", c.getDimSize(1),
                               "columns of C")))
     return failure();
-  if (failed(verifyPackBlocks(m, n, kA)))
+  if (failed(verifyPackBlocks(m, n, kA)) || failed(verifySchedule(*this)))
     return failure();
   return verifyNoAliasing(*this, getC(), {getA(), getB()});
+}
+
+std::optional<SmallVector<ScheduleDim>> MatmulOp::getScheduleDims() {
+  std::optional<ArrayRef<int64_t>> blocks = getPackBlocks();
+  if (!blocks || blocks->size() != 3)
+    return std::nullopt;
+  int64_t m = getC().getType().getDimSize(0);
+  int64_t n = getC().getType().getDimSize(1);
+  int64_t k = getA().getType().getDimSize(getTransposeA() ? 0 : 1);
+  if (ShapedType::isDynamic(m) || ShapedType::isDynamic(n) ||
+      ShapedType::isDynamic(k))
+    return std::nullopt;
+  return SmallVector<ScheduleDim>{
+      {"i", m / (*blocks)[0]},
+      {"j", n / (*blocks)[1]},
+      {"k", k / (*blocks)[2], /*reduction=*/true, /*innermost=*/true}};
 }
 
 LogicalResult MatmulOp::verifyPackBlocks(int64_t m, int64_t n, int64_t k) {
@@ -274,7 +304,18 @@ LogicalResult Conv2DOp::verify() {
                                     "padding and dilation")))
       return failure();
   }
+  if (failed(verifySchedule(*this)))
+    return failure();
   return verifyNoAliasing(*this, getOutput(), {getInput(), getFilter()});
+}
+
+std::optional<SmallVector<ScheduleDim>> Conv2DOp::getScheduleDims() {
+  MemRefType out = getOutput().getType();
+  if (!isBlocked() || !out.hasStaticShape())
+    return std::nullopt;
+  return SmallVector<ScheduleDim>{{"n", out.getDimSize(0)},
+                                  {"kb", out.getDimSize(1)},
+                                  {"oh", out.getDimSize(2)}};
 }
 
 //===----------------------------------------------------------------------===//

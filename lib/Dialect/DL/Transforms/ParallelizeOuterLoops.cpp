@@ -3,7 +3,8 @@
 // The pass `dl-parallelize-outer-loops`: the dependence-free outer loops of
 // each top-level nest are coalesced into a single affine.parallel, so that
 // OpenMP shares out all their iterations at once (a batch of 1 or 2 images
-// alone would not feed the cores). Parallelism is proven by MLIR's affine
+// alone would not feed the cores); a loop that a schedule marked
+// `dl.parallel` is taken alone instead. Parallelism is proven by MLIR's affine
 // dependence analysis, not assumed from the op that produced the nest.
 //
 //===----------------------------------------------------------------------===//
@@ -80,6 +81,17 @@ struct ParallelizeOuterLoopsPass
       for (auto loop : block.getOps<AffineForOp>())
         roots.push_back(loop);
     for (AffineForOp root : roots) {
+      // A loop its schedule chose runs in parallel alone, if it is parallel.
+      SmallVector<AffineForOp> nest;
+      affine::getPerfectlyNestedLoops(nest, root);
+      auto *chosen = llvm::find_if(nest, [](AffineForOp loop) {
+        return loop->hasAttr(dl::DLDialect::getParallelLoopAttrName());
+      });
+      if (chosen != nest.end()) {
+        if (affine::isLoopParallel(*chosen))
+          (void)affine::affineParallelize(*chosen);
+        continue;
+      }
       SmallVector<AffineForOp> loops = parallelPrefix(root);
       if (loops.empty())
         continue;

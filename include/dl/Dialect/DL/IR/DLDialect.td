@@ -33,13 +33,22 @@ def DL_Dialect : Dialect {
   // Verifies `dl.run_shape`, the sizes dl-compile --run/--bench use for a
   // function argument with dynamic sizes.
   let hasRegionArgAttrVerify = 1;
+  let useDefaultAttributePrinterParser = 1;
   let extraClassDeclaration = [{
+    /// Adds the attributes of DLAttrs.td.
+    void registerAttributes();
+
     /// Marks the outermost loop of a band computing a small GEMM
     /// `C[m][n] += A[m][k] * B[k][n]` (up to layout). Set by the lowering,
     /// kept by the loop transformations, consumed by
     /// dl-outline-microkernels.
     static constexpr ::llvm::StringLiteral getGemmBandAttrName() {
       return ::llvm::StringLiteral("dl.gemm_band");
+    }
+    /// Marks the loop a schedule runs in parallel. Set by the lowering,
+    /// consumed by dl-parallelize-outer-loops.
+    static constexpr ::llvm::StringLiteral getParallelLoopAttrName() {
+      return ::llvm::StringLiteral("dl.parallel");
     }
   }];
 }

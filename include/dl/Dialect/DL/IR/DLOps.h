@@ -8,6 +8,7 @@
 #ifndef DL_DIALECT_DL_IR_DLOPS_H
 #define DL_DIALECT_DL_IR_DLOPS_H
 
+#include "dl/Dialect/DL/IR/DLAttrs.h"
 #include "dl/Dialect/DL/IR/DLDialect.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinTypes.h"

@@ -9,7 +9,7 @@
 #ifndef DL_DIALECT_DL_IR_DLOPS_TD
 #define DL_DIALECT_DL_IR_DLOPS_TD
 
-include "dl/Dialect/DL/IR/DLDialect.td"
+include "dl/Dialect/DL/IR/DLAttrs.td"
 include "mlir/Interfaces/DestinationStyleOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/CommonAttrConstraints.td"
@@ -48,6 +48,8 @@ def DL_MatmulOp : DL_DPSOp<"matmul"> {
     copied into a buffer `[M/bm][K/bk][bm][bk]`; with `pack_b`, `op(B)` into
     `[N/bn][K/bk][bk][bn]`, so that every block the microkernel reads is
     contiguous. The blocks must divide M, N and K (static sizes).
+    `schedule` (a `#dl.schedule`, set by `dl-rank-variants`) orders and
+    tiles the block loops `i`, `j`, `k`; it needs `pack_blocks`.
   }];
   let arguments = (ins Arg<DL_Buffer, "A", [MemRead]>:$a,
                        Arg<DL_Buffer, "B", [MemRead]>:$b,
@@ -58,7 +60,8 @@ def DL_MatmulOp : DL_DPSOp<"matmul"> {
                        UnitAttr:$transpose_b,
                        OptionalAttr<DenseI64ArrayAttr>:$pack_blocks,
                        UnitAttr:$pack_a,
-                       UnitAttr:$pack_b);
+                       UnitAttr:$pack_b,
+                       OptionalAttr<DL_ScheduleAttr>:$schedule);
   let assemblyFormat = [{
     `ins` `(` $a `,` $b `:` type($a) `,` type($b) `)`
     `outs` `(` $c `:` type($c) `)` attr-dict
@@ -67,6 +70,9 @@ def DL_MatmulOp : DL_DPSOp<"matmul"> {
     ::mlir::MutableOperandRange getDpsInitsMutable() { return getCMutable(); }
     /// Checks pack_blocks / pack_a / pack_b against the GEMM sizes.
     ::llvm::LogicalResult verifyPackBlocks(int64_t m, int64_t n, int64_t k);
+    /// The dimensions a schedule orders: i, j, k (blocks of M, N, K; k
+    /// innermost). Only with pack_blocks.
+    std::optional<::llvm::SmallVector<ScheduleDim>> getScheduleDims();
   }];
 }
 
@@ -85,7 +91,9 @@ def DL_Conv2DOp : DL_DPSOp<"conv2d"> {
     `OH = (H + pad_top + pad_bottom - dilation_h * (R - 1) - 1) / stride_h + 1`
     (and likewise for W).
 
-    `padding` is `[top, left, bottom, right]`.
+    `padding` is `[top, left, bottom, right]`. `schedule` (a
+    `#dl.schedule`, set by `dl-rank-variants`) orders and tiles the loops
+    `n`, `kb`, `oh` of a blocked convolution with static sizes.
 
     ```mlir
     dl.conv2d ins(%in, %f : memref<1x64x56x56xf32>, memref<64x64x3x3xf32>)
@@ -99,7 +107,8 @@ def DL_Conv2DOp : DL_DPSOp<"conv2d"> {
       Arg<DL_Buffer, "output activations", [MemWrite]>:$output,
       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
       DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
-      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations);
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
+      OptionalAttr<DL_ScheduleAttr>:$schedule);
   let assemblyFormat = [{
     `ins` `(` $input `,` $filter `:` type($input) `,` type($filter) `)`
     `outs` `(` $output `:` type($output) `)` attr-dict
@@ -108,6 +117,10 @@ def DL_Conv2DOp : DL_DPSOp<"conv2d"> {
     ::mlir::MutableOperandRange getDpsInitsMutable() { return getOutputMutable(); }
     /// True for the blocked layout (rank-5 activations, rank-6 filter).
     bool isBlocked() { return getInput().getType().getRank() == 5; }
+    /// The dimensions a schedule orders: n, kb, oh (images, output-channel
+    /// blocks, output rows). Only for the blocked layout with static
+    /// output sizes.
+    std::optional<::llvm::SmallVector<ScheduleDim>> getScheduleDims();
   }];
 }
 

@@ -45,6 +45,52 @@ def PackGemmOperands : Pass<"dl-pack-gemm-operands", "::mlir::func::FuncOp"> {
   ];
 }
 
+def RankVariants : Pass<"dl-rank-variants", "::mlir::ModuleOp"> {
+  let summary = "Choose each heavy op's loop schedule by PolyDL's working-set ranking";
+  let description = [{
+    For every `dl.conv2d` (blocked, static sizes) and `dl.matmul` (with
+    `pack_blocks`) that has no `schedule` yet, generates the variants of its
+    outer loops: every order of its dimensions, every tiling of one
+    dimension by divisor tiles (the tile loop outermost, the point loop
+    innermost), and with `threads` > 1 the parallel loop (the outermost
+    non-reduction loop with at least `threads` iterations). Each variant is
+    lowered in a scratch module; `WorkingSetAnalysis` computes its working
+    sets (PolyDL Algorithm 1, with isl, on the loops including the GEMM
+    band), Algorithm 2 assigns them to the cache levels and eq. 1 gives its
+    cost. The cheapest becomes the op's `#dl.schedule`, which
+    `convert-dl-to-affine` applies.
+
+    Cache capacities are this machine's (sysfs), or a `machine-file`'s
+    (written by `dl-probe`, with latencies and bandwidths), with
+    `cache-sizes` on top (for cross-compiling). Defaults: latencies 4 / 14 /
+    50 / 300 cycles and bandwidths 64 / 32 / 16 / 8 bytes per cycle for L1 /
+    L2 / L3 / memory. `report` writes every variant with its working sets,
+    bytes per level and cost as JSON. Variants are analyzed in parallel on
+    the context's threads.
+  }];
+  let options = [
+    Option<"threads", "threads", "unsigned", /*default=*/"1",
+           "Threads of the generated code (above 1, variants choose a "
+           "parallel loop)">,
+    Option<"cacheSizes", "cache-sizes", "std::string", /*default=*/"\"\"",
+           "Cache capacities overriding the detected ones, e.g. "
+           "L1=32K,L2=1M,L3=16M">,
+    Option<"machineFile", "machine-file", "std::string", /*default=*/"\"\"",
+           "Machine file (JSON, from dl-probe) with capacities, latencies "
+           "and bandwidths">,
+    Option<"report", "report", "std::string", /*default=*/"\"\"",
+           "Write the ranking of every op as JSON to this file">,
+    Option<"tilesPerDim", "tiles-per-dim", "unsigned", /*default=*/"2",
+           "Divisor tiles tried per dimension">
+  ];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::memref::MemRefDialect"
+  ];
+}
+
 def TileGemmBands : Pass<"dl-tile-gemm-bands", "::mlir::func::FuncOp"> {
   let summary = "Tile GEMM bands to microkernel size in the default loop order";
   let description = [{
@@ -75,8 +121,11 @@ def ParallelizeOuterLoops
     constant bounds and no `iter_args` are coalesced into one loop
     (`affine::coalesceLoops`), which becomes an `affine.parallel`
     (`affine::affineParallelize`). The innermost loop of a nest is never
-    taken, so it stays available to vectorization. `affine.parallel`
-    lowers to `scf.parallel` and then to OpenMP (`convert-scf-to-openmp`).
+    taken, so it stays available to vectorization. In a nest where the
+    lowering marked the loop a `#dl.schedule` chose (`dl.parallel`), that
+    loop alone becomes parallel (if it carries no dependence).
+    `affine.parallel` lowers to `scf.parallel` and then to OpenMP
+    (`convert-scf-to-openmp`).
   }];
   let dependentDialects = ["::mlir::affine::AffineDialect"];
 }

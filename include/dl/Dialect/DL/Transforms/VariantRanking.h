@@ -1,0 +1,74 @@
+//===- VariantRanking.h - PolyDL ranking of loop variants -------*- C++ -*-===//
+//
+// The variants of a heavy op's outer loops (orders, divisor tiles, which loop
+// is parallel) and their ranking by PolyDL's cost: each variant is lowered
+// in a scratch module, its working sets computed (WorkingSetAnalysis),
+// assigned to the cache levels (Algorithm 2) and costed (eq. 1). Used by
+// the pass dl-rank-variants and by dl-compile --autotune-top-k.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DL_DIALECT_DL_TRANSFORMS_VARIANTRANKING_H
+#define DL_DIALECT_DL_TRANSFORMS_VARIANTRANKING_H
+
+#include "dl/Analysis/CacheModel.h"
+#include "dl/Analysis/WorkingSet.h"
+#include "dl/Dialect/DL/IR/DLOps.h"
+
+#include "llvm/Support/JSON.h"
+
+namespace mlir {
+namespace dl {
+
+struct RankingOptions {
+  CacheModel cache = CacheModel::defaults();
+  /// Threads of the generated code: above 1, each variant runs one loop in
+  /// parallel (WS_par of the analysis).
+  unsigned threads = 1;
+  /// Divisor tiles tried per dimension.
+  unsigned tilesPerDim = 2;
+};
+
+/// One variant with its modeled cost.
+struct RankedVariant {
+  ScheduleAttr schedule;
+  SmallVector<WorkingSet> workingSets;
+  LevelAssignment assignment;
+  /// Some count fell back to a bounding box.
+  bool approximate = false;
+  /// The analysis could not model this variant (it ranks last).
+  std::string failure;
+};
+
+/// The ranking of one op: variants cheapest first.
+struct OpRanking {
+  SmallVector<RankedVariant> variants;
+  double analysisSeconds = 0.0;
+};
+
+/// Whether `op` is a dl.conv2d or dl.matmul whose outer loops a schedule
+/// can order (blocked convolution, matmul with pack_blocks, static sizes).
+bool isSchedulable(Operation *op);
+
+/// The variants of a schedulable op: every order of its dimensions longer
+/// than 1 (a dimension that must stay innermost stays there), and every
+/// one-dimension tiling by up to `tilesPerDim` divisors with the tile loop
+/// outermost and the point loop innermost. With threads > 1, the parallel
+/// loop is the outermost loop that is not a reduction and has at least
+/// `threads` iterations (no variant without one).
+SmallVector<ScheduleAttr> generateVariants(Operation *op,
+                                           const RankingOptions &options);
+
+/// Lowers and analyzes every variant of `op` (in parallel over the context's
+/// threads) and sorts them by cost.
+OpRanking rankVariants(Operation *op, const RankingOptions &options);
+
+/// The ranking as JSON: per variant its schedule, working sets, bytes per
+/// level, memory bytes and cost.
+llvm::json::Object rankingToJSON(Operation *op, const OpRanking &ranking,
+                                 const CacheModel &cache);
+
+} // namespace dl
+} // namespace mlir
+
+#endif // DL_DIALECT_DL_TRANSFORMS_VARIANTRANKING_H

@@ -1,0 +1,152 @@
+//===- DLAttrs.cpp - dl dialect attributes ----------------------*- C++ -*-===//
+//
+// The `#dl.schedule` attribute: its textual form `<[kb:4, oh, kb],
+// parallel = 0>`, its structural checks, and its checks against the
+// dimensions of the op it schedules.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dl/Dialect/DL/IR/DLAttrs.h"
+#include "dl/Dialect/DL/IR/DLDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::dl;
+
+#define GET_ATTRDEF_CLASSES
+#include "dl/Dialect/DL/IR/DLAttrs.cpp.inc"
+
+void DLDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "dl/Dialect/DL/IR/DLAttrs.cpp.inc"
+      >();
+}
+
+Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
+  SmallVector<StringAttr> dims;
+  SmallVector<int64_t> tiles;
+  int64_t parallel = -1;
+  auto parseLoop = [&]() -> ParseResult {
+    StringRef name;
+    int64_t tile = 0;
+    SMLoc loc = parser.getCurrentLocation();
+    if (parser.parseKeyword(&name))
+      return failure();
+    if (succeeded(parser.parseOptionalColon())) {
+      if (parser.parseInteger(tile))
+        return failure();
+      if (tile < 1)
+        return parser.emitError(loc, "tile of '") << name << "' must be >= 1";
+    }
+    dims.push_back(parser.getBuilder().getStringAttr(name));
+    tiles.push_back(tile);
+    return success();
+  };
+  if (parser.parseLess() ||
+      parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, parseLoop))
+    return {};
+  if (succeeded(parser.parseOptionalComma()) &&
+      (parser.parseKeyword("parallel") || parser.parseEqual() ||
+       parser.parseInteger(parallel)))
+    return {};
+  if (parser.parseGreater())
+    return {};
+  return parser.getChecked<ScheduleAttr>(parser.getContext(), dims, tiles,
+                                         parallel);
+}
+
+void ScheduleAttr::print(AsmPrinter &printer) const {
+  printer << "<[";
+  llvm::interleaveComma(llvm::zip(getDims(), getTiles()), printer,
+                        [&](auto loop) {
+                          auto [dim, tile] = loop;
+                          printer << dim.getValue();
+                          if (tile > 0)
+                            printer << ":" << tile;
+                        });
+  printer << "]";
+  if (getParallel() >= 0)
+    printer << ", parallel = " << getParallel();
+  printer << ">";
+}
+
+LogicalResult
+ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                     ArrayRef<StringAttr> dims, ArrayRef<int64_t> tiles,
+                     int64_t parallel) {
+  if (dims.empty())
+    return emitError() << "a schedule needs at least one loop";
+  if (dims.size() != tiles.size())
+    return emitError() << "a schedule needs one tile entry per loop";
+  if (llvm::any_of(tiles, [](int64_t tile) { return tile < 0; }))
+    return emitError() << "schedule tiles must be >= 0";
+  if (parallel < -1 || parallel >= static_cast<int64_t>(dims.size()))
+    return emitError() << "parallel loop " << parallel
+                       << " is not a loop of the schedule (0.."
+                       << dims.size() - 1 << ")";
+  return success();
+}
+
+FailureOr<SmallVector<ScheduledLoop>>
+ScheduleAttr::getLoops(ArrayRef<ScheduleDim> dims,
+                       function_ref<InFlightDiagnostic()> emitError) const {
+  auto names = [&] {
+    return llvm::join(
+        llvm::map_range(dims, [](const ScheduleDim &d) { return d.name; }),
+        ", ");
+  };
+  SmallVector<ScheduledLoop> loops;
+  SmallVector<unsigned> occurrences(dims.size(), 0);
+  SmallVector<int64_t> tileOf(dims.size(), 0);
+  for (auto [nameAttr, tile] : llvm::zip(getDims(), getTiles())) {
+    StringRef name = nameAttr.getValue();
+    const auto *it = llvm::find_if(
+        dims, [&](const ScheduleDim &d) { return d.name == name; });
+    if (it == dims.end())
+      return emitError() << "schedule dimension '" << name
+                         << "' is not one of " << names();
+    unsigned dim = it - dims.begin();
+    if (++occurrences[dim] > 2)
+      return emitError() << "schedule dimension '" << name
+                         << "' has more than two loops";
+    if (occurrences[dim] == 2) {
+      if (tileOf[dim] == 0)
+        return emitError() << "schedule dimension '" << name
+                           << "' has two loops but the first is no tile "
+                              "loop (write "
+                           << name << ":<tile>)";
+      if (tile != 0)
+        return emitError() << "the second loop of schedule dimension '"
+                           << name << "' is its point loop and takes no tile";
+      loops.push_back({dim, tileOf[dim], 1});
+      continue;
+    }
+    if (tile == 0) {
+      loops.push_back({dim, it->extent, 1});
+      continue;
+    }
+    if (it->extent % tile != 0)
+      return emitError() << "tile " << tile << " of schedule dimension '"
+                         << name << "' does not divide its extent "
+                         << it->extent;
+    tileOf[dim] = tile;
+    loops.push_back({dim, it->extent / tile, tile});
+  }
+  for (auto [dim, d] : llvm::enumerate(dims)) {
+    if (occurrences[dim] == 0)
+      return emitError() << "schedule misses dimension '" << d.name
+                         << "' (needs all of " << names() << ")";
+    if (occurrences[dim] == 1 && tileOf[dim] != 0)
+      return emitError() << "tile loop of schedule dimension '" << d.name
+                         << "' has no point loop";
+    if (d.innermost && loops.back().dim != dim)
+      return emitError() << "the last loop of the schedule must be over '"
+                         << d.name << "'";
+  }
+  return loops;
+}

@@ -1,0 +1,84 @@
+//===- RankVariants.cpp - PolyDL variant ranking pass -----------*- C++ -*-===//
+//
+// The pass `dl-rank-variants`: ranks the loop variants of every schedulable
+// heavy op (VariantRanking.h) and records the cheapest as its #dl.schedule,
+// so the decision is visible in the IR before the lowering applies it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dl/Dialect/DL/Transforms/Passes.h"
+#include "dl/Dialect/DL/Transforms/VariantRanking.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+namespace mlir {
+namespace dl {
+#define GEN_PASS_DEF_RANKVARIANTS
+#include "dl/Dialect/DL/Transforms/Passes.h.inc"
+} // namespace dl
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::dl;
+
+namespace {
+
+struct RankVariantsPass : dl::impl::RankVariantsBase<RankVariantsPass> {
+  using RankVariantsBase::RankVariantsBase;
+
+  void runOnOperation() override {
+    std::string error;
+    FailureOr<CacheModel> cache =
+        CacheModel::fromOptions(machineFile, cacheSizes, error);
+    if (failed(cache)) {
+      getOperation().emitError("dl-rank-variants: ") << error;
+      return signalPassFailure();
+    }
+    RankingOptions options;
+    options.cache = *cache;
+    options.threads = std::max(1u, threads.getValue());
+    options.tilesPerDim = tilesPerDim;
+
+    SmallVector<Operation *> ops;
+    getOperation().walk([&](Operation *op) {
+      if (isa<Conv2DOp, MatmulOp>(op) && !op->hasAttr("schedule") &&
+          isSchedulable(op))
+        ops.push_back(op);
+    });
+    llvm::json::Array rankings;
+    for (Operation *op : ops) {
+      OpRanking ranking = rankVariants(op, options);
+      if (!report.empty())
+        rankings.push_back(rankingToJSON(op, ranking, options.cache));
+      if (ranking.variants.empty())
+        continue;
+      const RankedVariant &best = ranking.variants.front();
+      if (!best.failure.empty()) {
+        op->emitRemark("dl-rank-variants: no variant could be analyzed (")
+            << best.failure << "); the default loop order stays";
+        continue;
+      }
+      op->setAttr("schedule", best.schedule);
+    }
+    if (report.empty())
+      return;
+    std::unique_ptr<llvm::ToolOutputFile> file =
+        openOutputFile(report, &error);
+    if (!file) {
+      getOperation().emitError("dl-rank-variants: ") << error;
+      return signalPassFailure();
+    }
+    file->os() << llvm::formatv(
+        "{0:2}\n", llvm::json::Value(llvm::json::Object{
+                       {"threads", static_cast<int64_t>(options.threads)},
+                       {"ops", std::move(rankings)}}));
+    file->keep();
+  }
+};
+
+} // namespace

@@ -1,0 +1,306 @@
+//===- VariantRanking.cpp - PolyDL ranking of loop variants -----*- C++ -*-===//
+//
+// Generates the schedules of a heavy op's outer loops and ranks them by
+// PolyDL's cost. A variant is analyzed on the loops it lowers to (a scratch
+// copy of the op lowered by convert-dl-to-affine), so the analysis sees
+// exactly the nest the pipeline will build, GEMM band included (PolyDL keeps
+// the microkernel's loop form for the analysis, section 2).
+//
+//===----------------------------------------------------------------------===//
+
+#include "dl/Dialect/DL/Transforms/VariantRanking.h"
+#include "dl/Conversion/DLToAffine.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Threading.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <chrono>
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::dl;
+
+namespace {
+
+/// A loop of a variant before it becomes an attribute: dimension and tile
+/// (0 for a loop over a whole dimension or a point loop).
+using Loop = std::pair<unsigned, int64_t>;
+
+std::optional<SmallVector<ScheduleDim>> getScheduleDims(Operation *op) {
+  return llvm::TypeSwitch<Operation *,
+                          std::optional<SmallVector<ScheduleDim>>>(op)
+      .Case<Conv2DOp, MatmulOp>([](auto heavy) {
+        return heavy.getScheduleDims();
+      })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+void setSchedule(Operation *op, ScheduleAttr schedule) {
+  llvm::TypeSwitch<Operation *>(op).Case<Conv2DOp, MatmulOp>(
+      [&](auto heavy) { heavy.setScheduleAttr(schedule); });
+}
+
+/// Up to `count` divisors of `extent` in [2, extent / 2], spread evenly on a
+/// log scale (the ones nearest extent^(i / (count + 1))).
+SmallVector<int64_t> tileCandidates(int64_t extent, unsigned count) {
+  SmallVector<int64_t> divisors;
+  for (int64_t t = 2; t <= extent / 2; ++t)
+    if (extent % t == 0)
+      divisors.push_back(t);
+  SmallVector<int64_t> picked;
+  if (divisors.empty())
+    return picked;
+  for (unsigned i = 1; i <= count; ++i) {
+    double target = std::pow(double(extent), double(i) / (count + 1));
+    int64_t best = *llvm::min_element(divisors, [&](int64_t a, int64_t b) {
+      return std::abs(std::log(a / target)) < std::abs(std::log(b / target));
+    });
+    if (!llvm::is_contained(picked, best))
+      picked.push_back(best);
+  }
+  return picked;
+}
+
+/// All orders of `dims`.
+SmallVector<SmallVector<unsigned>> permutations(SmallVector<unsigned> dims) {
+  SmallVector<SmallVector<unsigned>> result;
+  llvm::sort(dims);
+  do
+    result.push_back(dims);
+  while (std::next_permutation(dims.begin(), dims.end()));
+  return result;
+}
+
+/// The loop nest a variant lowers to, analyzed and costed.
+RankedVariant evaluate(Operation *op, ScheduleAttr schedule,
+                       const RankingOptions &options) {
+  RankedVariant variant;
+  variant.schedule = schedule;
+  Location loc = op->getLoc();
+  OpBuilder b(op->getContext());
+  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+  b.setInsertionPointToEnd(module->getBody());
+  auto fn = func::FuncOp::create(
+      b, loc, "variant", b.getFunctionType(op->getOperandTypes(), {}));
+  Block *entry = fn.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  IRMapping mapping;
+  mapping.map(op->getOperands(), entry->getArguments());
+  setSchedule(b.clone(*op, mapping), schedule);
+  func::ReturnOp::create(b, loc);
+  if (failed(lowerDLToAffine(*module))) {
+    variant.failure = "the lowering failed";
+    return variant;
+  }
+  affine::AffineForOp root;
+  module->walk([&](affine::AffineForOp loop) {
+    if (!loop->hasAttr(DLDialect::getGemmBandAttrName()))
+      return;
+    Operation *outer = loop;
+    while (auto parent = outer->getParentOfType<affine::AffineForOp>())
+      outer = parent;
+    root = cast<affine::AffineForOp>(outer);
+  });
+  if (!root) {
+    variant.failure = "the lowered nest has no GEMM band";
+    return variant;
+  }
+  std::string whyNot;
+  FailureOr<std::unique_ptr<WorkingSetAnalysis>> analysis =
+      WorkingSetAnalysis::build(root, &whyNot);
+  if (failed(analysis)) {
+    variant.failure = whyNot;
+    return variant;
+  }
+  WorkingSetOptions wsOptions;
+  if (options.threads > 1)
+    wsOptions.parallelDepth = schedule.getParallelLoop();
+  variant.workingSets = (*analysis)->compute(wsOptions);
+  SmallVector<int64_t> bytes;
+  for (const WorkingSet &ws : variant.workingSets) {
+    bytes.push_back(ws.bytes);
+    variant.approximate |= ws.approximate;
+  }
+  variant.assignment = assignToLevels(bytes, options.cache);
+  return variant;
+}
+
+const char *kindName(WorkingSet::Kind kind) {
+  switch (kind) {
+  case WorkingSet::Kind::Min:
+    return "min";
+  case WorkingSet::Kind::Max:
+    return "max";
+  case WorkingSet::Kind::Parallel:
+    return "par";
+  }
+  llvm_unreachable("unknown working-set kind");
+}
+
+std::string toString(Attribute attr) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  attr.print(os);
+  return text;
+}
+
+} // namespace
+
+bool dl::isSchedulable(Operation *op) {
+  return getScheduleDims(op).has_value();
+}
+
+SmallVector<ScheduleAttr> dl::generateVariants(Operation *op,
+                                               const RankingOptions &options) {
+  std::optional<SmallVector<ScheduleDim>> dims = getScheduleDims(op);
+  if (!dims)
+    return {};
+  // Dimensions of extent 1 go outermost (their place does not matter); the
+  // innermost one (GEMM's K blocks: the microkernel's batch) goes last.
+  SmallVector<Loop> prefix, suffix;
+  SmallVector<unsigned> free;
+  for (auto [index, dim] : llvm::enumerate(*dims)) {
+    if (dim.innermost)
+      suffix.push_back({index, 0});
+    else if (dim.extent == 1)
+      prefix.push_back({index, 0});
+    else
+      free.push_back(index);
+  }
+  SmallVector<SmallVector<Loop>> sequences;
+  for (ArrayRef<unsigned> order : permutations(free)) {
+    SmallVector<Loop> loops(prefix);
+    for (unsigned dim : order)
+      loops.push_back({dim, 0});
+    llvm::append_range(loops, suffix);
+    sequences.push_back(loops);
+  }
+  // One dimension tiled: its tile loop outermost, the others in every
+  // order, its point loop innermost (just outside the innermost dimension,
+  // or last if it is that one).
+  SmallVector<unsigned> tileable(free);
+  for (Loop loop : suffix)
+    tileable.push_back(loop.first);
+  for (unsigned tiled : tileable) {
+    bool isInnermost = (*dims)[tiled].innermost;
+    SmallVector<unsigned> others;
+    for (unsigned dim : free)
+      if (dim != tiled)
+        others.push_back(dim);
+    // With nothing between the tile and the point loop, tiling changes no
+    // order.
+    if (others.empty())
+      continue;
+    for (int64_t tile :
+         tileCandidates((*dims)[tiled].extent, options.tilesPerDim)) {
+      for (ArrayRef<unsigned> order : permutations(others)) {
+        SmallVector<Loop> loops(prefix);
+        loops.push_back({tiled, tile});
+        for (unsigned dim : order)
+          loops.push_back({dim, 0});
+        loops.push_back({tiled, 0});
+        if (!isInnermost)
+          llvm::append_range(loops, suffix);
+        sequences.push_back(loops);
+      }
+    }
+  }
+
+  MLIRContext *ctx = op->getContext();
+  SmallVector<ScheduleAttr> variants;
+  for (ArrayRef<Loop> loops : sequences) {
+    int64_t parallel = -1;
+    if (options.threads > 1) {
+      for (auto [position, loop] : llvm::enumerate(loops)) {
+        const ScheduleDim &dim = (*dims)[loop.first];
+        int64_t trips = loop.second ? dim.extent / loop.second : dim.extent;
+        bool point = llvm::any_of(loops.take_front(position), [&](Loop l) {
+          return l.first == loop.first;
+        });
+        if (point && loop.second == 0)
+          trips = llvm::find_if(loops, [&](Loop l) {
+                    return l.first == loop.first;
+                  })->second;
+        if (!dim.reduction && trips >= static_cast<int64_t>(options.threads)) {
+          parallel = position;
+          break;
+        }
+      }
+    }
+    SmallVector<StringAttr> names;
+    SmallVector<int64_t> tiles;
+    for (Loop loop : loops) {
+      names.push_back(StringAttr::get(ctx, (*dims)[loop.first].name));
+      tiles.push_back(loop.second);
+    }
+    variants.push_back(ScheduleAttr::get(ctx, names, tiles, parallel));
+  }
+  return variants;
+}
+
+OpRanking dl::rankVariants(Operation *op, const RankingOptions &options) {
+  auto start = std::chrono::steady_clock::now();
+  SmallVector<ScheduleAttr> schedules = generateVariants(op, options);
+  OpRanking ranking;
+  ranking.variants.resize(schedules.size());
+  // Each variant has its own scratch module and isl context.
+  parallelFor(op->getContext(), 0, schedules.size(), [&](size_t i) {
+    ranking.variants[i] = evaluate(op, schedules[i], options);
+  });
+  llvm::stable_sort(ranking.variants, [](const RankedVariant &a,
+                                         const RankedVariant &b) {
+    if (a.failure.empty() != b.failure.empty())
+      return a.failure.empty();
+    return a.assignment.cost < b.assignment.cost;
+  });
+  ranking.analysisSeconds = std::chrono::duration<double>(
+                                std::chrono::steady_clock::now() - start)
+                                .count();
+  return ranking;
+}
+
+llvm::json::Object dl::rankingToJSON(Operation *op, const OpRanking &ranking,
+                                     const CacheModel &cache) {
+  llvm::json::Array levels;
+  for (const CacheLevel &level : cache.levels)
+    levels.push_back(llvm::json::Object{{"name", level.name},
+                                        {"bytes", level.bytes},
+                                        {"latency", level.latency},
+                                        {"bandwidth", level.bandwidth}});
+  llvm::json::Array variants;
+  for (auto [rank, variant] : llvm::enumerate(ranking.variants)) {
+    llvm::json::Object entry{{"rank", static_cast<int64_t>(rank)},
+                             {"schedule", toString(variant.schedule)}};
+    if (!variant.failure.empty()) {
+      entry["failure"] = variant.failure;
+      variants.push_back(std::move(entry));
+      continue;
+    }
+    llvm::json::Array sets;
+    for (const WorkingSet &ws : variant.workingSets)
+      sets.push_back(llvm::json::Object{{"kind", kindName(ws.kind)},
+                                        {"dependence", ws.dependence},
+                                        {"bytes", ws.bytes},
+                                        {"approximate", ws.approximate}});
+    entry["cost"] = variant.assignment.cost;
+    entry["bytes_per_level"] =
+        llvm::json::Array(variant.assignment.bytesPerLevel);
+    entry["memory_bytes"] = variant.assignment.memoryBytes;
+    entry["approximate"] = variant.approximate;
+    entry["working_sets"] = std::move(sets);
+    variants.push_back(std::move(entry));
+  }
+  return llvm::json::Object{
+      {"op", op->getName().getStringRef()},
+      {"location", toString(op->getLoc())},
+      {"analysis_seconds", ranking.analysisSeconds},
+      {"levels", std::move(levels)},
+      {"memory", llvm::json::Object{{"latency", cache.memoryLatency},
+                                    {"bandwidth", cache.memoryBandwidth}}},
+      {"variants", std::move(variants)}};
+}

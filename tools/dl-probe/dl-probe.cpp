@@ -1,0 +1,150 @@
+//===- dl-probe.cpp - measure this machine's memory hierarchy ---*- C++ -*-===//
+//
+// Measures the read bandwidth and the load latency of each cache level and
+// of memory on the running machine, and writes a machine file (JSON) that
+// dl-rank-variants / dl-compile read with --machine-file. Capacities come
+// from sysfs (CacheModel::detect). Bandwidth: a streaming read of a buffer
+// of half a level's capacity (of 8x the last level's for memory), repeated
+// for --min-time; latency: a pointer chase through a random cyclic
+// permutation of cache lines in such a buffer. Units: ns and bytes/ns.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dl/Analysis/CacheModel.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <cstdint>
+#include <numeric>
+#include <random>
+#include <vector>
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+namespace {
+
+cl::OptionCategory category("dl-probe options");
+cl::opt<std::string> outputFilename("o",
+                                    cl::desc("Machine file to write (default: "
+                                             "stdout)"),
+                                    cl::value_desc("file"), cl::init("-"),
+                                    cl::cat(category));
+cl::opt<double> minTime("min-time",
+                        cl::desc("Seconds each measurement runs at least"),
+                        cl::init(0.2), cl::cat(category));
+
+using Clock = std::chrono::steady_clock;
+using Word8 = uint64_t __attribute__((vector_size(32)));
+
+/// Sums the buffer 4 vectors at a time (independent accumulators, so loads,
+/// not adds, bound the loop). Inlined into a generic and an AVX2 entry.
+__attribute__((always_inline)) inline uint64_t sumWordsBody(const Word8 *data,
+                                                            size_t count) {
+  Word8 a = {}, b = {}, c = {}, d = {};
+  for (size_t i = 0; i + 4 <= count; i += 4) {
+    a += data[i];
+    b += data[i + 1];
+    c += data[i + 2];
+    d += data[i + 3];
+  }
+  Word8 s = a + b + c + d;
+  return s[0] + s[1] + s[2] + s[3];
+}
+
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) uint64_t sumWordsAvx2(const Word8 *data,
+                                                      size_t count) {
+  return sumWordsBody(data, count);
+}
+#endif
+
+/// The widest loads this CPU has (32-byte ones where AVX2 is there).
+uint64_t sumWords(const Word8 *data, size_t count) {
+#if defined(__x86_64__)
+  if (__builtin_cpu_supports("avx2"))
+    return sumWordsAvx2(data, count);
+#endif
+  return sumWordsBody(data, count);
+}
+
+/// Bytes per ns of reading `bytes` over and over.
+double readBandwidth(size_t bytes, uint64_t &sink) {
+  std::vector<Word8> buffer(std::max<size_t>(4, bytes / sizeof(Word8)));
+  for (size_t i = 0; i < buffer.size(); ++i)
+    buffer[i] = Word8{i, i + 1, i + 2, i + 3};
+  sink += sumWords(buffer.data(), buffer.size()); // Warm up.
+  double seconds = 0.0, best = 0.0;
+  while (seconds < minTime) {
+    auto start = Clock::now();
+    sink += sumWords(buffer.data(), buffer.size());
+    double t = std::chrono::duration<double>(Clock::now() - start).count();
+    seconds += t;
+    best = std::max(best, buffer.size() * sizeof(Word8) / (t * 1e9));
+  }
+  return best;
+}
+
+/// ns per dependent load in a random cycle through `bytes` of cache lines.
+double loadLatency(size_t bytes, uint64_t &sink) {
+  constexpr size_t line = 64 / sizeof(size_t);
+  size_t lines = std::max<size_t>(2, bytes / 64);
+  std::vector<size_t> order(lines);
+  std::iota(order.begin(), order.end(), 0);
+  std::shuffle(order.begin() + 1, order.end(), std::mt19937_64(42));
+  std::vector<size_t> next(lines * line);
+  for (size_t i = 0; i < lines; ++i)
+    next[order[i] * line] = order[(i + 1) % lines] * line;
+  size_t position = 0, hops = 0;
+  double seconds = 0.0;
+  while (seconds < minTime) {
+    auto start = Clock::now();
+    for (size_t i = 0; i < lines; ++i)
+      position = next[position];
+    seconds += std::chrono::duration<double>(Clock::now() - start).count();
+    hops += lines;
+  }
+  sink += position;
+  return seconds * 1e9 / hops;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  cl::HideUnrelatedOptions({&category, &cl::getGeneralCategory()});
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "dl-probe: measure cache and memory bandwidths and latencies of this "
+      "machine and write a machine file for dl-compile --machine-file\n");
+  dl::CacheModel model = dl::CacheModel::detect();
+  uint64_t sink = 0;
+  for (dl::CacheLevel &level : model.levels) {
+    level.bandwidth = readBandwidth(level.bytes / 2, sink);
+    level.latency = loadLatency(level.bytes / 2, sink);
+    llvm::errs() << llvm::formatv(
+        "{0}: {1} bytes, read {2:f1} bytes/ns, latency {3:f2} ns\n",
+        level.name, level.bytes, level.bandwidth, level.latency);
+  }
+  size_t memoryBytes = 8 * static_cast<size_t>(model.levels.back().bytes);
+  model.memoryBandwidth = readBandwidth(memoryBytes, sink);
+  model.memoryLatency = loadLatency(memoryBytes, sink);
+  llvm::errs() << llvm::formatv(
+      "memory: read {0:f1} bytes/ns, latency {1:f2} ns (checksum {2})\n",
+      model.memoryBandwidth, model.memoryLatency, sink % 10);
+
+  std::error_code ec;
+  llvm::raw_fd_ostream os(outputFilename, ec);
+  if (ec) {
+    llvm::errs() << "dl-probe: error: cannot write '" << outputFilename
+                 << "': " << ec.message() << "\n";
+    return 1;
+  }
+  os << model.toMachineFile() << "\n";
+  return 0;
+}
