@@ -25,6 +25,7 @@ tool_dirs = [config.dl_tools_dir, config.llvm_tools_dir]
 tools = [
     "dl-opt",
     "dl-compile",
+    "dl-probe",
     ToolSubst("mlir-opt", unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -126,7 +126,8 @@ FailureOr<CacheModel> CacheModel::readMachineFile(StringRef path,
   CacheModel model;
   for (const llvm::json::Value &entry : *levels) {
     const llvm::json::Object *level = entry.getAsObject();
-    std::optional<StringRef> name = level ? level->getString("name") : std::nullopt;
+    std::optional<StringRef> name =
+        level ? level->getString("name") : std::nullopt;
     std::optional<double> bytes, latency, bandwidth;
     if (level) {
       bytes = positive(*level, "bytes");
@@ -136,8 +137,8 @@ FailureOr<CacheModel> CacheModel::readMachineFile(StringRef path,
     if (!name || !bytes || !latency || !bandwidth)
       return fail("each level needs a name and positive bytes, latency and "
                   "bandwidth");
-    model.levels.push_back({name->str(), static_cast<int64_t>(*bytes),
-                            *latency, *bandwidth});
+    model.levels.push_back(
+        {name->str(), static_cast<int64_t>(*bytes), *latency, *bandwidth});
   }
   std::optional<double> latency = positive(*memory, "latency");
   std::optional<double> bandwidth = positive(*memory, "bandwidth");

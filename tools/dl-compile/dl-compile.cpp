@@ -370,8 +370,9 @@ LogicalResult autotune(ModuleOp module) {
   size_t candidates = 0;
   for (Operation *op : ops) {
     rankings.push_back(dl::rankVariants(op, options));
-    llvm::erase_if(rankings.back().variants,
-                   [](const dl::RankedVariant &v) { return !v.failure.empty(); });
+    llvm::erase_if(rankings.back().variants, [](const dl::RankedVariant &v) {
+      return !v.failure.empty();
+    });
     candidates = std::max(candidates, rankings.back().variants.size());
   }
   candidates = std::min<size_t>(candidates, autotuneTopK);
@@ -419,17 +420,18 @@ LogicalResult autotune(ModuleOp module) {
         return fn.emitError("cannot find the compiled function");
       totalMs += timeFunction(*entry, inputs[index]).first;
     }
-    llvm::errs() << llvm::formatv("autotune: variant {0}/{1}: {2:f4} ms",
-                                  v + 1, candidates, totalMs);
+    llvm::errs() << llvm::formatv("autotune: variant {0}/{1}: {2:f4} ms", v + 1,
+                                  candidates, totalMs);
     for (const llvm::json::Value &text : schedules)
       llvm::errs() << " " << *text.getAsString();
     llvm::errs() << "\n";
     if (!best || totalMs < best->first)
       best = {totalMs, v};
-    reports.push_back(llvm::json::Object{{"model_rank", static_cast<int64_t>(v)},
-                                         {"schedules", std::move(schedules)},
-                                         {"model_costs", std::move(costs)},
-                                         {"median_ms", totalMs}});
+    reports.push_back(
+        llvm::json::Object{{"model_rank", static_cast<int64_t>(v)},
+                           {"schedules", std::move(schedules)},
+                           {"model_costs", std::move(costs)},
+                           {"median_ms", totalMs}});
   }
   for (auto [index, op] : llvm::enumerate(ops))
     op->setAttr("schedule", scheduleOf(index, best->second).schedule);
@@ -444,12 +446,11 @@ LogicalResult autotune(ModuleOp module) {
   if (!file)
     return module.emitError(error);
   file->os() << llvm::formatv(
-      "{0:2}\n",
-      llvm::json::Value(llvm::json::Object{
-          {"threads", static_cast<int64_t>(getThreadCount())},
-          {"analysis_seconds", std::move(analysis)},
-          {"kept", static_cast<int64_t>(best->second)},
-          {"variants", std::move(reports)}}));
+      "{0:2}\n", llvm::json::Value(llvm::json::Object{
+                     {"threads", static_cast<int64_t>(getThreadCount())},
+                     {"analysis_seconds", std::move(analysis)},
+                     {"kept", static_cast<int64_t>(best->second)},
+                     {"variants", std::move(reports)}}));
   file->keep();
   return success();
 }

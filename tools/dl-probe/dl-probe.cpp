@@ -128,8 +128,8 @@ int main(int argc, char **argv) {
     level.bandwidth = readBandwidth(level.bytes / 2, sink);
     level.latency = loadLatency(level.bytes / 2, sink);
     llvm::errs() << llvm::formatv(
-        "{0}: {1} bytes, read {2:f1} bytes/ns, latency {3:f2} ns\n",
-        level.name, level.bytes, level.bandwidth, level.latency);
+        "{0}: {1} bytes, read {2:f1} bytes/ns, latency {3:f2} ns\n", level.name,
+        level.bytes, level.bandwidth, level.latency);
   }
   size_t memoryBytes = 8 * static_cast<size_t>(model.levels.back().bytes);
   model.memoryBandwidth = readBandwidth(memoryBytes, sink);

@@ -15,6 +15,9 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include "gtest/gtest.h"
 
@@ -231,6 +234,38 @@ TEST(CacheModelTest, SizesFromSpecAndErrors) {
   CacheModel detected = CacheModel::detect();
   for (const CacheLevel &level : detected.levels)
     EXPECT_GT(level.bytes, 0);
+}
+
+// A machine file round-trips every field, and options apply on top of it.
+TEST(CacheModelTest, MachineFileRoundTripAndOverrides) {
+  CacheModel model;
+  model.levels = {{"L1", 49152, 1.5, 120.0}, {"L2", 2 << 20, 4.25, 60.0}};
+  model.memoryLatency = 95.0;
+  model.memoryBandwidth = 12.5;
+  llvm::SmallString<64> path;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("machine", "json", path));
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    ASSERT_FALSE(ec);
+    os << model.toMachineFile();
+  }
+  std::string error;
+  FailureOr<CacheModel> read = CacheModel::fromOptions(path, "L2=1M", error);
+  ASSERT_TRUE(succeeded(read)) << error;
+  ASSERT_EQ(read->levels.size(), 2u);
+  EXPECT_EQ(read->levels[0].name, "L1");
+  EXPECT_EQ(read->levels[0].bytes, 49152);
+  EXPECT_DOUBLE_EQ(read->levels[0].latency, 1.5);
+  EXPECT_DOUBLE_EQ(read->levels[0].bandwidth, 120.0);
+  EXPECT_EQ(read->levels[1].bytes, 1 << 20); // The override wins.
+  EXPECT_DOUBLE_EQ(read->levels[1].latency, 4.25);
+  EXPECT_DOUBLE_EQ(read->memoryLatency, 95.0);
+  EXPECT_DOUBLE_EQ(read->memoryBandwidth, 12.5);
+  llvm::sys::fs::remove(path);
+
+  EXPECT_TRUE(failed(CacheModel::readMachineFile(path, error)));
+  EXPECT_NE(error.find("cannot read machine file"), std::string::npos);
 }
 
 } // namespace

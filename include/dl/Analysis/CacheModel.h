@@ -59,8 +59,7 @@ struct CacheModel {
   /// machine's detected sizes with the default latencies and bandwidths;
   /// then the capacities of `sizes` ("L1=48K,L2=1M") on top.
   static FailureOr<CacheModel> fromOptions(StringRef machineFile,
-                                           StringRef sizes,
-                                           std::string &error);
+                                           StringRef sizes, std::string &error);
 };
 
 /// Algorithm 2 and eq. 1: how many bytes of working sets each level holds,

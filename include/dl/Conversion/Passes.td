@@ -23,7 +23,11 @@ def ConvertDLToAffine : Pass<"convert-dl-to-affine"> {
       `affine.if`) or `(n, k_blk, oh, c_blk, r, s, ow, c, k)` (blocked; the
       input is read from a zero-padded copy when there is padding, so that
       the `(ow, c, k)` band is a GEMM `out[ow][k] += in[ow][c] * w[c][k]`
-      and `(c_blk, r, s)` its batch-reduce).
+      and `(c_blk, r, s)` its batch-reduce). With a `#dl.schedule` (set by
+      `dl-rank-variants`), the outer loops `(n, k_blk, oh)` of a blocked
+      convolution and the block loops `(i, j, k)` of a `dl.matmul` with
+      `pack_blocks` are built in the schedule's order and tiling, and its
+      parallel loop is marked `dl.parallel`.
     * `dl.batch_norm_training`: per channel, a mean sweep and a variance
       sweep carried in `iter_args`, then the normalization sweep.
     * `dl.batch_norm_inference`, element-wise ops, `dl.pack`/`dl.unpack`:

@@ -4,8 +4,8 @@
 // computing its reference semantics. No tiling or reordering happens here
 // unless the op carries its decisions (GEMM blocks, a #dl.schedule of its
 // outer loops), so this lowering doubles as the reference that optimized code
-// is checked against. Loop bounds are constants for static sizes and memref.dim symbols
-// for dynamic ones.
+// is checked against. Loop bounds are constants for static sizes and memref.dim
+// symbols for dynamic ones.
 //
 //===----------------------------------------------------------------------===//
 
@@ -336,8 +336,8 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
         {blockCount(m / bm), blockCount(n / bn), blockCount(k / bk)});
     unsigned band = outer.bounds.size();
     SmallVector<OpFoldResult> bounds = outer.bounds;
-    llvm::append_range(bounds, llvm::map_range(ArrayRef<int64_t>{bm, bn, bk},
-                                                blockCount));
+    llvm::append_range(
+        bounds, llvm::map_range(ArrayRef<int64_t>{bm, bn, bk}, blockCount));
     Value bandIv, parallelIv;
     buildNest(
         rewriter, loc, bounds, [&](OpBuilder &b, Location l, ValueRange ivs) {
@@ -537,9 +537,9 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
       bounds = {outSizes[0],    outSizes[1],    outSizes[2],   outSizes[3],
                 filterSizes[1], filterSizes[2], filterSizes[3]};
     } else {
-      outer = getOuterLoops(rewriter, op.getScheduleAttr(),
-                            op.getScheduleDims(),
-                            {outSizes[0], outSizes[1], outSizes[2]});
+      outer =
+          getOuterLoops(rewriter, op.getScheduleAttr(), op.getScheduleDims(),
+                        {outSizes[0], outSizes[1], outSizes[2]});
       unsigned first = outer.bounds.size();
       pos[CB] = first, pos[R] = first + 1, pos[S] = first + 2,
       pos[OW] = first + 3, pos[C] = first + 4, pos[KI] = first + 5;

@@ -1675,3 +1675,85 @@ func.func @pack_a_without_blocks(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: 
   dl.matmul ins(%a, %b : memref<8x4xf32>, memref<4x16xf32>) outs(%c : memref<8x16xf32>) {pack_a}
   return
 }
+
+// -----
+
+// Schedules are checked against the op's dimensions.
+
+func.func @schedule_unknown_dim(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32>) {
+  // expected-error @+1 {{'dl.matmul' op schedule dimension 'x' is not one of i, j, k}}
+  dl.matmul ins(%a, %b : memref<8x4xf32>, memref<4x16xf32>) outs(%c : memref<8x16xf32>) {pack_blocks = array<i64: 4, 8, 2>, schedule = #dl.schedule<[x, j, k]>}
+  return
+}
+
+// -----
+
+func.func @schedule_without_blocks(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32>) {
+  // expected-error @+1 {{'dl.matmul' op a schedule needs static sizes and blocked loops}}
+  dl.matmul ins(%a, %b : memref<8x4xf32>, memref<4x16xf32>) outs(%c : memref<8x16xf32>) {schedule = #dl.schedule<[i, j, k]>}
+  return
+}
+
+// -----
+
+func.func @schedule_k_not_last(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32>) {
+  // expected-error @+1 {{'dl.matmul' op the last loop of the schedule must be over 'k'}}
+  dl.matmul ins(%a, %b : memref<8x4xf32>, memref<4x16xf32>) outs(%c : memref<8x16xf32>) {pack_blocks = array<i64: 4, 8, 2>, schedule = #dl.schedule<[i, k, j]>}
+  return
+}
+
+// -----
+
+func.func @schedule_missing_dim(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32>) {
+  // expected-error @+1 {{'dl.matmul' op schedule misses dimension 'j' (needs all of i, j, k)}}
+  dl.matmul ins(%a, %b : memref<8x4xf32>, memref<4x16xf32>) outs(%c : memref<8x16xf32>) {pack_blocks = array<i64: 4, 8, 2>, schedule = #dl.schedule<[i, k]>}
+  return
+}
+
+// -----
+
+func.func @schedule_tile_not_dividing(%in: memref<1x2x8x8x4xf32>, %f: memref<6x2x1x1x4x4xf32>, %out: memref<1x6x8x8x4xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op tile 4 of schedule dimension 'kb' does not divide its extent 6}}
+  dl.conv2d ins(%in, %f : memref<1x2x8x8x4xf32>, memref<6x2x1x1x4x4xf32>) outs(%out : memref<1x6x8x8x4xf32>) {schedule = #dl.schedule<[kb:4, n, oh, kb]>}
+  return
+}
+
+// -----
+
+func.func @schedule_point_loop_missing(%in: memref<1x2x8x8x4xf32>, %f: memref<6x2x1x1x4x4xf32>, %out: memref<1x6x8x8x4xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op tile loop of schedule dimension 'kb' has no point loop}}
+  dl.conv2d ins(%in, %f : memref<1x2x8x8x4xf32>, memref<6x2x1x1x4x4xf32>) outs(%out : memref<1x6x8x8x4xf32>) {schedule = #dl.schedule<[kb:3, n, oh]>}
+  return
+}
+
+// -----
+
+func.func @schedule_twice_untiled(%in: memref<1x2x8x8x4xf32>, %f: memref<6x2x1x1x4x4xf32>, %out: memref<1x6x8x8x4xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op schedule dimension 'oh' has two loops but the first is no tile loop (write oh:<tile>)}}
+  dl.conv2d ins(%in, %f : memref<1x2x8x8x4xf32>, memref<6x2x1x1x4x4xf32>) outs(%out : memref<1x6x8x8x4xf32>) {schedule = #dl.schedule<[oh, kb, n, oh]>}
+  return
+}
+
+// -----
+
+func.func @schedule_plain_conv(%in: memref<1x8x8x8xf32>, %f: memref<8x8x1x1xf32>, %out: memref<1x8x8x8xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op a schedule needs static sizes and blocked loops}}
+  dl.conv2d ins(%in, %f : memref<1x8x8x8xf32>, memref<8x8x1x1xf32>) outs(%out : memref<1x8x8x8xf32>) {schedule = #dl.schedule<[n, kb, oh]>}
+  return
+}
+
+// -----
+
+func.func @schedule_parallel_out_of_range(%in: memref<1x2x8x8x4xf32>, %f: memref<6x2x1x1x4x4xf32>, %out: memref<1x6x8x8x4xf32>) {
+  // expected-error @+1 {{parallel loop 3 is not a loop of the schedule (0..2)}}
+  dl.conv2d ins(%in, %f : memref<1x2x8x8x4xf32>, memref<6x2x1x1x4x4xf32>) outs(%out : memref<1x6x8x8x4xf32>) {schedule = #dl.schedule<[n, kb, oh], parallel = 3>}
+  return
+}
+
+// -----
+
+func.func @schedule_zero_tile(%in: memref<1x2x8x8x4xf32>, %f: memref<6x2x1x1x4x4xf32>, %out: memref<1x6x8x8x4xf32>) {
+  // expected-error @+1 {{tile of 'kb' must be >= 1}}
+  dl.conv2d ins(%in, %f : memref<1x2x8x8x4xf32>, memref<6x2x1x1x4x4xf32>) outs(%out : memref<1x6x8x8x4xf32>) {schedule = #dl.schedule<[kb:0, n, oh, kb]>}
+  return
+}

@@ -411,3 +411,21 @@ func.func @microkernels(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x
       : memref<8x4xf32>, memref<4x16xf32>, memref<8x16xf32>, memref<2xi64>, memref<2xi64>
   return
 }
+
+//===----------------------------------------------------------------------===//
+// #dl.schedule
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @scheduled_matmul
+// CHECK: dl.matmul {{.*}} {pack_blocks = array<i64: 4, 8, 2>, schedule = #dl.schedule<[k:1, j, i, k], parallel = 1>}
+func.func @scheduled_matmul(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32>) {
+  dl.matmul ins(%a, %b : memref<8x4xf32>, memref<4x16xf32>) outs(%c : memref<8x16xf32>) {pack_blocks = array<i64: 4, 8, 2>, schedule = #dl.schedule<[k:1, j, i, k], parallel = 1>}
+  return
+}
+
+// CHECK-LABEL: func.func @scheduled_conv
+// CHECK: dl.conv2d {{.*}} {schedule = #dl.schedule<[kb:3, oh, n, kb]>}
+func.func @scheduled_conv(%in: memref<1x2x8x8x4xf32>, %f: memref<6x2x1x1x4x4xf32>, %out: memref<1x6x8x8x4xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x2x8x8x4xf32>, memref<6x2x1x1x4x4xf32>) outs(%out : memref<1x6x8x8x4xf32>) {schedule = #dl.schedule<[kb:3, oh, n, kb]>}
+  return
+}

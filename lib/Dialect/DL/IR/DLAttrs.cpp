@@ -75,10 +75,9 @@ void ScheduleAttr::print(AsmPrinter &printer) const {
   printer << ">";
 }
 
-LogicalResult
-ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                     ArrayRef<StringAttr> dims, ArrayRef<int64_t> tiles,
-                     int64_t parallel) {
+LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   ArrayRef<StringAttr> dims,
+                                   ArrayRef<int64_t> tiles, int64_t parallel) {
   if (dims.empty())
     return emitError() << "a schedule needs at least one loop";
   if (dims.size() != tiles.size())
@@ -108,8 +107,8 @@ ScheduleAttr::getLoops(ArrayRef<ScheduleDim> dims,
     const auto *it = llvm::find_if(
         dims, [&](const ScheduleDim &d) { return d.name == name; });
     if (it == dims.end())
-      return emitError() << "schedule dimension '" << name
-                         << "' is not one of " << names();
+      return emitError() << "schedule dimension '" << name << "' is not one of "
+                         << names();
     unsigned dim = it - dims.begin();
     if (++occurrences[dim] > 2)
       return emitError() << "schedule dimension '" << name
@@ -121,8 +120,8 @@ ScheduleAttr::getLoops(ArrayRef<ScheduleDim> dims,
                               "loop (write "
                            << name << ":<tile>)";
       if (tile != 0)
-        return emitError() << "the second loop of schedule dimension '"
-                           << name << "' is its point loop and takes no tile";
+        return emitError() << "the second loop of schedule dimension '" << name
+                           << "' is its point loop and takes no tile";
       loops.push_back({dim, tileOf[dim], 1});
       continue;
     }

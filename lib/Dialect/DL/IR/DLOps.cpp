@@ -141,8 +141,7 @@ static LogicalResult verifyPerChannel(Operation *op, MemRefType activation,
 //===----------------------------------------------------------------------===//
 
 /// Checks an op's `schedule` against the dimensions it may order.
-template <typename OpTy>
-static LogicalResult verifySchedule(OpTy op) {
+template <typename OpTy> static LogicalResult verifySchedule(OpTy op) {
   ScheduleAttr schedule = op.getScheduleAttr();
   if (!schedule)
     return success();

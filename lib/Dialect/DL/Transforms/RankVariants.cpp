@@ -67,8 +67,7 @@ struct RankVariantsPass : dl::impl::RankVariantsBase<RankVariantsPass> {
     }
     if (report.empty())
       return;
-    std::unique_ptr<llvm::ToolOutputFile> file =
-        openOutputFile(report, &error);
+    std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(report, &error);
     if (!file) {
       getOperation().emitError("dl-rank-variants: ") << error;
       return signalPassFailure();

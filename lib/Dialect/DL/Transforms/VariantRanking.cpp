@@ -32,11 +32,10 @@ namespace {
 using Loop = std::pair<unsigned, int64_t>;
 
 std::optional<SmallVector<ScheduleDim>> getScheduleDims(Operation *op) {
-  return llvm::TypeSwitch<Operation *,
-                          std::optional<SmallVector<ScheduleDim>>>(op)
-      .Case<Conv2DOp, MatmulOp>([](auto heavy) {
-        return heavy.getScheduleDims();
-      })
+  return llvm::TypeSwitch<Operation *, std::optional<SmallVector<ScheduleDim>>>(
+             op)
+      .Case<Conv2DOp, MatmulOp>(
+          [](auto heavy) { return heavy.getScheduleDims(); })
       .Default([](Operation *) { return std::nullopt; });
 }
 
@@ -85,8 +84,8 @@ RankedVariant evaluate(Operation *op, ScheduleAttr schedule,
   OpBuilder b(op->getContext());
   OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
   b.setInsertionPointToEnd(module->getBody());
-  auto fn = func::FuncOp::create(
-      b, loc, "variant", b.getFunctionType(op->getOperandTypes(), {}));
+  auto fn = func::FuncOp::create(b, loc, "variant",
+                                 b.getFunctionType(op->getOperandTypes(), {}));
   Block *entry = fn.addEntryBlock();
   b.setInsertionPointToStart(entry);
   IRMapping mapping;
@@ -252,15 +251,15 @@ OpRanking dl::rankVariants(Operation *op, const RankingOptions &options) {
   parallelFor(op->getContext(), 0, schedules.size(), [&](size_t i) {
     ranking.variants[i] = evaluate(op, schedules[i], options);
   });
-  llvm::stable_sort(ranking.variants, [](const RankedVariant &a,
-                                         const RankedVariant &b) {
-    if (a.failure.empty() != b.failure.empty())
-      return a.failure.empty();
-    return a.assignment.cost < b.assignment.cost;
-  });
-  ranking.analysisSeconds = std::chrono::duration<double>(
-                                std::chrono::steady_clock::now() - start)
-                                .count();
+  llvm::stable_sort(ranking.variants,
+                    [](const RankedVariant &a, const RankedVariant &b) {
+                      if (a.failure.empty() != b.failure.empty())
+                        return a.failure.empty();
+                      return a.assignment.cost < b.assignment.cost;
+                    });
+  ranking.analysisSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   return ranking;
 }
 

@@ -57,3 +57,25 @@ func.func @dynamic(%x: memref<?x?xf32>) {
   dl.relu ins(%x : memref<?x?xf32>) outs(%x : memref<?x?xf32>)
   return
 }
+
+// A schedule's parallel loop (here the second, oh) runs in parallel alone;
+// the loop outside it stays sequential.
+// CHECK-LABEL: func.func @scheduled_conv
+// CHECK: affine.for %{{.*}} = 0 to 2 {
+// CHECK-NEXT: affine.parallel (%{{.*}}) = (0) to (8) {
+// CHECK-NOT: affine.parallel
+// CHECK: return
+func.func @scheduled_conv(%in: memref<1x2x8x8x4xf32>, %f: memref<6x2x1x1x4x4xf32>, %out: memref<1x6x8x8x4xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x2x8x8x4xf32>, memref<6x2x1x1x4x4xf32>) outs(%out : memref<1x6x8x8x4xf32>) {schedule = #dl.schedule<[kb:3, oh, n, kb], parallel = 1>}
+  return
+}
+
+// A parallel loop over a reduction dimension would race: it stays
+// sequential (and no other loop is taken instead).
+// CHECK-LABEL: func.func @scheduled_gemm_reduction
+// CHECK-NOT: affine.parallel
+// CHECK: return
+func.func @scheduled_gemm_reduction(%a: memref<8x8xf32>, %b: memref<8x16xf32>, %c: memref<8x16xf32>) {
+  dl.matmul ins(%a, %b : memref<8x8xf32>, memref<8x16xf32>) outs(%c : memref<8x16xf32>) {beta = 1.0 : f32, pack_blocks = array<i64: 4, 8, 2>, schedule = #dl.schedule<[k:2, j, i, k], parallel = 0>}
+  return
+}

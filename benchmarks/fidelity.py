@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""Ranking fidelity: how good is dl-rank-variants' top-1 pick on this machine?
+
+For each shape of resnet50_conv.csv (batch N = threads) and gemm.csv, times
+EVERY variant dl-rank-variants generates (`dl-compile --autotune-top-k=<all>
+--autotune-report`), checks the kept variant against the reference
+(`--run`), and reports per shape
+  - ratio = (time of the fastest variant) / (time of the model's top-1 pick)
+    (1.0: the model picked the fastest),
+  - Kendall's tau-b between model cost and measured time (1.0: same order),
+  - the analysis time of the ranking (all variants of the layer).
+Writes fidelity.csv into --out and ends with
+  fidelity: geomean=<x> min=<y> below_0.85=<n> mean_tau=<t> max_analysis_s=<s> threads=<t>
+"""
+
+import argparse
+import csv
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import run as harness
+
+
+def kendall_tau_b(xs, ys):
+    """Kendall's tau-b (ties in either list handled); nan for < 2 items."""
+    concordant = discordant = ties_x = ties_y = 0
+    n = len(xs)
+    for i in range(n):
+        for j in range(i + 1, n):
+            dx, dy = xs[i] - xs[j], ys[i] - ys[j]
+            if dx == 0 and dy == 0:
+                continue
+            if dx == 0:
+                ties_x += 1
+            elif dy == 0:
+                ties_y += 1
+            elif (dx > 0) == (dy > 0):
+                concordant += 1
+            else:
+                discordant += 1
+    denom = math.sqrt((concordant + discordant + ties_x) *
+                      (concordant + discordant + ties_y))
+    return (concordant - discordant) / denom if denom else float("nan")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--build", default=os.path.join(harness.ROOT, "build"))
+    parser.add_argument("--out", default=None,
+                        help="output directory (default: <build>/benchmarks)")
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--min-time", type=float, default=0.2,
+                        help="seconds of timed runs per variant")
+    parser.add_argument("--only", default=None, help="regex over shape names")
+    parser.add_argument("--block", type=int, default=32)
+    parser.add_argument("--machine-file", default=None,
+                        help="machine file (dl-probe) for the ranking")
+    parser.add_argument("--conv-csv", default=os.path.join(harness.HERE, "resnet50_conv.csv"))
+    parser.add_argument("--gemm-csv", default=os.path.join(harness.HERE, "gemm.csv"))
+    args = parser.parse_args()
+
+    dl_compile = os.path.join(args.build, "bin", "dl-compile")
+    out = args.out or os.path.join(args.build, "benchmarks")
+    os.makedirs(out, exist_ok=True)
+    only = re.compile(args.only) if args.only else None
+    problems = []
+    for name, *v in harness.read_shapes(args.conv_csv):
+        c, k, h, w, r, s, stride, pad = map(int, v)
+        problems.append((name, harness.conv_module(
+            name, args.threads, c, k, h, w, r, s, stride, pad, args.block)))
+    for name, m, n, k in harness.read_shapes(args.gemm_csv):
+        problems.append((name, harness.gemm_module(name, m, n, k)))
+    problems = [p for p in problems if not only or only.search(p[0])]
+
+    rows = []
+    for name, module in problems:
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, f"{name}.mlir")
+            report = os.path.join(tmp, "autotune.json")
+            with open(path, "w") as f:
+                f.write(module)
+            cmd = [dl_compile, path, f"--threads={args.threads}",
+                   "--autotune-top-k=1000", f"--autotune-report={report}",
+                   f"--bench-min-time={args.min_time}", "--run", "--json"]
+            if args.machine_file:
+                cmd.append(f"--machine-file={args.machine_file}")
+            proc = subprocess.run(cmd, capture_output=True, text=True)
+            if proc.returncode != 0:
+                sys.exit(f"error: {name}: {' '.join(cmd)} failed:\n{proc.stdout}{proc.stderr}")
+            with open(report) as f:
+                data = json.load(f)
+        variants = data["variants"]
+        times = [v["median_ms"] for v in variants]
+        costs = [v["model_costs"][0] for v in variants]
+        top1 = next(v["median_ms"] for v in variants if v["model_rank"] == 0)
+        best = min(times)
+        row = {"name": name, "threads": args.threads, "variants": len(variants),
+               "top1_ms": top1, "best_ms": best, "ratio": best / top1,
+               "tau": kendall_tau_b(costs, times),
+               "analysis_s": sum(data["analysis_seconds"]),
+               "top1_schedule": variants[0]["schedules"][0],
+               "best_schedule": variants[times.index(best)]["schedules"][0]}
+        rows.append(row)
+        print(f"{name:16s} variants {row['variants']:3d}  top-1 {top1:9.3f} ms  "
+              f"best {best:9.3f} ms  ratio {row['ratio']:.3f}  tau {row['tau']:+.2f}  "
+              f"analysis {row['analysis_s']:.2f} s  pick {row['top1_schedule']}  "
+              f"best {row['best_schedule']}", flush=True)
+
+    with open(os.path.join(out, f"fidelity-{args.threads}.csv"), "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+        writer.writeheader()
+        writer.writerows(rows)
+    ratios = [r["ratio"] for r in rows]
+    taus = [r["tau"] for r in rows if not math.isnan(r["tau"])]
+    geomean = math.exp(sum(map(math.log, ratios)) / len(ratios))
+    print(f"fidelity: geomean={geomean:.3f} min={min(ratios):.3f} "
+          f"below_0.85={sum(r < 0.85 for r in ratios)} "
+          f"mean_tau={sum(taus) / len(taus) if taus else float('nan'):.2f} "
+          f"max_analysis_s={max(r['analysis_s'] for r in rows):.2f} "
+          f"threads={args.threads}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,48 @@
+// How convert-dl-to-affine applies a #dl.schedule: the outer loops in the
+// schedule's order, a tiled dimension as tile loop * tile + point loop, the
+// parallel loop tagged, the batch-reduce and the GEMM band unchanged inside.
+// RUN: dl-opt %s --convert-dl-to-affine --split-input-file | FileCheck %s
+
+// kb tiled by 3 outermost, then oh, n, and the point loop of kb; loop 1 (oh)
+// parallel. Then (cb, r, s) and the band (ow, c, k).
+// CHECK-LABEL: func @conv
+// CHECK:      affine.for %[[KT:.*]] = 0 to 2 {
+// CHECK-NEXT:   affine.for %[[OH:.*]] = 0 to 8 {
+// CHECK-NEXT:     affine.for %[[N:.*]] = 0 to 1 {
+// CHECK-NEXT:       affine.for %[[KP:.*]] = 0 to 3 {
+// CHECK-NEXT:         affine.for %[[CB:.*]] = 0 to 2 {
+// CHECK-NEXT:           affine.for %[[R:.*]] = 0 to 1 {
+// CHECK-NEXT:             affine.for %[[S:.*]] = 0 to 1 {
+// CHECK-NEXT:               affine.for %[[OW:.*]] = 0 to 8 {
+// CHECK-NEXT:                 affine.for %[[C:.*]] = 0 to 4 {
+// CHECK-NEXT:                   affine.for %[[K:.*]] = 0 to 4 {
+// CHECK-NEXT:                     affine.load %{{.*}}[%[[KT]] * 3 + %[[KP]], %[[CB]], %[[R]], %[[S]], %[[C]], %[[K]]]
+// CHECK-NEXT:                     affine.load %{{.*}}[%[[N]], %[[CB]], %[[OH]] + %[[R]], %[[S]] + %[[OW]], %[[C]]]
+// CHECK:                          affine.store %{{.*}}, %{{.*}}[%[[N]], %[[KT]] * 3 + %[[KP]], %[[OH]], %[[OW]], %[[K]]]
+// CHECK:                        } {dl.gemm_band}
+// CHECK:          } {dl.parallel}
+func.func @conv(%in: memref<1x2x8x8x4xf32>, %f: memref<6x2x1x1x4x4xf32>, %out: memref<1x6x8x8x4xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x2x8x8x4xf32>, memref<6x2x1x1x4x4xf32>) outs(%out : memref<1x6x8x8x4xf32>) {schedule = #dl.schedule<[kb:3, oh, n, kb], parallel = 1>}
+  return
+}
+
+// -----
+
+// K blocks tiled by 2 outermost (C is revisited per K tile), then j, i and
+// the K-block point loop right around the band (the brgemm batch).
+// CHECK-LABEL: func @gemm
+// CHECK:      affine.for %[[KT:.*]] = 0 to 2 {
+// CHECK-NEXT:   affine.for %[[J:.*]] = 0 to 2 {
+// CHECK-NEXT:     affine.for %[[I:.*]] = 0 to 2 {
+// CHECK-NEXT:       affine.for %[[KP:.*]] = 0 to 2 {
+// CHECK-NEXT:         affine.for %[[BM:.*]] = 0 to 4 {
+// CHECK-NEXT:           affine.for %[[BN:.*]] = 0 to 8 {
+// CHECK-NEXT:             affine.for %[[BK:.*]] = 0 to 2 {
+// CHECK-NEXT:               affine.load %arg0[%[[I]] * 4 + %[[BM]], (%[[KT]] * 2 + %[[KP]]) * 2 + %[[BK]]]
+// CHECK-NEXT:               affine.load %arg1[(%[[KT]] * 2 + %[[KP]]) * 2 + %[[BK]], %[[J]] * 8 + %[[BN]]]
+// CHECK:                  } {dl.gemm_band}
+// CHECK-NOT: dl.parallel
+func.func @gemm(%a: memref<8x8xf32>, %b: memref<8x16xf32>, %c: memref<8x16xf32>) {
+  dl.matmul ins(%a, %b : memref<8x8xf32>, memref<8x16xf32>) outs(%c : memref<8x16xf32>) {beta = 1.0 : f32, pack_blocks = array<i64: 4, 8, 2>, schedule = #dl.schedule<[k:2, j, i, k]>}
+  return
+}

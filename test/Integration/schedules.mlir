@@ -1,0 +1,49 @@
+// Scheduled loop nests against the reference lowering: tiled and reordered
+// outer loops of a blocked convolution and of a packed GEMM (K blocks tiled
+// outside the block loops: C is accumulated over several brgemm calls),
+// sequential and with the schedule's parallel loop on 2 threads; then
+// --autotune-top-k times the best-ranked variants and keeps one.
+// RUN: dl-compile %s --run --threads=1 | FileCheck %s
+// RUN: dl-compile %s --run --threads=2 | FileCheck %s
+// RUN: dl-compile %s --run --threads=1 --rank=false | FileCheck %s
+// RUN: dl-compile %s --run --threads=1 --autotune-top-k=3 --bench-min-time=0 --bench-min-reps=1 --function=conv_ranked --function=gemm_ranked 2>&1 | FileCheck %s --check-prefix=TUNE
+
+// CHECK: conv_tiled: max_abs_err={{.*}} ok
+func.func @conv_tiled(%in: memref<1x2x9x9x16xf32>, %f: memref<6x2x3x3x16x16xf32>, %out: memref<1x6x7x7x16xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x2x9x9x16xf32>, memref<6x2x3x3x16x16xf32>) outs(%out : memref<1x6x7x7x16xf32>)
+      {schedule = #dl.schedule<[kb:3, oh, n, kb], parallel = 1>}
+  return
+}
+
+// CHECK: conv_rows_tiled: max_abs_err={{.*}} ok
+func.func @conv_rows_tiled(%in: memref<2x2x10x10x16xf32>, %f: memref<4x2x3x3x16x16xf32>, %out: memref<2x4x8x8x16xf32>) {
+  dl.conv2d ins(%in, %f : memref<2x2x10x10x16xf32>, memref<4x2x3x3x16x16xf32>) outs(%out : memref<2x4x8x8x16xf32>)
+      {schedule = #dl.schedule<[oh:4, kb, n, oh], parallel = 1>}
+  return
+}
+
+// CHECK: gemm_k_outer: max_abs_err={{.*}} ok
+func.func @gemm_k_outer(%a: memref<96x256xf32>, %b: memref<256x64xf32>, %c: memref<96x64xf32>) {
+  dl.matmul ins(%a, %b : memref<96x256xf32>, memref<256x64xf32>) outs(%c : memref<96x64xf32>)
+      {beta = 1.0 : f32, pack_blocks = array<i64: 32, 32, 32>, pack_a, pack_b,
+       schedule = #dl.schedule<[k:4, j, i, k], parallel = 1>}
+  return
+}
+
+// Ranked by the pipeline (or by --autotune-top-k).
+// CHECK: conv_ranked: max_abs_err={{.*}} ok
+// TUNE: autotune: variant 1/3:
+// TUNE: autotune: variant 3/3:
+// TUNE: autotune: kept variant
+// TUNE: conv_ranked: max_abs_err={{.*}} ok
+func.func @conv_ranked(%in: memref<1x4x16x16x16xf32>, %f: memref<8x4x1x1x16x16xf32>, %out: memref<1x8x16x16x16xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x4x16x16x16xf32>, memref<8x4x1x1x16x16xf32>) outs(%out : memref<1x8x16x16x16xf32>)
+  return
+}
+
+// CHECK: gemm_ranked: max_abs_err={{.*}} ok
+// TUNE: gemm_ranked: max_abs_err={{.*}} ok
+func.func @gemm_ranked(%a: memref<256x128xf32>, %b: memref<128x256xf32>, %c: memref<256x256xf32>) {
+  dl.matmul ins(%a, %b : memref<256x128xf32>, memref<128x256xf32>) outs(%c : memref<256x256xf32>)
+  return
+}
