@@ -9,10 +9,12 @@ resnet50_conv.csv (batch N = threads) and gemm.csv, this
   2. checks dl's compiled code against the reference lowering
      (`dl-compile --run`; a mismatch stops the harness before any timing
      counts) and records the time of that one reference run,
-  3. times dl (`dl-compile --bench`) and oneDNN (`onednn-bench`, f32
-     forward_inference, its own layouts, reorders untimed) in the same run,
-     interleaved: `--rounds` rounds, alternating which goes first; each
-     system's figure is the median over rounds of its per-round medians.
+  3. times dl (`dl-compile --bench`), oneDNN (`onednn-bench`, f32
+     forward_inference, its own layouts, reorders untimed) and dl with the
+     default loop order (`--rank=false`: PolyDL's "microkernel" baseline) in
+     the same run, interleaved: `--rounds` rounds, alternating the order;
+     each system's figure is the median over rounds of its per-round
+     medians.
 The machine's fp32 peak is measured with an FMA loop (`onednn-bench peak`).
 Writes a table per thread count, results.csv, results.png (when matplotlib
 is installed) into --out, and ends with
@@ -96,6 +98,8 @@ def main():
     parser.add_argument("--block", type=int, default=32,
                         help="largest channel block of the blocked layouts (32: four AVX2 "
                              "registers per kernel row, the fastest LIBXSMM width here)")
+    parser.add_argument("--skip-default", action="store_true",
+                        help="do not time the default loop order (--rank=false)")
     parser.add_argument("--skip-check", action="store_true",
                         help="skip the --run check (and the reference timing)")
     parser.add_argument("--conv-csv", default=os.path.join(HERE, "resnet50_conv.csv"))
@@ -145,15 +149,17 @@ def main():
                              f"(max_abs_err={check['max_abs_err']})")
                 row["reference_gflops"] = check["flops"] / (check["reference_ms"] * 1e6)
                 row["max_abs_err"] = check["max_abs_err"]
-            dl_ms, onednn_ms, dl_flops = [], [], None
+            dl_ms, default_ms, onednn_ms, dl_flops = [], [], [], None
+            systems = ["dl", "onednn"] + ([] if args.skip_default else ["default"])
             for rnd in range(args.rounds):
-                order = ["dl", "onednn"] if rnd % 2 == 0 else ["onednn", "dl"]
+                order = systems if rnd % 2 == 0 else systems[::-1]
                 for system in order:
-                    if system == "dl":
+                    if system in ("dl", "default"):
+                        extra = ["--rank=false"] if system == "default" else []
                         res = run_json([dl_compile, path, "--bench", "--json",
                                         f"--bench-min-time={args.min_time}"]
-                                       + common)["functions"][0]
-                        dl_ms.append(res["median_ms"])
+                                       + common + extra)["functions"][0]
+                        (dl_ms if system == "dl" else default_ms).append(res["median_ms"])
                         dl_flops = res["flops"]
                     else:
                         res = run_json([onednn] + [str(a) for a in onednn_args] +
@@ -168,22 +174,32 @@ def main():
             row["dl_gflops"] = dl_flops / (row["dl_ms"] * 1e6)
             row["onednn_gflops"] = dl_flops / (row["onednn_ms"] * 1e6)
             row["ratio"] = row["onednn_ms"] / row["dl_ms"]
+            if default_ms:
+                row["default_ms"] = statistics.median(default_ms)
+                row["default_gflops"] = dl_flops / (row["default_ms"] * 1e6)
+                row["ranking_gain"] = row["default_ms"] / row["dl_ms"]
             rows.append(row)
             ref = (f"{row['reference_gflops']:8.2f}" if "reference_gflops" in row
                    else "     n/a")
+            default = (f"{row['default_gflops']:7.1f}" if "default_gflops" in row
+                       else "    n/a")
             print(f"{name:16s} dl {row['dl_gflops']:7.1f} GFLOPS "
                   f"({100 * row['dl_gflops'] / peak:5.1f}% peak)  onednn "
                   f"{row['onednn_gflops']:7.1f} ({100 * row['onednn_gflops'] / peak:5.1f}%)"
-                  f"  dl/onednn {row['ratio']:5.2f}  reference {ref}", flush=True)
+                  f"  dl/onednn {row['ratio']:5.2f}  default order {default}"
+                  f"  reference {ref}", flush=True)
 
-        def geomean(kind):
-            r = [x["ratio"] for x in rows if x["threads"] == threads and x["kind"] == kind]
+        def geomean(kind, key="ratio"):
+            r = [x[key] for x in rows
+                 if x["threads"] == threads and x["kind"] == kind and key in x]
             return math.exp(sum(map(math.log, r)) / len(r)) if r else float("nan")
         summaries.append((geomean("conv"), geomean("gemm"), threads))
+        print(f"geomean ranked/default-order: conv={geomean('conv', 'ranking_gain'):.3f} "
+              f"gemm={geomean('gemm', 'ranking_gain'):.3f} threads={threads}", flush=True)
 
     fields = ["threads", "kind", "name", "flops", "dl_ms", "onednn_ms", "dl_gflops",
-              "onednn_gflops", "ratio", "peak", "reference_gflops", "max_abs_err",
-              "onednn_impl"]
+              "onednn_gflops", "ratio", "default_gflops", "ranking_gain", "peak",
+              "reference_gflops", "max_abs_err", "onednn_impl"]
     with open(os.path.join(out, "results.csv"), "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
         writer.writeheader()
