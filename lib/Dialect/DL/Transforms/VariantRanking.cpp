@@ -213,31 +213,26 @@ SmallVector<ScheduleAttr> dl::generateVariants(Operation *op,
   MLIRContext *ctx = op->getContext();
   SmallVector<ScheduleAttr> variants;
   for (ArrayRef<Loop> loops : sequences) {
-    int64_t parallel = -1;
-    if (options.threads > 1) {
-      for (auto [position, loop] : llvm::enumerate(loops)) {
-        const ScheduleDim &dim = (*dims)[loop.first];
-        int64_t trips = loop.second ? dim.extent / loop.second : dim.extent;
-        bool point = llvm::any_of(loops.take_front(position), [&](Loop l) {
-          return l.first == loop.first;
-        });
-        if (point && loop.second == 0)
-          trips = llvm::find_if(loops, [&](Loop l) {
-                    return l.first == loop.first;
-                  })->second;
-        if (!dim.reduction && trips >= static_cast<int64_t>(options.threads)) {
-          parallel = position;
-          break;
-        }
-      }
-    }
     SmallVector<StringAttr> names;
     SmallVector<int64_t> tiles;
     for (Loop loop : loops) {
       names.push_back(StringAttr::get(ctx, (*dims)[loop.first].name));
       tiles.push_back(loop.second);
     }
-    variants.push_back(ScheduleAttr::get(ctx, names, tiles, parallel));
+    auto schedule = ScheduleAttr::get(ctx, names, tiles, /*parallel=*/-1);
+    if (options.threads > 1) {
+      // Generated schedules are valid: getLoops does not fail here.
+      SmallVector<ScheduledLoop> scheduled =
+          *schedule.getLoops(*dims, [&] { return op->emitError(); });
+      for (auto [position, loop] : llvm::enumerate(scheduled)) {
+        if (!(*dims)[loop.dim].reduction &&
+            loop.tripCount >= static_cast<int64_t>(options.threads)) {
+          schedule = ScheduleAttr::get(ctx, names, tiles, position);
+          break;
+        }
+      }
+    }
+    variants.push_back(schedule);
   }
   return variants;
 }
