@@ -149,18 +149,21 @@ FailureOr<CacheModel> CacheModel::readMachineFile(StringRef path,
   return model;
 }
 
-std::string CacheModel::toMachineFile() const {
+llvm::json::Object CacheModel::toJSON() const {
   llvm::json::Array levelArray;
   for (const CacheLevel &level : levels)
     levelArray.push_back(llvm::json::Object{{"name", level.name},
                                             {"bytes", level.bytes},
                                             {"latency", level.latency},
                                             {"bandwidth", level.bandwidth}});
-  llvm::json::Object root{
+  return llvm::json::Object{
       {"levels", std::move(levelArray)},
       {"memory", llvm::json::Object{{"latency", memoryLatency},
                                     {"bandwidth", memoryBandwidth}}}};
-  return llvm::formatv("{0:2}", llvm::json::Value(std::move(root))).str();
+}
+
+std::string CacheModel::toMachineFile() const {
+  return llvm::formatv("{0:2}", llvm::json::Value(toJSON())).str();
 }
 
 FailureOr<CacheModel> CacheModel::fromOptions(StringRef machineFile,

@@ -333,17 +333,6 @@ int runAndBench(ModuleOp module) {
   return allOk ? 0 : 1;
 }
 
-/// The heavy ops of `module` whose schedule is still open, in walk order.
-SmallVector<Operation *> getOpenHeavyOps(ModuleOp module) {
-  SmallVector<Operation *> ops;
-  module.walk([&](Operation *op) {
-    if (isa<dl::Conv2DOp, dl::MatmulOp>(op) && !op->hasAttr("schedule") &&
-        dl::isSchedulable(op))
-      ops.push_back(op);
-  });
-  return ops;
-}
-
 /// --autotune-top-k: ranks the variants of every open heavy op, times the
 /// module with the v-th best variant of each op for v < K (JIT, all public
 /// functions, the --bench timing), and sets the fastest candidate's
@@ -365,7 +354,7 @@ LogicalResult autotune(ModuleOp module) {
   dl::RankingOptions options;
   options.cache = *cache;
   options.threads = getThreadCount();
-  SmallVector<Operation *> ops = getOpenHeavyOps(module);
+  SmallVector<Operation *> ops = dl::getUnscheduledOps(module);
   SmallVector<dl::OpRanking> rankings;
   size_t candidates = 0;
   for (Operation *op : ops) {
@@ -399,11 +388,11 @@ LogicalResult autotune(ModuleOp module) {
   std::optional<std::pair<double, size_t>> best;
   for (size_t v = 0; v < candidates; ++v) {
     OwningOpRef<ModuleOp> candidate = module.clone();
-    SmallVector<Operation *> copies = getOpenHeavyOps(*candidate);
+    SmallVector<Operation *> copies = dl::getUnscheduledOps(*candidate);
     llvm::json::Array schedules, costs;
     for (auto [index, copy] : llvm::enumerate(copies)) {
       const dl::RankedVariant &variant = scheduleOf(index, v);
-      copy->setAttr("schedule", variant.schedule);
+      dl::setSchedule(copy, variant.schedule);
       std::string text;
       llvm::raw_string_ostream(text) << variant.schedule;
       schedules.push_back(text);
@@ -434,7 +423,7 @@ LogicalResult autotune(ModuleOp module) {
                            {"median_ms", totalMs}});
   }
   for (auto [index, op] : llvm::enumerate(ops))
-    op->setAttr("schedule", scheduleOf(index, best->second).schedule);
+    dl::setSchedule(op, scheduleOf(index, best->second).schedule);
   llvm::errs() << llvm::formatv("autotune: kept variant {0} ({1:f4} ms)\n",
                                 best->second + 1, best->first);
   if (autotuneReport.empty())

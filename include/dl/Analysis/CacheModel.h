@@ -14,6 +14,7 @@
 
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/JSON.h"
 
 #include <string>
 
@@ -52,7 +53,9 @@ struct CacheModel {
   /// ranking only compares costs computed with one model.
   static FailureOr<CacheModel> readMachineFile(StringRef path,
                                                std::string &error);
-  /// The model as a machine file.
+  /// The model as JSON ({"levels": [...], "memory": {...}}), and as the
+  /// text of a machine file.
+  llvm::json::Object toJSON() const;
   std::string toMachineFile() const;
 
   /// The model the passes use: `machineFile` when given, else this

@@ -44,14 +44,8 @@ struct RankVariantsPass : dl::impl::RankVariantsBase<RankVariantsPass> {
     options.threads = std::max(1u, threads.getValue());
     options.tilesPerDim = tilesPerDim;
 
-    SmallVector<Operation *> ops;
-    getOperation().walk([&](Operation *op) {
-      if (isa<Conv2DOp, MatmulOp>(op) && !op->hasAttr("schedule") &&
-          isSchedulable(op))
-        ops.push_back(op);
-    });
     llvm::json::Array rankings;
-    for (Operation *op : ops) {
+    for (Operation *op : getUnscheduledOps(getOperation())) {
       OpRanking ranking = rankVariants(op, options);
       if (!report.empty())
         rankings.push_back(rankingToJSON(op, ranking, options.cache));
@@ -63,7 +57,7 @@ struct RankVariantsPass : dl::impl::RankVariantsBase<RankVariantsPass> {
             << best.failure << "); the default loop order stays";
         continue;
       }
-      op->setAttr("schedule", best.schedule);
+      setSchedule(op, best.schedule);
     }
     if (report.empty())
       return;

@@ -39,11 +39,6 @@ std::optional<SmallVector<ScheduleDim>> getScheduleDims(Operation *op) {
       .Default([](Operation *) { return std::nullopt; });
 }
 
-void setSchedule(Operation *op, ScheduleAttr schedule) {
-  llvm::TypeSwitch<Operation *>(op).Case<Conv2DOp, MatmulOp>(
-      [&](auto heavy) { heavy.setScheduleAttr(schedule); });
-}
-
 /// Up to `count` divisors of `extent` in [2, extent / 2], spread evenly on a
 /// log scale (the ones nearest extent^(i / (count + 1))).
 SmallVector<int64_t> tileCandidates(int64_t extent, unsigned count) {
@@ -150,8 +145,23 @@ std::string toString(Attribute attr) {
 
 } // namespace
 
-bool dl::isSchedulable(Operation *op) {
-  return getScheduleDims(op).has_value();
+SmallVector<Operation *> dl::getUnscheduledOps(Operation *root) {
+  SmallVector<Operation *> ops;
+  root->walk([&](Operation *op) {
+    bool scheduled = llvm::TypeSwitch<Operation *, bool>(op)
+                         .Case<Conv2DOp, MatmulOp>([](auto heavy) {
+                           return static_cast<bool>(heavy.getScheduleAttr());
+                         })
+                         .Default([](Operation *) { return true; });
+    if (!scheduled && getScheduleDims(op))
+      ops.push_back(op);
+  });
+  return ops;
+}
+
+void dl::setSchedule(Operation *op, ScheduleAttr schedule) {
+  llvm::TypeSwitch<Operation *>(op).Case<Conv2DOp, MatmulOp>(
+      [&](auto heavy) { heavy.setScheduleAttr(schedule); });
 }
 
 SmallVector<ScheduleAttr> dl::generateVariants(Operation *op,
@@ -260,12 +270,6 @@ OpRanking dl::rankVariants(Operation *op, const RankingOptions &options) {
 
 llvm::json::Object dl::rankingToJSON(Operation *op, const OpRanking &ranking,
                                      const CacheModel &cache) {
-  llvm::json::Array levels;
-  for (const CacheLevel &level : cache.levels)
-    levels.push_back(llvm::json::Object{{"name", level.name},
-                                        {"bytes", level.bytes},
-                                        {"latency", level.latency},
-                                        {"bandwidth", level.bandwidth}});
   llvm::json::Array variants;
   for (auto [rank, variant] : llvm::enumerate(ranking.variants)) {
     llvm::json::Object entry{{"rank", static_cast<int64_t>(rank)},
@@ -289,12 +293,11 @@ llvm::json::Object dl::rankingToJSON(Operation *op, const OpRanking &ranking,
     entry["working_sets"] = std::move(sets);
     variants.push_back(std::move(entry));
   }
-  return llvm::json::Object{
-      {"op", op->getName().getStringRef()},
-      {"location", toString(op->getLoc())},
-      {"analysis_seconds", ranking.analysisSeconds},
-      {"levels", std::move(levels)},
-      {"memory", llvm::json::Object{{"latency", cache.memoryLatency},
-                                    {"bandwidth", cache.memoryBandwidth}}},
-      {"variants", std::move(variants)}};
+  // The machine's levels and memory, then the op and its variants.
+  llvm::json::Object result = cache.toJSON();
+  result["op"] = op->getName().getStringRef();
+  result["location"] = toString(op->getLoc());
+  result["analysis_seconds"] = ranking.analysisSeconds;
+  result["variants"] = std::move(variants);
+  return result;
 }

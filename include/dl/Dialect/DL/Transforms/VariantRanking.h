@@ -46,9 +46,13 @@ struct OpRanking {
   double analysisSeconds = 0.0;
 };
 
-/// Whether `op` is a dl.conv2d or dl.matmul whose outer loops a schedule
-/// can order (blocked convolution, matmul with pack_blocks, static sizes).
-bool isSchedulable(Operation *op);
+/// The dl.conv2d and dl.matmul ops under `root` whose outer loops a
+/// schedule can order (blocked convolution, matmul with pack_blocks, static
+/// sizes) and that have none yet, in walk order.
+SmallVector<Operation *> getUnscheduledOps(Operation *root);
+
+/// Sets the `schedule` of a dl.conv2d or dl.matmul.
+void setSchedule(Operation *op, ScheduleAttr schedule);
 
 /// The variants of a schedulable op: every order of its dimensions longer
 /// than 1 (a dimension that must stay innermost stays there), and every
