@@ -30,6 +30,15 @@ func.func @gemm_k_outer(%a: memref<96x256xf32>, %b: memref<256x64xf32>, %c: memr
   return
 }
 
+// Tiles at several levels and input-channel blocks split over two brgemm
+// calls (the output accumulates across them), 3x3 taps with padding.
+// CHECK: conv_multi_level: max_abs_err={{.*}} ok
+func.func @conv_multi_level(%in: memref<1x4x8x8x16xf32>, %f: memref<8x4x3x3x16x16xf32>, %out: memref<1x8x8x8x16xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x4x8x8x16xf32>, memref<8x4x3x3x16x16xf32>) outs(%out : memref<1x8x8x8x16xf32>)
+      {padding = array<i64: 1, 1, 1, 1>, schedule = #dl.schedule<[n, kb:4, cb:2, oh:4, kb:2, oh, kb, cb], parallel = 1>}
+  return
+}
+
 // Ranked by the pipeline (or by --autotune-top-k).
 // CHECK: conv_ranked: max_abs_err={{.*}} ok
 // TUNE: autotune: variant 1/3:

@@ -523,10 +523,11 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
 
     // Positions of each loop in the accumulation nest.
     //   plain:   (n, k, oh, ow, c, r, s)
-    //   blocked: (n, kb, oh, cb, r, s, ow, c, k), the outer (n, kb, oh) as
-    //            the schedule orders and tiles them: the innermost band
+    //   blocked: (n, kb, oh, cb, r, s, ow, c, k), the outer (n, kb, oh, cb)
+    //            as the schedule orders and tiles them: the innermost band
     //            (ow, c, k) is a GEMM out[ow][k] += in[ow][c] * w[c][k],
-    //            and (cb, r, s) around it its batch-reduce.
+    //            and (cb, r, s) around it its batch-reduce (cb's
+    //            innermost loop).
     enum { N, K, OH, OW, C, R, S, CB, KI, NumLoops };
     std::array<unsigned, NumLoops> pos;
     SmallVector<OpFoldResult> bounds;
@@ -537,23 +538,28 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
       bounds = {outSizes[0],    outSizes[1],    outSizes[2],   outSizes[3],
                 filterSizes[1], filterSizes[2], filterSizes[3]};
     } else {
-      outer =
-          getOuterLoops(rewriter, op.getScheduleAttr(), op.getScheduleDims(),
-                        {outSizes[0], outSizes[1], outSizes[2]});
+      outer = getOuterLoops(rewriter, op.getScheduleAttr(),
+                            op.getScheduleDims(),
+                            {outSizes[0], outSizes[1], outSizes[2],
+                             filterSizes[1]});
       unsigned first = outer.bounds.size();
-      pos[CB] = first, pos[R] = first + 1, pos[S] = first + 2,
-      pos[OW] = first + 3, pos[C] = first + 4, pos[KI] = first + 5;
+      pos[R] = first, pos[S] = first + 1, pos[OW] = first + 2,
+      pos[C] = first + 3, pos[KI] = first + 4;
       bounds = outer.bounds;
-      bounds.append({filterSizes[1], filterSizes[2], filterSizes[3],
-                     outSizes[3], filterSizes[4], filterSizes[5]});
+      bounds.append({filterSizes[2], filterSizes[3], outSizes[3],
+                     filterSizes[4], filterSizes[5]});
     }
 
     Value bandIv, parallelIv;
     buildNest(
         rewriter, loc, bounds, [&](OpBuilder &b, Location l, ValueRange ivs) {
           auto d = [&](int loop) {
-            if (blocked && (loop == N || loop == K || loop == OH))
-              return outer.dimValues[loop == N ? 0 : loop == K ? 1 : 2];
+            if (blocked && (loop == N || loop == K || loop == OH ||
+                            loop == CB))
+              return outer.dimValues[loop == N    ? 0
+                                     : loop == K  ? 1
+                                     : loop == OH ? 2
+                                                  : 3];
             return b.getAffineDimExpr(pos[loop]);
           };
           if (outer.parallelLoop)

@@ -46,3 +46,32 @@ func.func @gemm(%a: memref<8x8xf32>, %b: memref<8x16xf32>, %c: memref<8x16xf32>)
   dl.matmul ins(%a, %b : memref<8x8xf32>, memref<8x16xf32>) outs(%c : memref<8x16xf32>) {beta = 1.0 : f32, pack_blocks = array<i64: 4, 8, 2>, schedule = #dl.schedule<[k:2, j, i, k]>}
   return
 }
+
+// -----
+
+// Tiles at several levels and input-channel blocks in the schedule: kb in
+// groups of 4, then of 2, then blocks (kb = 4 * t + 2 * u + v); cb in groups
+// of 2 outside oh, its point loop last, right around the taps (r, s): the
+// batch of the batch-reduce.
+// CHECK-LABEL: func @conv_multi_level
+// CHECK:      affine.store %cst
+// CHECK:      affine.for %[[N:.*]] = 0 to 1 {
+// CHECK-NEXT:   affine.for %[[KT:.*]] = 0 to 2 {
+// CHECK-NEXT:     affine.for %[[CT:.*]] = 0 to 2 {
+// CHECK-NEXT:       affine.for %[[OH:.*]] = 0 to 8 {
+// CHECK-NEXT:         affine.for %[[KU:.*]] = 0 to 2 {
+// CHECK-NEXT:           affine.for %[[KV:.*]] = 0 to 2 {
+// CHECK-NEXT:             affine.for %[[CP:.*]] = 0 to 2 {
+// CHECK-NEXT:               affine.for %[[R:.*]] = 0 to 1 {
+// CHECK-NEXT:                 affine.for %[[S:.*]] = 0 to 1 {
+// CHECK-NEXT:                   affine.for %[[OW:.*]] = 0 to 8 {
+// CHECK-NEXT:                     affine.for %[[C:.*]] = 0 to 4 {
+// CHECK-NEXT:                       affine.for %[[K:.*]] = 0 to 4 {
+// CHECK-NEXT:                         affine.load %{{.*}}[%[[KT]] * 4 + %[[KU]] * 2 + %[[KV]], %[[CT]] * 2 + %[[CP]], %[[R]], %[[S]], %[[C]], %[[K]]]
+// CHECK-NEXT:                         affine.load %{{.*}}[%[[N]], %[[CT]] * 2 + %[[CP]], %[[OH]] + %[[R]], %[[S]] + %[[OW]], %[[C]]]
+// CHECK:                              affine.store %{{.*}}, %{{.*}}[%[[N]], %[[KT]] * 4 + %[[KU]] * 2 + %[[KV]], %[[OH]], %[[OW]], %[[K]]]
+// CHECK:                            } {dl.gemm_band}
+func.func @conv_multi_level(%in: memref<1x4x8x8x4xf32>, %f: memref<8x4x1x1x4x4xf32>, %out: memref<1x8x8x8x4xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x4x8x8x4xf32>, memref<8x4x1x1x4x4xf32>) outs(%out : memref<1x8x8x8x4xf32>) {schedule = #dl.schedule<[n, kb:4, cb:2, oh, kb:2, kb, cb]>}
+  return
+}

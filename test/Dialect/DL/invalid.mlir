@@ -1729,7 +1729,7 @@ func.func @schedule_point_loop_missing(%in: memref<1x2x8x8x4xf32>, %f: memref<6x
 // -----
 
 func.func @schedule_twice_untiled(%in: memref<1x2x8x8x4xf32>, %f: memref<6x2x1x1x4x4xf32>, %out: memref<1x6x8x8x4xf32>) {
-  // expected-error @+1 {{'dl.conv2d' op schedule dimension 'oh' has two loops but the first is no tile loop (write oh:<tile>)}}
+  // expected-error @+1 {{'dl.conv2d' op schedule dimension 'oh' has a loop after its point loop (every loop but the last of a dimension needs a tile: oh:<tile>)}}
   dl.conv2d ins(%in, %f : memref<1x2x8x8x4xf32>, memref<6x2x1x1x4x4xf32>) outs(%out : memref<1x6x8x8x4xf32>) {schedule = #dl.schedule<[oh, kb, n, oh]>}
   return
 }
@@ -1755,5 +1755,21 @@ func.func @schedule_parallel_out_of_range(%in: memref<1x2x8x8x4xf32>, %f: memref
 func.func @schedule_zero_tile(%in: memref<1x2x8x8x4xf32>, %f: memref<6x2x1x1x4x4xf32>, %out: memref<1x6x8x8x4xf32>) {
   // expected-error @+1 {{tile of 'kb' must be >= 1}}
   dl.conv2d ins(%in, %f : memref<1x2x8x8x4xf32>, memref<6x2x1x1x4x4xf32>) outs(%out : memref<1x6x8x8x4xf32>) {schedule = #dl.schedule<[kb:0, n, oh, kb]>}
+  return
+}
+
+// -----
+
+func.func @schedule_tile_not_dividing_enclosing_tile(%in: memref<1x2x8x8x4xf32>, %f: memref<8x2x1x1x4x4xf32>, %out: memref<1x8x8x8x4xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op tile 3 of schedule dimension 'kb' does not divide its enclosing tile 4}}
+  dl.conv2d ins(%in, %f : memref<1x2x8x8x4xf32>, memref<8x2x1x1x4x4xf32>) outs(%out : memref<1x8x8x8x4xf32>) {schedule = #dl.schedule<[kb:4, n, kb:3, oh, kb]>}
+  return
+}
+
+// -----
+
+func.func @schedule_input_channel_blocks_not_last(%in: memref<1x2x8x8x4xf32>, %f: memref<8x2x1x1x4x4xf32>, %out: memref<1x8x8x8x4xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op the last loop of the schedule must be over 'cb'}}
+  dl.conv2d ins(%in, %f : memref<1x2x8x8x4xf32>, memref<8x2x1x1x4x4xf32>) outs(%out : memref<1x8x8x8x4xf32>) {schedule = #dl.schedule<[n, cb, kb, oh]>}
   return
 }

@@ -99,9 +99,14 @@ ScheduleAttr::getLoops(ArrayRef<ScheduleDim> dims,
         llvm::map_range(dims, [](const ScheduleDim &d) { return d.name; }),
         ", ");
   };
+  // A dimension's loops, outermost first: every loop but its last is a tile
+  // loop stepping by its tile (which divides the previous loop's tile, or
+  // the extent); the last steps by 1 through the innermost tile.
   SmallVector<ScheduledLoop> loops;
   SmallVector<unsigned> occurrences(dims.size(), 0);
-  SmallVector<int64_t> tileOf(dims.size(), 0);
+  SmallVector<int64_t> spanOf(llvm::map_range(
+      dims, [](const ScheduleDim &d) { return d.extent; }));
+  SmallVector<bool> closed(dims.size(), false);
   for (auto [nameAttr, tile] : llvm::zip(getDims(), getTiles())) {
     StringRef name = nameAttr.getValue();
     const auto *it = llvm::find_if(
@@ -110,42 +115,41 @@ ScheduleAttr::getLoops(ArrayRef<ScheduleDim> dims,
       return emitError() << "schedule dimension '" << name << "' is not one of "
                          << names();
     unsigned dim = it - dims.begin();
-    if (++occurrences[dim] > 2)
+    if (closed[dim])
       return emitError() << "schedule dimension '" << name
-                         << "' has more than two loops";
-    if (occurrences[dim] == 2) {
-      if (tileOf[dim] == 0)
-        return emitError() << "schedule dimension '" << name
-                           << "' has two loops but the first is no tile "
-                              "loop (write "
-                           << name << ":<tile>)";
-      if (tile != 0)
-        return emitError() << "the second loop of schedule dimension '" << name
-                           << "' is its point loop and takes no tile";
-      loops.push_back({dim, tileOf[dim], 1});
-      continue;
-    }
+                         << "' has a loop after its point loop (every loop "
+                            "but the last of a dimension needs a tile: "
+                         << name << ":<tile>)";
+    ++occurrences[dim];
     if (tile == 0) {
-      loops.push_back({dim, it->extent, 1});
+      closed[dim] = true;
+      loops.push_back({dim, spanOf[dim], 1});
       continue;
     }
-    if (it->extent % tile != 0)
+    if (spanOf[dim] % tile != 0)
       return emitError() << "tile " << tile << " of schedule dimension '"
-                         << name << "' does not divide its extent "
-                         << it->extent;
-    tileOf[dim] = tile;
-    loops.push_back({dim, it->extent / tile, tile});
+                         << name << "' does not divide "
+                         << (occurrences[dim] == 1 ? "its extent "
+                                                   : "its enclosing tile ")
+                         << spanOf[dim];
+    loops.push_back({dim, spanOf[dim] / tile, tile});
+    spanOf[dim] = tile;
   }
   for (auto [dim, d] : llvm::enumerate(dims)) {
-    if (occurrences[dim] == 0)
-      return emitError() << "schedule misses dimension '" << d.name
-                         << "' (needs all of " << names() << ")";
-    if (occurrences[dim] == 1 && tileOf[dim] != 0)
+    if (occurrences[dim] == 0) {
+      if (!d.optional)
+        return emitError() << "schedule misses dimension '" << d.name
+                           << "' (needs all of " << names() << ")";
+      loops.push_back({static_cast<unsigned>(dim), d.extent, 1});
+      continue;
+    }
+    if (!closed[dim])
       return emitError() << "tile loop of schedule dimension '" << d.name
                          << "' has no point loop";
+  }
+  for (auto [dim, d] : llvm::enumerate(dims))
     if (d.innermost && loops.back().dim != dim)
       return emitError() << "the last loop of the schedule must be over '"
                          << d.name << "'";
-  }
   return loops;
 }

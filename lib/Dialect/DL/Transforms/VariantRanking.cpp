@@ -174,6 +174,10 @@ SmallVector<ScheduleAttr> dl::generateVariants(Operation *op,
   SmallVector<Loop> prefix, suffix;
   SmallVector<unsigned> free;
   for (auto [index, dim] : llvm::enumerate(*dims)) {
+    // Optional dimensions (a conv's input-channel blocks) stay whole and
+    // innermost: their tiles come from the tile solver.
+    if (dim.optional)
+      continue;
     if (dim.innermost)
       suffix.push_back({index, 0});
     else if (dim.extent == 1)

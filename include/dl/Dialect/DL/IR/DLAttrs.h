@@ -27,6 +27,9 @@ struct ScheduleDim {
   bool reduction = false;
   /// Its (last) loop must be the innermost loop of the schedule.
   bool innermost = false;
+  /// A schedule may leave it out: it then runs as one loop after the
+  /// scheduled ones.
+  bool optional = false;
 };
 
 /// One loop of a schedule: it runs `tripCount` iterations and advances

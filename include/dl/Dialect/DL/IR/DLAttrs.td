@@ -18,15 +18,20 @@ def DL_ScheduleAttr : AttrDef<DL_Dialect, "Schedule"> {
     The outer loops of a heavy op's nest, outermost first, around its GEMM
     band (which keeps its own loops). Each loop is a named dimension of the
     op: `dl.conv2d` (blocked layout, static sizes) has `n` (images), `kb`
-    (output-channel blocks) and `oh` (output rows), around the batch-reduce
-    over input-channel blocks and filter taps and the band over (ow, c, k);
-    `dl.matmul` with `pack_blocks` has `i`, `j` (row and column blocks of
-    C) and `k` (K blocks), around the band over (bm, bn, bk); its last loop
-    must be over `k` (the batch of the batch-reduce microkernel).
+    (output-channel blocks), `oh` (output rows) and `cb` (input-channel
+    blocks), around the filter taps and the band over (ow, c, k); `cb` may
+    be left out (one loop over all input-channel blocks, innermost) and
+    otherwise comes last: its last loop, with the taps, is the batch of the
+    batch-reduce microkernel. `dl.matmul` with `pack_blocks` has `i`, `j`
+    (row and column blocks of C) and `k` (K blocks); its last loop must be
+    over `k` (the batch of the batch-reduce microkernel).
 
-    A dimension appears once (a loop over all of it) or twice: `kb:4, ...,
-    kb` is a tile loop over groups of 4 blocks and, further in, the loop
-    over the 4 blocks of the group. Tiles must divide the dimension.
+    A dimension appears once (a loop over all of it) or several times,
+    one loop per tile level: `kb:8, ..., kb:2, ..., kb` is a loop over
+    groups of 8 blocks, further in a loop over the groups of 2 within a
+    group of 8, and further in the loop over the 2 blocks. Every loop of a
+    dimension but its last is a tile loop; each tile divides the extent or
+    the tile of the dimension's enclosing loop.
     `parallel = i` runs loop `i` (0 = outermost) in parallel when the
     pipeline has more than one thread; without it the parallelization pass
     picks the outer parallel loops.
@@ -43,8 +48,9 @@ def DL_ScheduleAttr : AttrDef<DL_Dialect, "Schedule"> {
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// The loops of this schedule over `dims` (checked: every dimension
-    /// once or tiled twice, tiles dividing the extents, the `innermost`
-    /// dimension last). Emits an error through `emitError` and fails
+    /// once or tiled at several levels, tiles dividing the enclosing tile,
+    /// optional dimensions appended when missing, the `innermost` dimension
+    /// last). Emits an error through `emitError` and fails
     /// otherwise.
     ::mlir::FailureOr<::llvm::SmallVector<ScheduledLoop>>
     getLoops(::llvm::ArrayRef<ScheduleDim> dims,
