@@ -11,7 +11,8 @@ resnet50_conv.csv (batch N = threads) and gemm.csv, this
      counts) and records the time of that one reference run,
   3. times dl (`dl-compile --bench`), oneDNN (`onednn-bench`, f32
      forward_inference, its own layouts, reorders untimed) and dl with the
-     default loop order (`--rank=false`: PolyDL's "microkernel" baseline) in
+     default loop order (`--rank=false`: PolyDL's "microkernel" baseline)
+     and dl with the tiles of the Ipopt tile solver (`--solve-tiles`) in
      the same run, interleaved: `--rounds` rounds, alternating the order;
      each system's figure is the median over rounds of its per-round
      medians.
@@ -100,6 +101,8 @@ def main():
                              "registers per kernel row, the fastest LIBXSMM width here)")
     parser.add_argument("--skip-default", action="store_true",
                         help="do not time the default loop order (--rank=false)")
+    parser.add_argument("--skip-solved", action="store_true",
+                        help="do not time the solver's tiles (--solve-tiles)")
     parser.add_argument("--skip-check", action="store_true",
                         help="skip the --run check (and the reference timing)")
     parser.add_argument("--conv-csv", default=os.path.join(HERE, "resnet50_conv.csv"))
@@ -149,31 +152,39 @@ def main():
                              f"(max_abs_err={check['max_abs_err']})")
                 row["reference_gflops"] = check["flops"] / (check["reference_ms"] * 1e6)
                 row["max_abs_err"] = check["max_abs_err"]
-            dl_ms, default_ms, onednn_ms, dl_flops = [], [], [], None
-            systems = ["dl", "onednn"] + ([] if args.skip_default else ["default"])
+            times = {"dl": [], "default": [], "solved": [], "onednn": []}
+            dl_flops = None
+            systems = (["dl", "onednn"] + ([] if args.skip_default else ["default"])
+                       + ([] if args.skip_solved else ["solved"]))
             for rnd in range(args.rounds):
                 order = systems if rnd % 2 == 0 else systems[::-1]
                 for system in order:
-                    if system in ("dl", "default"):
-                        extra = ["--rank=false"] if system == "default" else []
+                    if system != "onednn":
+                        extra = {"dl": [], "default": ["--rank=false"],
+                                 "solved": ["--solve-tiles"]}[system]
                         res = run_json([dl_compile, path, "--bench", "--json",
                                         f"--bench-min-time={args.min_time}"]
                                        + common + extra)["functions"][0]
-                        (dl_ms if system == "dl" else default_ms).append(res["median_ms"])
+                        times[system].append(res["median_ms"])
                         dl_flops = res["flops"]
                     else:
                         res = run_json([onednn] + [str(a) for a in onednn_args] +
                                        ["--threads", str(threads), "--min-time",
                                         str(args.min_time)])
-                        onednn_ms.append(res["median_ms"])
+                        times["onednn"].append(res["median_ms"])
                         row["onednn_impl"] = res["impl"]
             os.unlink(path)
             row["flops"] = dl_flops
-            row["dl_ms"] = statistics.median(dl_ms)
-            row["onednn_ms"] = statistics.median(onednn_ms)
+            row["dl_ms"] = statistics.median(times["dl"])
+            row["onednn_ms"] = statistics.median(times["onednn"])
             row["dl_gflops"] = dl_flops / (row["dl_ms"] * 1e6)
             row["onednn_gflops"] = dl_flops / (row["onednn_ms"] * 1e6)
             row["ratio"] = row["onednn_ms"] / row["dl_ms"]
+            if times["solved"]:
+                row["solved_ms"] = statistics.median(times["solved"])
+                row["solved_gflops"] = dl_flops / (row["solved_ms"] * 1e6)
+                row["solved_ratio"] = row["onednn_ms"] / row["solved_ms"]
+            default_ms = times["default"]
             if default_ms:
                 row["default_ms"] = statistics.median(default_ms)
                 row["default_gflops"] = dl_flops / (row["default_ms"] * 1e6)
@@ -183,10 +194,13 @@ def main():
                    else "     n/a")
             default = (f"{row['default_gflops']:7.1f}" if "default_gflops" in row
                        else "    n/a")
+            solved = (f"{row['solved_gflops']:7.1f}" if "solved_gflops" in row
+                      else "    n/a")
             print(f"{name:16s} dl {row['dl_gflops']:7.1f} GFLOPS "
                   f"({100 * row['dl_gflops'] / peak:5.1f}% peak)  onednn "
                   f"{row['onednn_gflops']:7.1f} ({100 * row['onednn_gflops'] / peak:5.1f}%)"
                   f"  dl/onednn {row['ratio']:5.2f}  default order {default}"
+                  f"  solved tiles {solved}"
                   f"  reference {ref}", flush=True)
 
         def geomean(kind, key="ratio"):
@@ -196,9 +210,12 @@ def main():
         summaries.append((geomean("conv"), geomean("gemm"), threads))
         print(f"geomean ranked/default-order: conv={geomean('conv', 'ranking_gain'):.3f} "
               f"gemm={geomean('gemm', 'ranking_gain'):.3f} threads={threads}", flush=True)
+        print(f"geomean solved-tiles/onednn: conv={geomean('conv', 'solved_ratio'):.3f} "
+              f"gemm={geomean('gemm', 'solved_ratio'):.3f} threads={threads}", flush=True)
 
     fields = ["threads", "kind", "name", "flops", "dl_ms", "onednn_ms", "dl_gflops",
-              "onednn_gflops", "ratio", "default_gflops", "ranking_gain", "peak",
+              "onednn_gflops", "ratio", "default_gflops", "ranking_gain",
+              "solved_gflops", "solved_ratio", "peak",
               "reference_gflops", "max_abs_err", "onednn_impl"]
     with open(os.path.join(out, "results.csv"), "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")

@@ -57,6 +57,14 @@ void dl::buildDLToLLVMPipeline(OpPassManager &pm,
                                const DLPipelineOptions &options) {
   if (options.microkernels) {
     pm.addNestedPass<func::FuncOp>(dl::createPackGemmOperands());
+    if (options.solveTiles) {
+      dl::SolveTileSizesOptions solveOptions;
+      solveOptions.threads = options.numThreads;
+      solveOptions.cacheSizes = options.cacheSizes;
+      solveOptions.machineFile = options.machineFile;
+      solveOptions.report = options.tileReport;
+      pm.addPass(dl::createSolveTileSizes(solveOptions));
+    }
     if (options.rank) {
       dl::RankVariantsOptions rankOptions;
       rankOptions.threads = options.numThreads;

@@ -2,10 +2,12 @@
 // outer loops of a blocked convolution and of a packed GEMM (K blocks tiled
 // outside the block loops: C is accumulated over several brgemm calls),
 // sequential and with the schedule's parallel loop on 2 threads; then
-// --autotune-top-k times the best-ranked variants and keeps one.
+// --autotune-top-k times the best-ranked variants and keeps one; with
+// --solve-tiles the unscheduled ops get the Ipopt tile solver's schedules.
 // RUN: dl-compile %s --run --threads=1 | FileCheck %s
 // RUN: dl-compile %s --run --threads=2 | FileCheck %s
 // RUN: dl-compile %s --run --threads=1 --rank=false | FileCheck %s
+// RUN: dl-compile %s --run --threads=2 --solve-tiles | FileCheck %s
 // RUN: dl-compile %s --run --threads=1 --autotune-top-k=3 --bench-min-time=0 --bench-min-reps=1 --function=conv_ranked --function=gemm_ranked 2>&1 | FileCheck %s --check-prefix=TUNE
 
 // CHECK: conv_tiled: max_abs_err={{.*}} ok

@@ -86,6 +86,17 @@ cl::opt<bool> rank("rank",
                    cl::desc("Choose loop schedules by the working-set "
                             "ranking (dl-rank-variants; default: on)"),
                    cl::init(true), cl::cat(category));
+cl::opt<bool> solveTiles(
+    "solve-tiles",
+    cl::desc("Choose multi-level tiles and loop orders with MOpt's "
+             "data-movement model solved by Ipopt (dl-solve-tile-sizes; the "
+             "ranking keeps them)"),
+    cl::init(false), cl::cat(category));
+cl::opt<std::string> tileReport(
+    "dl-tile-report",
+    cl::desc("Write each op's tile problem, relaxed optimum, rounded "
+             "candidates and solve time as JSON"),
+    cl::value_desc("file"), cl::cat(category));
 cl::opt<std::string> cacheSizes(
     "cache-sizes",
     cl::desc("Cache capacities for the ranking, e.g. L1=32K,L2=1M,L3=16M "
@@ -164,6 +175,8 @@ std::function<void(OpPassManager &)> getPipeline(PipelineKind kind) {
     options.numThreads = getThreadCount();
     options.microkernels = microkernels;
     options.rank = rank;
+    options.solveTiles = solveTiles;
+    options.tileReport = tileReport;
     options.cacheSizes = cacheSizes;
     options.machineFile = machineFile;
     options.rankingReport = rankingReport;

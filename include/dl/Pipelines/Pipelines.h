@@ -31,6 +31,16 @@ struct DLPipelineOptions : public PassPipelineOptions<DLPipelineOptions> {
                     llvm::cl::desc("Choose each heavy op's loop schedule with "
                                    "dl-rank-variants (with microkernels)"),
                     llvm::cl::init(true)};
+  Option<bool> solveTiles{
+      *this, "solve-tiles",
+      llvm::cl::desc("Choose multi-level tiles with dl-solve-tile-sizes "
+                     "(MOpt's model, Ipopt) before the ranking, which then "
+                     "keeps them"),
+      llvm::cl::init(false)};
+  Option<std::string> tileReport{
+      *this, "tile-report",
+      llvm::cl::desc("Write dl-solve-tile-sizes' problems and solutions as "
+                     "JSON here")};
   Option<std::string> cacheSizes{
       *this, "cache-sizes",
       llvm::cl::desc("Cache capacities for the ranking, e.g. L1=32K,L2=1M "

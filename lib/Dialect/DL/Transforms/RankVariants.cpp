@@ -13,8 +13,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Support/FileUtilities.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 namespace mlir {
 namespace dl {
@@ -59,18 +57,13 @@ struct RankVariantsPass : dl::impl::RankVariantsBase<RankVariantsPass> {
       }
       setSchedule(op, best.schedule);
     }
-    if (report.empty())
-      return;
-    std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(report, &error);
-    if (!file) {
-      getOperation().emitError("dl-rank-variants: ") << error;
+    if (!report.empty() &&
+        failed(writeJSONReport(
+            getOperation(), "dl-rank-variants", report,
+            llvm::json::Object{
+                {"threads", static_cast<int64_t>(options.threads)},
+                {"ops", std::move(rankings)}})))
       return signalPassFailure();
-    }
-    file->os() << llvm::formatv(
-        "{0:2}\n", llvm::json::Value(llvm::json::Object{
-                       {"threads", static_cast<int64_t>(options.threads)},
-                       {"ops", std::move(rankings)}}));
-    file->keep();
   }
 };
 

@@ -9,6 +9,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "dl/Dialect/DL/Transforms/VariantRanking.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/ToolOutputFile.h"
 #include "dl/Conversion/DLToAffine.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -30,14 +33,6 @@ namespace {
 /// A loop of a variant before it becomes an attribute: dimension and tile
 /// (0 for a loop over a whole dimension or a point loop).
 using Loop = std::pair<unsigned, int64_t>;
-
-std::optional<SmallVector<ScheduleDim>> getScheduleDims(Operation *op) {
-  return llvm::TypeSwitch<Operation *, std::optional<SmallVector<ScheduleDim>>>(
-             op)
-      .Case<Conv2DOp, MatmulOp>(
-          [](auto heavy) { return heavy.getScheduleDims(); })
-      .Default([](Operation *) { return std::nullopt; });
-}
 
 /// Up to `count` divisors of `extent` in [2, extent / 2], spread evenly on a
 /// log scale (the ones nearest extent^(i / (count + 1))).
@@ -145,6 +140,14 @@ std::string toString(Attribute attr) {
 
 } // namespace
 
+std::optional<SmallVector<ScheduleDim>> dl::getScheduleDims(Operation *op) {
+  return llvm::TypeSwitch<Operation *, std::optional<SmallVector<ScheduleDim>>>(
+             op)
+      .Case<Conv2DOp, MatmulOp>(
+          [](auto heavy) { return heavy.getScheduleDims(); })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
 SmallVector<Operation *> dl::getUnscheduledOps(Operation *root) {
   SmallVector<Operation *> ops;
   root->walk([&](Operation *op) {
@@ -162,6 +165,17 @@ SmallVector<Operation *> dl::getUnscheduledOps(Operation *root) {
 void dl::setSchedule(Operation *op, ScheduleAttr schedule) {
   llvm::TypeSwitch<Operation *>(op).Case<Conv2DOp, MatmulOp>(
       [&](auto heavy) { heavy.setScheduleAttr(schedule); });
+}
+
+LogicalResult dl::writeJSONReport(Operation *anchor, StringRef pass,
+                                  StringRef path, llvm::json::Value value) {
+  std::string error;
+  std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
+  if (!file)
+    return anchor->emitError() << pass << ": " << error;
+  file->os() << llvm::formatv("{0:2}\n", value);
+  file->keep();
+  return success();
 }
 
 SmallVector<ScheduleAttr> dl::generateVariants(Operation *op,

@@ -91,6 +91,53 @@ def RankVariants : Pass<"dl-rank-variants", "::mlir::ModuleOp"> {
   ];
 }
 
+def SolveTileSizes : Pass<"dl-solve-tile-sizes", "::mlir::ModuleOp"> {
+  let summary = "Choose multi-level tiles and loop orders with MOpt's model, solved by Ipopt";
+  let description = [{
+    For every `dl.conv2d` (blocked, static sizes) and `dl.matmul` (with
+    `pack_blocks`) that has no `schedule` yet, builds the analytical
+    data-movement model of its loop nest (MOpt: per-tensor reuse, expand
+    and spill across tile loops, stride and dilation included) over the
+    levels registers (the microkernel's 6 x 16 block), L1 (one batch
+    element of the batch-reduce microkernel: the op's channel or GEMM
+    blocks, fixed), and every further cache level (free tiles of n, k, c, h
+    for a convolution, i, j, k for a GEMM, multiples of the blocks), with
+    memory outermost. Ipopt minimizes the bandwidth-scaled bottleneck
+    `max_l DV^l / BW^l` under the capacities, for every combination of
+    non-dominated loop orders (see `TileSolver.h` for the epigraph and
+    lexicographic formulation); the tiles are rounded to nested divisors
+    and the best rounding becomes the op's `#dl.schedule` (the loops of
+    each level outermost-first in the level's order; with `threads` > 1
+    the outermost level's tile of one non-reduction dimension is split
+    over the threads and that loop is the parallel one).
+    `dl.tile_bottleneck` records the modeled bottleneck level.
+
+    Capacities and bandwidths come from the machine (sysfs and the default
+    bandwidths) or a `machine-file` (from `dl-probe`), with `cache-sizes`
+    on top. If Ipopt does not converge (or `max-iterations=0`), a greedy
+    heuristic grows the tiles from the blocks instead, with a remark.
+    `report` writes each op's problem, relaxed optimum, rounded candidates
+    with their per-level volumes, and solve time as JSON.
+  }];
+  let options = [
+    Option<"threads", "threads", "unsigned", /*default=*/"1",
+           "Threads of the generated code (above 1, the outermost tile of "
+           "one dimension is split over them)">,
+    Option<"cacheSizes", "cache-sizes", "std::string", /*default=*/"\"\"",
+           "Cache capacities overriding the detected ones, e.g. "
+           "L1=32K,L2=1M,L3=16M">,
+    Option<"machineFile", "machine-file", "std::string", /*default=*/"\"\"",
+           "Machine file (JSON, from dl-probe) with capacities and "
+           "bandwidths">,
+    Option<"report", "report", "std::string", /*default=*/"\"\"",
+           "Write each op's tile problem and solution as JSON to this file">,
+    Option<"maxIterations", "max-iterations", "unsigned", /*default=*/"200",
+           "Ipopt iterations per solve (0 forces the heuristic fallback)">,
+    Option<"candidates", "candidates", "unsigned", /*default=*/"4",
+           "Rounded candidates kept per op (in the report)">
+  ];
+}
+
 def TileGemmBands : Pass<"dl-tile-gemm-bands", "::mlir::func::FuncOp"> {
   let summary = "Tile GEMM bands to microkernel size in the default loop order";
   let description = [{

@@ -51,8 +51,17 @@ struct OpRanking {
 /// sizes) and that have none yet, in walk order.
 SmallVector<Operation *> getUnscheduledOps(Operation *root);
 
+/// The schedule dimensions of a dl.conv2d or dl.matmul (none for other ops
+/// or when no schedule applies).
+std::optional<SmallVector<ScheduleDim>> getScheduleDims(Operation *op);
+
 /// Sets the `schedule` of a dl.conv2d or dl.matmul.
 void setSchedule(Operation *op, ScheduleAttr schedule);
+
+/// Writes `value` (indented JSON) to `path`; on failure emits an error on
+/// `anchor` prefixed by `pass`.
+LogicalResult writeJSONReport(Operation *anchor, StringRef pass,
+                              StringRef path, llvm::json::Value value);
 
 /// The variants of a schedulable op: every order of its dimensions longer
 /// than 1 (a dimension that must stay innermost stays there), and every
