@@ -136,7 +136,6 @@ double dl::getCompulsoryVolume(const LoopNest &nest) {
       nest.extents, [](int64_t e) { return static_cast<double>(e); }));
   double sum = 0.0;
   for (const TensorAccess &tensor : nest.tensors)
-    sum += tensor.coefficient *
-           getFootprint(tensor, ArrayRef<double>(extents));
+    sum += tensor.coefficient * getFootprint(tensor, ArrayRef<double>(extents));
   return sum;
 }

@@ -134,8 +134,8 @@ struct Hierarchy {
         int64_t enclosing = l + 1 == numLevels
                                 ? problem.nest.extents[j]
                                 : problem.levels[l + 1].fixedTiles[j];
-        loops[j] = problem.nest.extents[j] > 1 &&
-                   !(fixed > 0 && fixed == enclosing);
+        loops[j] =
+            problem.nest.extents[j] > 1 && !(fixed > 0 && fixed == enclosing);
       }
       SmallVector<unsigned> free, innermost;
       for (unsigned j : problem.levels[l].innermostLoops)
@@ -150,8 +150,7 @@ struct Hierarchy {
   }
 
   bool isFree(unsigned l, unsigned j) const {
-    return problem.levels[l].fixedTiles[j] == 0 &&
-           problem.nest.extents[j] > 1;
+    return problem.levels[l].fixedTiles[j] == 0 && problem.nest.extents[j] > 1;
   }
 
   /// Level l's volume per unit bandwidth for `order`, with tiles[l] swept
@@ -204,9 +203,9 @@ struct Hierarchy {
       }
       config.levelCosts[l] = best;
     }
-    config.bottleneck = std::max_element(config.levelCosts.begin(),
-                                         config.levelCosts.end()) -
-                        config.levelCosts.begin();
+    config.bottleneck =
+        std::max_element(config.levelCosts.begin(), config.levelCosts.end()) -
+        config.levelCosts.begin();
   }
 
   /// Whether level l's footprint fits its capacity (levels whose tiles are
@@ -297,9 +296,8 @@ public:
     for (Ipopt::Index r = 0; r < m; ++r) {
       Dual g = rows[r](vars);
       for (Ipopt::Index i = 0; i < n; ++i)
-        values[r * n + i] = i < static_cast<Ipopt::Index>(g.grad.size())
-                                ? g.grad[i]
-                                : 0.0;
+        values[r * n + i] =
+            i < static_cast<Ipopt::Index>(g.grad.size()) ? g.grad[i] : 0.0;
     }
     return true;
   }
@@ -309,8 +307,8 @@ public:
                          const Ipopt::Number *, const Ipopt::Number *,
                          Ipopt::Number, const Ipopt::IpoptData *,
                          Ipopt::IpoptCalculatedQuantities *) override {
-    succeeded = status == Ipopt::SUCCESS ||
-                status == Ipopt::STOP_AT_ACCEPTABLE_POINT;
+    succeeded =
+        status == Ipopt::SUCCESS || status == Ipopt::STOP_AT_ACCEPTABLE_POINT;
     solution.assign(x, x + n);
   }
 
@@ -421,11 +419,13 @@ struct RelaxedProblem {
         chunk[j] = exp(x[chunkVar[j]]);
     return chunk;
   }
-  template <typename Scalar> Scalar logCost(unsigned l, ArrayRef<Scalar> x) const {
+  template <typename Scalar>
+  Scalar logCost(unsigned l, ArrayRef<Scalar> x) const {
     SmallVector<SmallVector<Scalar>> tiles = tilesOf(x);
-    SmallVector<Scalar> chunk = chunkOf(x, ArrayRef<SmallVector<Scalar>>(tiles));
-    return log(h.levelCost<Scalar>(l, h.orders[l][orderChoice[l]], tiles,
-                                   chunk));
+    SmallVector<Scalar> chunk =
+        chunkOf(x, ArrayRef<SmallVector<Scalar>>(tiles));
+    return log(
+        h.levelCost<Scalar>(l, h.orders[l][orderChoice[l]], tiles, chunk));
   }
 
   static Dual exp(const Dual &a) {
@@ -459,8 +459,9 @@ struct RelaxedProblem {
     nlp->objective = epigraph();
     unsigned z = epigraph();
     for (unsigned l : active) {
-      nlp->rows.push_back(
-          [this, l, z](ArrayRef<Dual> x) { return logCost<Dual>(l, x) - x[z]; });
+      nlp->rows.push_back([this, l, z](ArrayRef<Dual> x) {
+        return logCost<Dual>(l, x) - x[z];
+      });
       nlp->rowLower.push_back(-1e19);
       nlp->rowUpper.push_back(0.0);
     }
@@ -540,8 +541,8 @@ struct RelaxedProblem {
         if (chunkVar[j] >= 0) {
           int top = varOf[h.numLevels - 1][j];
           double outer = top >= 0 ? x[top] : upper[chunkVar[j]];
-          x[chunkVar[j]] = std::max(lower[chunkVar[j]],
-                                    outer - std::log(h.threads));
+          x[chunkVar[j]] =
+              std::max(lower[chunkVar[j]], outer - std::log(h.threads));
         }
     double z = -1e18;
     for (unsigned l = 0; l < h.numLevels; ++l)
@@ -551,9 +552,9 @@ struct RelaxedProblem {
   }
 
   /// The lexicographic min-max: bottleneck first, then the next.
-  std::optional<SmallVector<double>> solveLexicographic(unsigned maxIterations,
-                                                        unsigned &solves,
-                                                        unsigned &failed) const {
+  std::optional<SmallVector<double>>
+  solveLexicographic(unsigned maxIterations, unsigned &solves,
+                     unsigned &failed) const {
     SmallVector<unsigned> active;
     for (unsigned l = 0; l < h.numLevels; ++l)
       if (varies(l))
@@ -670,7 +671,9 @@ struct Rounder {
       SmallVector<int64_t> level;
       for (unsigned j = 0; j < h.numIndices; ++j) {
         int64_t fixed = h.problem.levels[l].fixedTiles[j];
-        level.push_back(fixed > 0 ? fixed : l == 0 ? 1 : config.tiles[l - 1][j]);
+        level.push_back(fixed > 0 ? fixed
+                        : l == 0  ? 1
+                                  : config.tiles[l - 1][j]);
       }
       config.tiles.push_back(level);
     }
@@ -724,10 +727,9 @@ struct Rounder {
           return false;
       }
     TileConfig copy = config;
-    return finishSplit(copy) && llvm::all_of(llvm::seq(0u, h.numLevels),
-                                             [&](unsigned l) {
-                                               return h.fits(config, l);
-                                             });
+    return finishSplit(copy) &&
+           llvm::all_of(llvm::seq(0u, h.numLevels),
+                        [&](unsigned l) { return h.fits(config, l); });
   }
 
   /// Floor and ceiling choices around each relaxed tile; every fitting
@@ -766,8 +768,8 @@ struct Rounder {
       picks.push_back(*above);
     if (above != choices.begin())
       picks.push_back(*(above - 1));
-    bool levelDone = position + 1 == freeTiles.size() ||
-                     freeTiles[position + 1].first != l;
+    bool levelDone =
+        position + 1 == freeTiles.size() || freeTiles[position + 1].first != l;
     for (int64_t pick : picks) {
       config.tiles[l][j] = pick;
       // Levels above start from this tile until their own are chosen.
@@ -821,9 +823,9 @@ struct Rounder {
             continue;
           finishSplit(move);
           h.evaluate(move);
-          if (rankedBefore(rankKey(move.levelCosts),
-                           rankKey(bestMove ? bestMove->levelCosts
-                                            : config.levelCosts)))
+          if (rankedBefore(
+                  rankKey(move.levelCosts),
+                  rankKey(bestMove ? bestMove->levelCosts : config.levelCosts)))
             bestMove = move;
         }
         if (!bestMove)
@@ -858,8 +860,8 @@ std::string dl::verifyTileProblem(const TileProblem &problem) {
       int64_t t = level.fixedTiles[j];
       if (t < 0 || t > problem.nest.extents[j])
         return "level '" + level.name + "': tile " + std::to_string(t) +
-               " of index '" + problem.nest.indices[j] +
-               "' is outside 1.." + std::to_string(problem.nest.extents[j]);
+               " of index '" + problem.nest.indices[j] + "' is outside 1.." +
+               std::to_string(problem.nest.extents[j]);
     }
   }
   return "";

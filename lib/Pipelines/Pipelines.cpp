@@ -53,26 +53,31 @@ static void buildAffineToLLVM(OpPassManager &pm, unsigned numThreads = 1,
   pm.addPass(createCanonicalizerPass());
 }
 
+/// The options the model-driven passes share (threads and the machine's
+/// caches), and where each writes its report.
+template <typename PassOptions>
+static PassOptions getModelPassOptions(const dl::DLPipelineOptions &options,
+                                       StringRef report) {
+  PassOptions passOptions;
+  passOptions.threads = options.numThreads;
+  passOptions.cacheSizes = options.cacheSizes;
+  passOptions.machineFile = options.machineFile;
+  passOptions.report = report.str();
+  return passOptions;
+}
+
 void dl::buildDLToLLVMPipeline(OpPassManager &pm,
                                const DLPipelineOptions &options) {
   if (options.microkernels) {
     pm.addNestedPass<func::FuncOp>(dl::createPackGemmOperands());
-    if (options.solveTiles) {
-      dl::SolveTileSizesOptions solveOptions;
-      solveOptions.threads = options.numThreads;
-      solveOptions.cacheSizes = options.cacheSizes;
-      solveOptions.machineFile = options.machineFile;
-      solveOptions.report = options.tileReport;
-      pm.addPass(dl::createSolveTileSizes(solveOptions));
-    }
-    if (options.rank) {
-      dl::RankVariantsOptions rankOptions;
-      rankOptions.threads = options.numThreads;
-      rankOptions.cacheSizes = options.cacheSizes;
-      rankOptions.machineFile = options.machineFile;
-      rankOptions.report = options.rankingReport;
-      pm.addPass(dl::createRankVariants(rankOptions));
-    }
+    if (options.solveTiles)
+      pm.addPass(dl::createSolveTileSizes(
+          getModelPassOptions<dl::SolveTileSizesOptions>(options,
+                                                         options.tileReport)));
+    if (options.rank)
+      pm.addPass(
+          dl::createRankVariants(getModelPassOptions<dl::RankVariantsOptions>(
+              options, options.rankingReport)));
   }
   pm.addPass(dl::createConvertDLToAffine());
   pm.addPass(createCanonicalizerPass());

@@ -61,11 +61,11 @@ TEST(DataMovementModel, Eq5MatchesGenericRule) {
     auto q = [&](unsigned j) { return n[j] / t[j]; };
     double fpKer = t[K] * t[C] * t[R] * t[S];
     double fpOut = t[N] * t[K] * t[H] * t[W];
-    double eq5 = q(K) * q(C) * q(R) * q(S) *
-                 (fpKer + q(N) * q(H) *
-                              (2 * q(W) * fpOut + t[N] * t[C] *
-                                                      (t[H] + t[R] - 1) *
-                                                      (n[W] + t[S] - 1)));
+    double eq5 =
+        q(K) * q(C) * q(R) * q(S) *
+        (fpKer + q(N) * q(H) *
+                     (2 * q(W) * fpOut +
+                      t[N] * t[C] * (t[H] + t[R] - 1) * (n[W] + t[S] - 1)));
     EXPECT_NEAR(getSweepVolume<double>(nest, kClasses[0], t, n), eq5,
                 1e-9 * eq5);
   }
@@ -103,8 +103,7 @@ TEST(DataMovementModel, PruningLeavesTheEightClasses) {
   LoopNest nest = layerR9();
   nest.extents[N] = 2;
   SmallVector<unsigned> all = {N, K, C, R, S, H, W};
-  SmallVector<SmallVector<unsigned>> survivors =
-      getDominatingOrders(nest, all);
+  SmallVector<SmallVector<unsigned>> survivors = getDominatingOrders(nest, all);
   ASSERT_EQ(survivors.size(), 8u);
 
   // Every order's volume is some survivor's at random points, and the
@@ -143,9 +142,8 @@ TEST(DataMovementModel, PruningLeavesTheEightClasses) {
   for (ArrayRef<unsigned> order : orders) {
     SmallVector<long long> values;
     for (ArrayRef<double> t : points)
-      values.push_back(
-          std::llround(std::log(getSweepVolume<double>(nest, order, t, n)) *
-                       1e9));
+      values.push_back(std::llround(
+          std::log(getSweepVolume<double>(nest, order, t, n)) * 1e9));
     expressions.insert(values);
   }
   EXPECT_EQ(expressions.size(), 29u);
@@ -162,8 +160,8 @@ TEST(DataMovementModel, GemmHasThreeClasses) {
 
 /// The smallest single-level volume over divisor tiles that fit `capacity`
 /// words, over the 8 classes: (volume, tile).
-std::pair<double, SmallVector<int64_t>>
-exhaustiveOptimum(const LoopNest &nest, double capacity) {
+std::pair<double, SmallVector<int64_t>> exhaustiveOptimum(const LoopNest &nest,
+                                                          double capacity) {
   SmallVector<SmallVector<int64_t>> divisors;
   for (int64_t extent : nest.extents) {
     SmallVector<int64_t> d;

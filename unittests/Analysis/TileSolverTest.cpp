@@ -33,8 +33,8 @@ TileProblem singleLevelMatmul(double capacity) {
 }
 
 TEST(TileSolver, MatmulTileBeforeRounding) {
-  for (auto [capacity, tile] : {std::pair<double, int>{8192, 89},
-                                std::pair<double, int>{65536, 255}}) {
+  for (auto [capacity, tile] :
+       {std::pair<double, int>{8192, 89}, std::pair<double, int>{65536, 255}}) {
     TileSolverResult result = solveTileSizes(singleLevelMatmul(capacity));
     ASSERT_FALSE(result.usedFallback) << result.fallbackReason;
     ASSERT_EQ(result.relaxed.size(), 1u);
@@ -58,14 +58,19 @@ TileProblem convProblem(LoopNest nest, double l2, double l3,
   TileProblem problem;
   problem.nest = nest;
   problem.threads = threads;
-  TileLevel reg{"reg", 0, 27.0 * bandwidthScale, true,
-                {1, 16, 1, 1, 1, 1, std::min<int64_t>(6, w)}, {W, K, C}};
-  TileLevel l1{"L1", 8192, 26.0 * bandwidthScale, true,
-               {1, 32, 16, 1, 1, 1, w}, {C, R, S}};
-  TileLevel l2level{"L2", l2, 12.0 * bandwidthScale, true,
-                    {0, 0, 0, r, s, 0, w}, {}};
-  TileLevel l3level{"L3", l3, 4.6 * bandwidthScale, false,
-                    {0, 0, 0, r, s, 0, w}, {}};
+  TileLevel reg{"reg",
+                0,
+                27.0 * bandwidthScale,
+                true,
+                {1, 16, 1, 1, 1, 1, std::min<int64_t>(6, w)},
+                {W, K, C}};
+  TileLevel l1{
+      "L1",     8192, 26.0 * bandwidthScale, true, {1, 32, 16, 1, 1, 1, w},
+      {C, R, S}};
+  TileLevel l2level{
+      "L2", l2, 12.0 * bandwidthScale, true, {0, 0, 0, r, s, 0, w}, {}};
+  TileLevel l3level{
+      "L3", l3, 4.6 * bandwidthScale, false, {0, 0, 0, r, s, 0, w}, {}};
   problem.levels = {reg, l1, l2level, l3level};
   return problem;
 }
@@ -85,8 +90,7 @@ TEST(TileSolver, RoundedTilesKeepTheConstraints) {
       for (unsigned l = 2; l < 4; ++l) {
         SmallVector<double> tile(llvm::map_range(
             config.tiles[l], [](int64_t t) { return static_cast<double>(t); }));
-        EXPECT_LE(getFootprint<double>(nest, tile),
-                  problem.levels[l].capacity);
+        EXPECT_LE(getFootprint<double>(nest, tile), problem.levels[l].capacity);
         for (unsigned j = 0; j < nest.size(); ++j) {
           int64_t outer = l == 3 ? nest.extents[j] : config.tiles[l + 1][j];
           EXPECT_EQ(outer % config.tiles[l][j], 0);
@@ -116,7 +120,8 @@ TEST(TileSolver, LargerCachesNeverCostMore) {
 }
 
 TEST(TileSolver, ScalingAllBandwidthsKeepsTheChoice) {
-  TileSolverResult base = solveTileSizes(convProblem(res4Conv(), 131072, 1 << 22));
+  TileSolverResult base =
+      solveTileSizes(convProblem(res4Conv(), 131072, 1 << 22));
   TileSolverResult scaled =
       solveTileSizes(convProblem(res4Conv(), 131072, 1 << 22, 1, 3.0));
   ASSERT_FALSE(base.candidates.empty());

@@ -538,10 +538,9 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
       bounds = {outSizes[0],    outSizes[1],    outSizes[2],   outSizes[3],
                 filterSizes[1], filterSizes[2], filterSizes[3]};
     } else {
-      outer = getOuterLoops(rewriter, op.getScheduleAttr(),
-                            op.getScheduleDims(),
-                            {outSizes[0], outSizes[1], outSizes[2],
-                             filterSizes[1]});
+      outer = getOuterLoops(
+          rewriter, op.getScheduleAttr(), op.getScheduleDims(),
+          {outSizes[0], outSizes[1], outSizes[2], filterSizes[1]});
       unsigned first = outer.bounds.size();
       pos[R] = first, pos[S] = first + 1, pos[OW] = first + 2,
       pos[C] = first + 3, pos[KI] = first + 4;
@@ -554,8 +553,7 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
     buildNest(
         rewriter, loc, bounds, [&](OpBuilder &b, Location l, ValueRange ivs) {
           auto d = [&](int loop) {
-            if (blocked && (loop == N || loop == K || loop == OH ||
-                            loop == CB))
+            if (blocked && (loop == N || loop == K || loop == OH || loop == CB))
               return outer.dimValues[loop == N    ? 0
                                      : loop == K  ? 1
                                      : loop == OH ? 2

@@ -104,8 +104,8 @@ ScheduleAttr::getLoops(ArrayRef<ScheduleDim> dims,
   // the extent); the last steps by 1 through the innermost tile.
   SmallVector<ScheduledLoop> loops;
   SmallVector<unsigned> occurrences(dims.size(), 0);
-  SmallVector<int64_t> spanOf(llvm::map_range(
-      dims, [](const ScheduleDim &d) { return d.extent; }));
+  SmallVector<int64_t> spanOf(
+      llvm::map_range(dims, [](const ScheduleDim &d) { return d.extent; }));
   SmallVector<bool> closed(dims.size(), false);
   for (auto [nameAttr, tile] : llvm::zip(getDims(), getTiles())) {
     StringRef name = nameAttr.getValue();

@@ -312,12 +312,12 @@ std::optional<SmallVector<ScheduleDim>> Conv2DOp::getScheduleDims() {
   MemRefType out = getOutput().getType();
   if (!isBlocked() || !out.hasStaticShape())
     return std::nullopt;
-  return SmallVector<ScheduleDim>{
-      {"n", out.getDimSize(0)},
-      {"kb", out.getDimSize(1)},
-      {"oh", out.getDimSize(2)},
-      {"cb", getFilter().getType().getDimSize(1), /*reduction=*/true,
-       /*innermost=*/true, /*optional=*/true}};
+  return SmallVector<ScheduleDim>{{"n", out.getDimSize(0)},
+                                  {"kb", out.getDimSize(1)},
+                                  {"oh", out.getDimSize(2)},
+                                  {"cb", getFilter().getType().getDimSize(1),
+                                   /*reduction=*/true,
+                                   /*innermost=*/true, /*optional=*/true}};
 }
 
 //===----------------------------------------------------------------------===//

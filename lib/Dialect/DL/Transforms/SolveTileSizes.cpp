@@ -61,14 +61,15 @@ void addLevels(TileProblem &problem, const CacheModel &cache,
   auto words = [](int64_t bytes) { return static_cast<double>(bytes) / 4; };
   problem.levels.push_back({"reg", 0.0, bandwidthAbove(0), true,
                             std::move(registerTile), std::move(registerLoops)});
-  problem.levels.push_back({cache.levels.empty() ? "L1" : cache.levels[0].name,
-                            cache.levels.empty() ? 0.0
-                                                 : words(cache.levels[0].bytes),
-                            bandwidthAbove(1), true, std::move(batchElement),
-                            std::move(batchLoops)});
+  problem.levels.push_back(
+      {cache.levels.empty() ? "L1" : cache.levels[0].name,
+       cache.levels.empty() ? 0.0 : words(cache.levels[0].bytes),
+       bandwidthAbove(1), true, std::move(batchElement),
+       std::move(batchLoops)});
   for (unsigned l = 1; l < cache.levels.size(); ++l)
     problem.levels.push_back({cache.levels[l].name,
-                              words(cache.levels[l].bytes), bandwidthAbove(l + 1),
+                              words(cache.levels[l].bytes),
+                              bandwidthAbove(l + 1),
                               /*perCore=*/l + 1 < cache.levels.size(),
                               fixedAbove,
                               {}});
@@ -86,10 +87,10 @@ std::optional<OpTileProblem> buildProblem(Conv2DOp op,
   int64_t ow = out.getDimSize(3);
   ArrayRef<int64_t> strides = op.getStrides(), dilations = op.getDilations();
   OpTileProblem result;
-  result.problem.nest = LoopNest::conv(
-      out.getDimSize(0), out.getDimSize(1) * kBlock,
-      filter.getDimSize(1) * cBlock, r, s, out.getDimSize(2), ow, strides[0],
-      strides[1], dilations[0], dilations[1]);
+  result.problem.nest =
+      LoopNest::conv(out.getDimSize(0), out.getDimSize(1) * kBlock,
+                     filter.getDimSize(1) * cBlock, r, s, out.getDimSize(2), ow,
+                     strides[0], strides[1], dilations[0], dilations[1]);
   // The batch-reduce microkernel: per batch element (an input-channel
   // block and a tap) a GEMM out[ow][k] += in[ow][c] * w[c][k]; its batch
   // runs over (cb, r, s), innermost.
@@ -110,9 +111,9 @@ std::optional<OpTileProblem> buildProblem(MatmulOp op,
     return std::nullopt;
   ArrayRef<int64_t> blocks = *op.getPackBlocks();
   OpTileProblem result;
-  result.problem.nest =
-      LoopNest::gemm((*dims)[0].extent * blocks[0],
-                     (*dims)[1].extent * blocks[1], (*dims)[2].extent * blocks[2]);
+  result.problem.nest = LoopNest::gemm((*dims)[0].extent * blocks[0],
+                                       (*dims)[1].extent * blocks[1],
+                                       (*dims)[2].extent * blocks[2]);
   // The batch-reduce microkernel: per batch element (a K block) a
   // bm x bn x bk GEMM; its batch runs over K blocks, innermost.
   addLevels(result.problem, cache,
@@ -133,8 +134,7 @@ std::optional<OpTileProblem> buildProblem(MatmulOp op,
 /// point loop: its last real loop becomes a tile loop of 1 block and each
 /// batch is one block.
 ScheduleAttr toSchedule(MLIRContext *ctx, const OpTileProblem &op,
-                        const TileConfig &config,
-                        ArrayRef<ScheduleDim> dims) {
+                        const TileConfig &config, ArrayRef<ScheduleDim> dims) {
   const TileProblem &problem = op.problem;
   unsigned numLevels = problem.levels.size();
   struct Loop {
@@ -159,8 +159,9 @@ ScheduleAttr toSchedule(MLIRContext *ctx, const OpTileProblem &op,
       emitLevel(l, problem.nest.extents);
       if (config.parallelIndex) {
         parallel = loops.size();
-        loops.push_back({*config.parallelIndex,
-                         config.parallelChunk / op.block[*config.parallelIndex]});
+        loops.push_back(
+            {*config.parallelIndex,
+             config.parallelChunk / op.block[*config.parallelIndex]});
       }
       continue;
     }
@@ -280,17 +281,17 @@ struct SolveTileSizesPass : dl::impl::SolveTileSizesBase<SolveTileSizesPass> {
         continue;
       }
       setSchedule(op, schedule);
-      op->setAttr("dl.tile_bottleneck",
-                  StringAttr::get(&getContext(),
-                                  problem->problem.levels[best.bottleneck].name));
+      op->setAttr(
+          "dl.tile_bottleneck",
+          StringAttr::get(&getContext(),
+                          problem->problem.levels[best.bottleneck].name));
     }
     if (!report.empty() &&
         failed(writeJSONReport(
             getOperation(), "dl-solve-tile-sizes", report,
-            llvm::json::Object{
-                {"threads", static_cast<int64_t>(threads)},
-                {"machine", cache->toJSON()},
-                {"ops", std::move(reports)}})))
+            llvm::json::Object{{"threads", static_cast<int64_t>(threads)},
+                               {"machine", cache->toJSON()},
+                               {"ops", std::move(reports)}})))
       return signalPassFailure();
   }
 };

@@ -9,10 +9,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "dl/Dialect/DL/Transforms/VariantRanking.h"
+#include "dl/Conversion/DLToAffine.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/ToolOutputFile.h"
-#include "dl/Conversion/DLToAffine.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
