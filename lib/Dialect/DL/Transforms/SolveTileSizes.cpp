@@ -169,24 +169,28 @@ ScheduleAttr toSchedule(MLIRContext *ctx, const OpTileProblem &op,
                                     : ArrayRef<int64_t>(config.tiles[l + 1]));
   }
   // Each dimension's last loop is its point loop (tile 0); a dimension
-  // without loops (one block) gets one, outermost.
-  SmallVector<StringAttr> names;
-  SmallVector<int64_t> tiles;
-  for (unsigned j = 0; j < problem.nest.size(); ++j) {
-    if (op.scheduleDim[j].empty() ||
-        llvm::any_of(loops, [&](const Loop &loop) { return loop.index == j; }))
-      continue;
-    names.push_back(StringAttr::get(ctx, op.scheduleDim[j]));
-    tiles.push_back(0);
-    if (parallel >= 0)
-      ++parallel;
-  }
+  // without loops (one block) gets one, outermost, or last if it must be.
   auto isInnermost = [&](unsigned j) {
     return llvm::any_of(dims, [&](const ScheduleDim &d) {
       return d.innermost && d.name == op.scheduleDim[j];
     });
   };
+  SmallVector<StringAttr> names;
+  SmallVector<int64_t> tiles;
   SmallVector<StringAttr> trailing;
+  for (unsigned j = 0; j < problem.nest.size(); ++j) {
+    if (op.scheduleDim[j].empty() ||
+        llvm::any_of(loops, [&](const Loop &loop) { return loop.index == j; }))
+      continue;
+    if (isInnermost(j)) {
+      trailing.push_back(StringAttr::get(ctx, op.scheduleDim[j]));
+      continue;
+    }
+    names.push_back(StringAttr::get(ctx, op.scheduleDim[j]));
+    tiles.push_back(0);
+    if (parallel >= 0)
+      ++parallel;
+  }
   for (auto [position, loop] : llvm::enumerate(loops)) {
     bool last = llvm::none_of(
         ArrayRef<Loop>(loops).drop_front(position + 1),

@@ -52,6 +52,21 @@ func.func @gemm(%a: memref<1024x1024xf32>, %b: memref<1024x1024xf32>, %c: memref
   return
 }
 
+// One input-channel block (a first layer) and one K block: the batch
+// dimension still closes the schedule.
+// SMALL-LABEL: func.func @one_channel_block
+// SMALL: dl.conv2d {{.*}}schedule = #dl.schedule<[{{.*}}, cb]>
+func.func @one_channel_block(%in: memref<1x1x16x16x3xf32>, %f: memref<2x1x3x3x3x32xf32>, %out: memref<1x2x14x14x32xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x1x16x16x3xf32>, memref<2x1x3x3x3x32xf32>) outs(%out : memref<1x2x14x14x32xf32>)
+  return
+}
+// SMALL-LABEL: func.func @one_k_block
+// SMALL: dl.matmul {{.*}}schedule = #dl.schedule<[{{.*}}, k]>
+func.func @one_k_block(%a: memref<256x32xf32>, %b: memref<32x512xf32>, %c: memref<256x512xf32>) {
+  dl.matmul ins(%a, %b : memref<256x32xf32>, memref<32x512xf32>) outs(%c : memref<256x512xf32>) {pack_blocks = array<i64: 64, 32, 32>}
+  return
+}
+
 // Ops with a schedule keep it.
 // SMALL-LABEL: func.func @decided
 // SMALL: schedule = #dl.schedule<[oh, kb, n]>
