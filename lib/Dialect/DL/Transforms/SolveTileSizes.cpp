@@ -248,17 +248,16 @@ struct SolveTileSizesPass : dl::impl::SolveTileSizesBase<SolveTileSizesPass> {
         op->emitRemark("dl-solve-tile-sizes: ")
             << result.fallbackReason
             << "; tiles from the greedy heuristic instead";
-      llvm::json::Array candidateReports;
-      for (const TileConfig &config : result.candidates) {
-        llvm::json::Object entry = config.toJSON(problem->problem);
-        ScheduleAttr schedule =
-            toSchedule(&getContext(), *problem, config, *dims);
-        std::string text;
-        llvm::raw_string_ostream(text) << schedule;
-        entry["schedule"] = text;
-        candidateReports.push_back(std::move(entry));
-      }
       if (!report.empty()) {
+        llvm::json::Array candidateReports;
+        for (const TileConfig &config : result.candidates) {
+          llvm::json::Object entry = config.toJSON(problem->problem);
+          std::string text;
+          llvm::raw_string_ostream(text)
+              << toSchedule(&getContext(), *problem, config, *dims);
+          entry["schedule"] = text;
+          candidateReports.push_back(std::move(entry));
+        }
         llvm::json::Array relaxed;
         for (ArrayRef<double> level : result.relaxed)
           relaxed.push_back(llvm::json::Array(level));
