@@ -24,6 +24,8 @@
 #include "llvm/Target/TargetMachine.h"
 
 #include <cmath>
+#include <csetjmp>
+#include <cstdio>
 #include <cstdlib>
 
 using namespace mlir;
@@ -302,6 +304,34 @@ SmallVector<std::string> dl::getRuntimeLibraries() {
   return libraries;
 }
 
+//===----------------------------------------------------------------------===//
+// Failed run-time checks in JIT-compiled code
+//===----------------------------------------------------------------------===//
+//
+// A failed cf.assert (the size checks of convert-dl-to-affine) calls puts
+// with its message and then abort. In the JIT both resolve to the functions
+// below: the message goes to stderr unbuffered (stdout may be a pipe that
+// abort would not flush), and abort returns control to JitModule::call,
+// which reports failure, instead of killing the process. Only JIT frames
+// lie between the setjmp in `call` and the longjmp: generated code has no
+// destructors to skip.
+
+namespace {
+thread_local std::jmp_buf *failedCheckTarget = nullptr;
+
+int putsToStderr(const char *message) {
+  std::fputs(message, stderr);
+  std::fputc('\n', stderr);
+  return 0;
+}
+
+[[noreturn]] void stopAtFailedCheck() {
+  if (failedCheckTarget)
+    std::longjmp(*failedCheckTarget, 1);
+  std::abort();
+}
+} // namespace
+
 JitModule::~JitModule() = default;
 
 FailureOr<std::unique_ptr<JitModule>>
@@ -331,6 +361,16 @@ JitModule::create(ModuleOp module,
   if (!engine)
     return module.emitError("JIT compilation failed: ")
            << llvm::toString(engine.takeError());
+  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap symbols;
+    symbols[interner("puts")] = {
+        llvm::orc::ExecutorAddr::fromPtr(&putsToStderr),
+        llvm::JITSymbolFlags::Exported};
+    symbols[interner("abort")] = {
+        llvm::orc::ExecutorAddr::fromPtr(&stopAtFailedCheck),
+        llvm::JITSymbolFlags::Exported};
+    return symbols;
+  });
   std::unique_ptr<JitModule> jit(new JitModule());
   jit->engine = std::move(*engine);
   return jit;
@@ -353,6 +393,13 @@ LogicalResult JitModule::call(StringRef name,
   SmallVector<void *> packed;
   for (HostBuffer &buffer : args)
     buffer.appendPackedArguments(packed);
+  std::jmp_buf target;
+  if (setjmp(target) != 0) {
+    failedCheckTarget = nullptr;
+    return failure();
+  }
+  failedCheckTarget = &target;
   (*fn)(packed.data());
+  failedCheckTarget = nullptr;
   return success();
 }

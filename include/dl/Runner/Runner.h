@@ -135,7 +135,9 @@ public:
   create(ModuleOp module,
          const std::function<void(OpPassManager &)> &buildPipeline);
 
-  /// Calls `name` with one memref argument per buffer.
+  /// Calls `name` with one memref argument per buffer. Fails when there is
+  /// no such function, or when the code stopped at a failed run-time check
+  /// (its message went to stderr; the buffers may be partly written).
   LogicalResult call(StringRef name, MutableArrayRef<HostBuffer> args);
 
   /// The packed entry point of `name` (for timing without lookups).

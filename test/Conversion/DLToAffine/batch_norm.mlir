@@ -71,6 +71,11 @@ func.func @inference_blocked(%x: memref<1x2x3x3x16xf32>, %g: memref<32xf32>, %b:
 // Dynamic N, H, W: the element count m is computed at run time.
 // CHECK-LABEL: func.func @training_dynamic
 // CHECK-SAME: (%[[X:[a-z0-9_]+]]: memref<?x3x?x?xf32>
+// CHECK: cf.assert %{{.*}}, "{{.*}}'dl.batch_norm_training' op run-time size check failed: input size 0 does not match output size 0"
+// CHECK-NEXT: arith.cmpi
+// CHECK-NEXT: cf.assert %{{.*}}, "{{.*}}: input size 2 does not match output size 2"
+// CHECK-NEXT: arith.cmpi
+// CHECK-NEXT: cf.assert %{{.*}}, "{{.*}}: input size 3 does not match output size 3"
 // CHECK-DAG: %[[N:.*]] = memref.dim %[[X]], %c0
 // CHECK-DAG: %[[H:.*]] = memref.dim %[[X]], %c2
 // CHECK-DAG: %[[W:.*]] = memref.dim %[[X]], %c3

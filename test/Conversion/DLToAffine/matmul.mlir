@@ -63,9 +63,16 @@ func.func @accumulate(%a: memref<3x4xf32>, %b: memref<3x5xf32>, %c: memref<4x5xf
   return
 }
 
-// Dynamic sizes bound the loops with memref.dim symbols.
+// Dynamic sizes bound the loops with memref.dim symbols, after run-time
+// checks of the size relations the verifier could not check.
 // CHECK-LABEL: func.func @dynamic
 // CHECK-SAME: (%[[A:[a-z0-9_]+]]: memref<?x?xf32>, %[[B:[a-z0-9_]+]]: memref<?x?xf32>, %[[C:[a-z0-9_]+]]: memref<?x?xf32>)
+// CHECK-DAG: %[[KA:.*]] = memref.dim %[[A]], %c1
+// CHECK-DAG: %[[KB:.*]] = memref.dim %[[B]], %c0
+// CHECK: %[[SAMEK:.*]] = arith.cmpi eq, %[[KA]], %[[KB]] : index
+// CHECK-NEXT: cf.assert %[[SAMEK]], "{{.*}}matmul.mlir:[[@LINE+11]]:3: 'dl.matmul' op run-time size check failed: K of op(A) does not match K of op(B)"
+// CHECK: cf.assert %{{.*}}, "{{.*}}: 'dl.matmul' op run-time size check failed: M of op(A) does not match rows of C"
+// CHECK: cf.assert %{{.*}}, "{{.*}}: 'dl.matmul' op run-time size check failed: N of op(B) does not match columns of C"
 // CHECK-DAG: %[[M:.*]] = memref.dim %[[C]], %{{.*}}
 // CHECK-DAG: %[[N:.*]] = memref.dim %[[C]], %{{.*}}
 // CHECK-DAG: %[[K:.*]] = memref.dim %[[A]], %{{.*}}

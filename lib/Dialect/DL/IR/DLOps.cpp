@@ -1,12 +1,13 @@
 //===- DLOps.cpp - dl dialect operations ------------------------*- C++ -*-===//
 //
-// Verifiers of the `dl` operations. Each checks ranks, attribute ranges and
-// every relation between sizes that are static; relations involving dynamic
-// sizes are left to run time.
+// Verifiers of the `dl` operations. Each checks ranks and attribute ranges,
+// then the op's size relations (SizeRelations.h) whose sizes are static;
+// relations involving dynamic sizes are checked at run time.
 //
 //===----------------------------------------------------------------------===//
 
 #include "dl/Dialect/DL/IR/DLOps.h"
+#include "dl/Dialect/DL/IR/SizeRelations.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -48,17 +49,6 @@ mlir::dl::getConvOutputSize(int64_t inputSize, int64_t filterSize,
 // Shared checks
 //===----------------------------------------------------------------------===//
 
-/// Checks that two sizes the op's semantics tie together are equal when both
-/// are static.
-static LogicalResult verifyEqualSizes(Operation *op, int64_t lhs,
-                                      const Twine &lhsName, int64_t rhs,
-                                      const Twine &rhsName) {
-  if (ShapedType::isDynamic(lhs) || ShapedType::isDynamic(rhs) || lhs == rhs)
-    return success();
-  return op->emitOpError() << lhsName << " (" << lhs << ") does not match "
-                           << rhsName << " (" << rhs << ")";
-}
-
 /// Checks that `value` has one of the ranks in `ranks`.
 static LogicalResult verifyRank(Operation *op, TypedValue<MemRefType> value,
                                 StringRef name, ArrayRef<int64_t> ranks) {
@@ -71,19 +61,15 @@ static LogicalResult verifyRank(Operation *op, TypedValue<MemRefType> value,
   return diag << ", got rank " << rank;
 }
 
-/// Checks that `lhs` and `rhs` have the same rank and compatible sizes.
-static LogicalResult verifySameShape(Operation *op, MemRefType lhs,
-                                     StringRef lhsName, MemRefType rhs,
-                                     StringRef rhsName) {
+/// Checks that `lhs` and `rhs` have the same rank (their sizes are size
+/// relations).
+static LogicalResult verifySameRank(Operation *op, MemRefType lhs,
+                                    StringRef lhsName, MemRefType rhs,
+                                    StringRef rhsName) {
   if (lhs.getRank() != rhs.getRank())
     return op->emitOpError()
            << lhsName << " rank (" << lhs.getRank() << ") does not match "
            << rhsName << " rank (" << rhs.getRank() << ")";
-  for (int64_t d = 0, e = lhs.getRank(); d < e; ++d)
-    if (failed(verifyEqualSizes(
-            op, lhs.getDimSize(d), lhsName + " size " + Twine(d),
-            rhs.getDimSize(d), rhsName + " size " + Twine(d))))
-      return failure();
   return success();
 }
 
@@ -109,31 +95,11 @@ static LogicalResult verifyStaticBlock(Operation *op, int64_t block,
   return success();
 }
 
-/// Product of two sizes, dynamic if either is.
-static int64_t mulSizes(int64_t a, int64_t b) {
-  if (ShapedType::isDynamic(a) || ShapedType::isDynamic(b))
-    return ShapedType::kDynamic;
-  return a * b;
-}
-
-/// Channel count of a plain (rank 4: dim 1; rank 2: dim 1) or blocked
-/// (rank 5: dims 1 and 4) activation.
-static int64_t getChannelCount(MemRefType type) {
-  if (type.getRank() == 5)
-    return mulSizes(type.getDimSize(1), type.getDimSize(4));
-  return type.getDimSize(1);
-}
-
-/// Checks a per-channel parameter vector against the activation's channels.
-static LogicalResult verifyPerChannel(Operation *op, MemRefType activation,
-                                      TypedValue<MemRefType> vector,
-                                      StringRef name) {
-  if (activation.getRank() == 5 &&
-      failed(verifyStaticBlock(op, activation.getDimSize(4), "channel")))
-    return failure();
-  return verifyEqualSizes(op, vector.getType().getDimSize(0),
-                          Twine(name) + " size", getChannelCount(activation),
-                          "the number of channels");
+/// A blocked (rank-5) activation needs a static channel block.
+static LogicalResult verifyChannelBlock(Operation *op, MemRefType activation) {
+  if (activation.getRank() != 5)
+    return success();
+  return verifyStaticBlock(op, activation.getDimSize(4), "channel");
 }
 
 //===----------------------------------------------------------------------===//
@@ -158,18 +124,13 @@ LogicalResult MatmulOp::verify() {
       failed(verifyRank(*this, getB(), "B", {2})) ||
       failed(verifyRank(*this, getC(), "C", {2})))
     return failure();
-  MemRefType a = getA().getType(), b = getB().getType(), c = getC().getType();
-  int64_t m = a.getDimSize(getTransposeA() ? 1 : 0);
-  int64_t kA = a.getDimSize(getTransposeA() ? 0 : 1);
-  int64_t kB = b.getDimSize(getTransposeB() ? 1 : 0);
-  int64_t n = b.getDimSize(getTransposeB() ? 0 : 1);
-  if (failed(verifyEqualSizes(*this, kA, "K of op(A)", kB, "K of op(B)")) ||
-      failed(verifyEqualSizes(*this, m, "M of op(A)", c.getDimSize(0),
-                              "rows of C")) ||
-      failed(verifyEqualSizes(*this, n, "N of op(B)", c.getDimSize(1),
-                              "columns of C")))
+  if (failed(verifyStaticSizeRelations(*this)))
     return failure();
-  if (failed(verifyPackBlocks(m, n, kA)) || failed(verifySchedule(*this)))
+  MemRefType a = getA().getType(), b = getB().getType();
+  int64_t m = a.getDimSize(getTransposeA() ? 1 : 0);
+  int64_t k = a.getDimSize(getTransposeA() ? 0 : 1);
+  int64_t n = b.getDimSize(getTransposeB() ? 0 : 1);
+  if (failed(verifyPackBlocks(m, n, k)) || failed(verifySchedule(*this)))
     return failure();
   return verifyNoAliasing(*this, getC(), {getA(), getB()});
 }
@@ -246,40 +207,20 @@ LogicalResult Conv2DOp::verify() {
   if (llvm::any_of(padding, [](int64_t p) { return p < 0; }))
     return emitOpError() << "expects paddings >= 0";
 
-  // Batch, channels and channel blocks.
-  if (failed(verifyEqualSizes(*this, in.getDimSize(0), "input batch",
-                              out.getDimSize(0), "output batch")) ||
-      failed(verifyEqualSizes(*this, in.getDimSize(1),
-                              plain ? "input channels" : "input channel blocks",
-                              filter.getDimSize(1),
-                              plain ? "filter input channels"
-                                    : "filter input channel blocks")) ||
-      failed(verifyEqualSizes(
-          *this, filter.getDimSize(0),
-          plain ? "filter output channels" : "filter output channel blocks",
-          out.getDimSize(1),
-          plain ? "output channels" : "output channel blocks")))
-    return failure();
   if (blocked &&
       (failed(verifyStaticBlock(*this, in.getDimSize(4), "input channel")) ||
        failed(verifyStaticBlock(*this, filter.getDimSize(4),
                                 "filter input channel")) ||
        failed(verifyStaticBlock(*this, filter.getDimSize(5),
                                 "filter output channel")) ||
-       failed(verifyStaticBlock(*this, out.getDimSize(4), "output channel")) ||
-       failed(verifyEqualSizes(*this, in.getDimSize(4), "input channel block",
-                               filter.getDimSize(4),
-                               "filter input channel block")) ||
-       failed(verifyEqualSizes(*this, filter.getDimSize(5),
-                               "filter output channel block", out.getDimSize(4),
-                               "output channel block"))))
+       failed(verifyStaticBlock(*this, out.getDimSize(4), "output channel"))))
     return failure();
 
-  // Spatial sizes: H then W.
+  // Spatial sizes, H then W: overflow and a filter that does not fit get
+  // their own messages; the output size is a size relation.
   for (int dim = 0; dim < 2; ++dim) {
     int64_t inSize = in.getDimSize(2 + dim);
     int64_t filterSize = filter.getDimSize(2 + dim);
-    int64_t outSize = out.getDimSize(2 + dim);
     StringRef dimName = dim == 0 ? "height" : "width";
     if (!ShapedType::isDynamic(filterSize) && filterSize < 1)
       return emitOpError() << "expects a filter " << dimName << " >= 1";
@@ -295,15 +236,8 @@ LogicalResult Conv2DOp::verify() {
                            << ", dilated " << extents->first
                            << ") is larger than the padded input " << dimName
                            << " (" << extents->second << ")";
-    int64_t expected = (extents->second - extents->first) / strides[dim] + 1;
-    if (failed(verifyEqualSizes(*this, outSize, Twine("output ") + dimName,
-                                expected,
-                                Twine("the ") + dimName +
-                                    " implied by input, filter, stride, "
-                                    "padding and dilation")))
-      return failure();
   }
-  if (failed(verifySchedule(*this)))
+  if (failed(verifyStaticSizeRelations(*this)) || failed(verifySchedule(*this)))
     return failure();
   return verifyNoAliasing(*this, getOutput(), {getInput(), getFilter()});
 }
@@ -325,18 +259,16 @@ std::optional<SmallVector<ScheduleDim>> Conv2DOp::getScheduleDims() {
 //===----------------------------------------------------------------------===//
 
 /// Checks shared by both batch-norm forms.
-static LogicalResult
-verifyBatchNorm(Operation *op, TypedValue<MemRefType> input,
-                TypedValue<MemRefType> output,
-                ArrayRef<std::pair<TypedValue<MemRefType>, StringRef>> vectors,
-                float epsilon) {
+static LogicalResult verifyBatchNorm(Operation *op,
+                                     TypedValue<MemRefType> input,
+                                     TypedValue<MemRefType> output,
+                                     float epsilon) {
   if (failed(verifyRank(op, input, "input", {4, 5})) ||
-      failed(verifySameShape(op, input.getType(), "input", output.getType(),
-                             "output")))
+      failed(verifySameRank(op, input.getType(), "input", output.getType(),
+                            "output")) ||
+      failed(verifyChannelBlock(op, input.getType())) ||
+      failed(verifyStaticSizeRelations(op)))
     return failure();
-  for (auto [vector, name] : vectors)
-    if (failed(verifyPerChannel(op, input.getType(), vector, name)))
-      return failure();
   if (!(epsilon >= 0.0f))
     return op->emitOpError() << "expects epsilon >= 0, got " << epsilon;
   return success();
@@ -344,19 +276,11 @@ verifyBatchNorm(Operation *op, TypedValue<MemRefType> input,
 
 LogicalResult BatchNormInferenceOp::verify() {
   return verifyBatchNorm(*this, getInput(), getOutput(),
-                         {{getGamma(), "gamma"},
-                          {getBeta(), "beta"},
-                          {getMean(), "mean"},
-                          {getVariance(), "variance"}},
                          getEpsilon().convertToFloat());
 }
 
 LogicalResult BatchNormTrainingOp::verify() {
   if (failed(verifyBatchNorm(*this, getInput(), getOutput(),
-                             {{getGamma(), "gamma"},
-                              {getBeta(), "beta"},
-                              {getSavedMean(), "saved_mean"},
-                              {getSavedVariance(), "saved_variance"}},
                              getEpsilon().convertToFloat())))
     return failure();
   if (getSavedMean() == getSavedVariance())
@@ -375,49 +299,52 @@ LogicalResult BatchNormTrainingOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult ReluOp::verify() {
-  return verifySameShape(*this, getInput().getType(), "input",
-                         getOutput().getType(), "output");
+  if (failed(verifySameRank(*this, getInput().getType(), "input",
+                            getOutput().getType(), "output")))
+    return failure();
+  return verifyStaticSizeRelations(*this);
 }
 
 LogicalResult Relu6Op::verify() {
-  return verifySameShape(*this, getInput().getType(), "input",
-                         getOutput().getType(), "output");
+  if (failed(verifySameRank(*this, getInput().getType(), "input",
+                            getOutput().getType(), "output")))
+    return failure();
+  return verifyStaticSizeRelations(*this);
 }
 
 LogicalResult AddOp::verify() {
-  if (failed(verifySameShape(*this, getLhs().getType(), "lhs",
-                             getRhs().getType(), "rhs")))
+  if (failed(verifySameRank(*this, getLhs().getType(), "lhs",
+                            getRhs().getType(), "rhs")) ||
+      failed(verifySameRank(*this, getLhs().getType(), "lhs",
+                            getOutput().getType(), "output")))
     return failure();
-  return verifySameShape(*this, getLhs().getType(), "lhs",
-                         getOutput().getType(), "output");
+  return verifyStaticSizeRelations(*this);
 }
 
 LogicalResult BiasAddOp::verify() {
   if (failed(verifyRank(*this, getInput(), "input", {2, 4, 5})) ||
-      failed(verifySameShape(*this, getInput().getType(), "input",
-                             getOutput().getType(), "output")))
+      failed(verifySameRank(*this, getInput().getType(), "input",
+                            getOutput().getType(), "output")) ||
+      failed(verifyChannelBlock(*this, getInput().getType())))
     return failure();
-  return verifyPerChannel(*this, getInput().getType(), getBias(), "bias");
+  return verifyStaticSizeRelations(*this);
 }
 
 //===----------------------------------------------------------------------===//
 // Pack / unpack
 //===----------------------------------------------------------------------===//
 
-/// Checks that `whole` = `blocks` x `block` and that the block divides it.
-static LogicalResult verifyBlocking(Operation *op, int64_t whole,
-                                    int64_t blocks, int64_t block,
-                                    StringRef name) {
+/// Checks that the block is static and divides `whole` (blocks x block =
+/// whole is a size relation).
+static LogicalResult verifyBlock(Operation *op, int64_t whole, int64_t block,
+                                 StringRef name) {
   if (failed(verifyStaticBlock(op, block, name)))
     return failure();
   if (!ShapedType::isDynamic(whole) && whole % block != 0)
     return op->emitOpError() << name << " block size (" << block
                              << ") does not divide the number of " << name
                              << " channels (" << whole << ")";
-  return verifyEqualSizes(op, mulSizes(blocks, block),
-                          Twine("blocked ") + name +
-                              " channels (blocks x block)",
-                          whole, Twine("plain ") + name + " channels");
+  return success();
 }
 
 /// Checks a pack or unpack between `plain` and `blocked` memrefs.
@@ -431,29 +358,15 @@ static LogicalResult verifyLayoutChange(Operation *op,
       failed(verifyRank(op, blockedValue, "a blocked-layout side", {5, 6})))
     return failure();
   MemRefType plain = plainValue.getType(), blocked = blockedValue.getType();
-  if (blocked.getRank() == 5) {
-    // NCHW <-> NCHW{c}c.
-    return failure(
-        failed(verifyEqualSizes(op, plain.getDimSize(0), "plain batch",
-                                blocked.getDimSize(0), "blocked batch")) ||
-        failed(verifyEqualSizes(op, plain.getDimSize(2), "plain height",
-                                blocked.getDimSize(2), "blocked height")) ||
-        failed(verifyEqualSizes(op, plain.getDimSize(3), "plain width",
-                                blocked.getDimSize(3), "blocked width")) ||
-        failed(verifyBlocking(op, plain.getDimSize(1), blocked.getDimSize(1),
-                              blocked.getDimSize(4), "input")));
-  }
-  // KCRS <-> KCRS{c}c{k}k.
-  return failure(
-      failed(verifyBlocking(op, plain.getDimSize(0), blocked.getDimSize(0),
-                            blocked.getDimSize(5), "output")) ||
-      failed(verifyBlocking(op, plain.getDimSize(1), blocked.getDimSize(1),
-                            blocked.getDimSize(4), "input")) ||
-      failed(verifyEqualSizes(op, plain.getDimSize(2), "plain filter height",
-                              blocked.getDimSize(2),
-                              "blocked filter height")) ||
-      failed(verifyEqualSizes(op, plain.getDimSize(3), "plain filter width",
-                              blocked.getDimSize(3), "blocked filter width")));
+  // NCHW <-> NCHW{c}c blocks the channels; KCRS <-> KCRS{c}c{k}k both kinds.
+  if (blocked.getRank() == 6 &&
+      failed(verifyBlock(op, plain.getDimSize(0), blocked.getDimSize(5),
+                         "output")))
+    return failure();
+  if (failed(
+          verifyBlock(op, plain.getDimSize(1), blocked.getDimSize(4), "input")))
+    return failure();
+  return verifyStaticSizeRelations(op);
 }
 
 LogicalResult PackOp::verify() {

@@ -1,0 +1,229 @@
+//===- SizeRelations.cpp - size relations of dl ops -------------*- C++ -*-===//
+//
+// The relations each dl layer op imposes on its operands' sizes (see
+// SizeRelations.h), and their static check for the verifiers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dl/Dialect/DL/IR/SizeRelations.h"
+#include "dl/Dialect/DL/IR/DLOps.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::dl;
+
+AffineExpr SizeRelations::size(Value memref, unsigned dim) {
+  auto key = std::make_pair(memref, dim);
+  auto it = llvm::find(sizes, key);
+  if (it != sizes.end())
+    return getAffineSymbolExpr(it - sizes.begin(), context);
+  sizes.push_back(key);
+  return getAffineSymbolExpr(sizes.size() - 1, context);
+}
+
+void SizeRelations::addEqual(AffineExpr lhs, const Twine &lhsName,
+                             AffineExpr rhs, const Twine &rhsName) {
+  relations.push_back(
+      {SizeRelation::Kind::Equal, lhs, rhs, lhsName.str(), rhsName.str()});
+}
+
+void SizeRelations::addLessEqual(AffineExpr lhs, const Twine &lhsName,
+                                 AffineExpr rhs, const Twine &rhsName) {
+  relations.push_back(
+      {SizeRelation::Kind::LessEqual, lhs, rhs, lhsName.str(), rhsName.str()});
+}
+
+void SizeRelations::addSameShape(Value lhs, StringRef lhsName, Value rhs,
+                                 StringRef rhsName) {
+  for (unsigned d = 0, e = cast<MemRefType>(lhs.getType()).getRank(); d < e;
+       ++d)
+    addEqual(size(lhs, d), lhsName + " size " + Twine(d), size(rhs, d),
+             rhsName + " size " + Twine(d));
+}
+
+std::optional<int64_t> SizeRelations::evaluateStatic(AffineExpr expr) const {
+  SmallVector<AffineExpr> values;
+  for (auto [i, size] : llvm::enumerate(sizes)) {
+    int64_t extent = cast<MemRefType>(size.first.getType())
+                         .getDimSize(static_cast<int64_t>(size.second));
+    values.push_back(ShapedType::isDynamic(extent)
+                         ? getAffineSymbolExpr(i, context)
+                         : getAffineConstantExpr(extent, context));
+  }
+  // Substituting constants folds every operation whose operands are known.
+  AffineExpr folded = expr.replaceSymbols(values);
+  if (auto value = dyn_cast<AffineConstantExpr>(folded))
+    return value.getValue();
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// The relations of each op
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Channels of a plain (rank 2 or 4: dim 1) or blocked (rank 5: dims 1 x 4)
+/// activation.
+AffineExpr getChannels(SizeRelations &relations, Value activation) {
+  AffineExpr channels = relations.size(activation, 1);
+  if (cast<MemRefType>(activation.getType()).getRank() == 5)
+    channels = channels * relations.size(activation, 4);
+  return channels;
+}
+
+/// A per-channel parameter vector has one entry per channel.
+void addPerChannel(SizeRelations &relations, Value activation, Value vector,
+                   StringRef name) {
+  relations.addEqual(relations.size(vector, 0), name + " size",
+                     getChannels(relations, activation),
+                     "the number of channels");
+}
+
+void addMatmul(SizeRelations &relations, MatmulOp op) {
+  bool ta = op.getTransposeA(), tb = op.getTransposeB();
+  AffineExpr m = relations.size(op.getA(), ta ? 1 : 0);
+  AffineExpr kA = relations.size(op.getA(), ta ? 0 : 1);
+  AffineExpr kB = relations.size(op.getB(), tb ? 1 : 0);
+  AffineExpr n = relations.size(op.getB(), tb ? 0 : 1);
+  relations.addEqual(kA, "K of op(A)", kB, "K of op(B)");
+  relations.addEqual(m, "M of op(A)", relations.size(op.getC(), 0),
+                     "rows of C");
+  relations.addEqual(n, "N of op(B)", relations.size(op.getC(), 1),
+                     "columns of C");
+}
+
+void addConv2D(SizeRelations &relations, Conv2DOp op) {
+  Value in = op.getInput(), filter = op.getFilter(), out = op.getOutput();
+  bool plain = !op.isBlocked();
+  relations.addEqual(relations.size(in, 0), "input batch",
+                     relations.size(out, 0), "output batch");
+  relations.addEqual(
+      relations.size(in, 1), plain ? "input channels" : "input channel blocks",
+      relations.size(filter, 1),
+      plain ? "filter input channels" : "filter input channel blocks");
+  relations.addEqual(relations.size(filter, 0),
+                     plain ? "filter output channels"
+                           : "filter output channel blocks",
+                     relations.size(out, 1),
+                     plain ? "output channels" : "output channel blocks");
+  if (!plain) {
+    relations.addEqual(relations.size(in, 4), "input channel block",
+                       relations.size(filter, 4), "filter input channel block");
+    relations.addEqual(relations.size(filter, 5), "filter output channel block",
+                       relations.size(out, 4), "output channel block");
+  }
+  ArrayRef<int64_t> strides = op.getStrides(), padding = op.getPadding(),
+                    dilations = op.getDilations();
+  for (unsigned dim = 0; dim < 2; ++dim) {
+    StringRef name = dim == 0 ? "height" : "width";
+    AffineExpr filterSize = relations.size(filter, 2 + dim);
+    AffineExpr extent = (filterSize - 1) * dilations[dim] + 1;
+    AffineExpr padded =
+        relations.size(in, 2 + dim) + padding[dim] + padding[dim + 2];
+    relations.addLessEqual(relations.constant(1), "1", filterSize,
+                           Twine("filter ") + name);
+    relations.addLessEqual(extent, Twine("the dilated filter ") + name, padded,
+                           Twine("the padded input ") + name);
+    relations.addEqual(relations.size(out, 2 + dim), Twine("output ") + name,
+                       (padded - extent).floorDiv(strides[dim]) + 1,
+                       Twine("the ") + name +
+                           " implied by input, filter, stride, padding and "
+                           "dilation");
+  }
+}
+
+void addBatchNorm(SizeRelations &relations, Value input, Value output,
+                  ArrayRef<std::pair<Value, StringRef>> vectors) {
+  relations.addSameShape(input, "input", output, "output");
+  for (auto [vector, name] : vectors)
+    addPerChannel(relations, input, vector, name);
+}
+
+/// pack / unpack between `plain` and `blocked`.
+void addLayoutChange(SizeRelations &relations, Value plain, Value blocked) {
+  auto addBlocking = [&](unsigned plainDim, unsigned blocksDim,
+                         unsigned blockDim, StringRef name) {
+    relations.addEqual(
+        relations.size(blocked, blocksDim) * relations.size(blocked, blockDim),
+        "blocked " + name + " channels (blocks x block)",
+        relations.size(plain, plainDim), "plain " + name + " channels");
+  };
+  auto addSame = [&](unsigned dim, StringRef name) {
+    relations.addEqual(relations.size(plain, dim), "plain " + name,
+                       relations.size(blocked, dim), "blocked " + name);
+  };
+  if (cast<MemRefType>(blocked.getType()).getRank() == 5) {
+    // NCHW <-> NCHW{c}c.
+    addSame(0, "batch");
+    addSame(2, "height");
+    addSame(3, "width");
+    addBlocking(1, 1, 4, "input");
+    return;
+  }
+  // KCRS <-> KCRS{c}c{k}k.
+  addBlocking(0, 0, 5, "output");
+  addBlocking(1, 1, 4, "input");
+  addSame(2, "filter height");
+  addSame(3, "filter width");
+}
+
+} // namespace
+
+SizeRelations dl::getSizeRelations(Operation *op) {
+  SizeRelations relations(op->getContext());
+  llvm::TypeSwitch<Operation *>(op)
+      .Case([&](MatmulOp op) { addMatmul(relations, op); })
+      .Case([&](Conv2DOp op) { addConv2D(relations, op); })
+      .Case([&](BatchNormInferenceOp op) {
+        addBatchNorm(relations, op.getInput(), op.getOutput(),
+                     {{op.getGamma(), "gamma"},
+                      {op.getBeta(), "beta"},
+                      {op.getMean(), "mean"},
+                      {op.getVariance(), "variance"}});
+      })
+      .Case([&](BatchNormTrainingOp op) {
+        addBatchNorm(relations, op.getInput(), op.getOutput(),
+                     {{op.getGamma(), "gamma"},
+                      {op.getBeta(), "beta"},
+                      {op.getSavedMean(), "saved_mean"},
+                      {op.getSavedVariance(), "saved_variance"}});
+      })
+      .Case<ReluOp, Relu6Op>([&](auto op) {
+        relations.addSameShape(op.getInput(), "input", op.getOutput(),
+                               "output");
+      })
+      .Case([&](AddOp op) {
+        relations.addSameShape(op.getLhs(), "lhs", op.getRhs(), "rhs");
+        relations.addSameShape(op.getLhs(), "lhs", op.getOutput(), "output");
+      })
+      .Case([&](BiasAddOp op) {
+        relations.addSameShape(op.getInput(), "input", op.getOutput(),
+                               "output");
+        addPerChannel(relations, op.getInput(), op.getBias(), "bias");
+      })
+      .Case<PackOp, UnpackOp>([&](auto op) {
+        addLayoutChange(relations, op.getPlain(), op.getBlocked());
+      });
+  return relations;
+}
+
+LogicalResult dl::verifyStaticSizeRelations(Operation *op) {
+  SizeRelations relations = getSizeRelations(op);
+  for (const SizeRelation &relation : relations.getRelations()) {
+    std::optional<int64_t> lhs = relations.evaluateStatic(relation.lhs);
+    std::optional<int64_t> rhs = relations.evaluateStatic(relation.rhs);
+    if (!lhs || !rhs)
+      continue;
+    if (relation.kind == SizeRelation::Kind::Equal && *lhs != *rhs)
+      return op->emitOpError()
+             << relation.lhsName << " (" << *lhs << ") does not match "
+             << relation.rhsName << " (" << *rhs << ")";
+    if (relation.kind == SizeRelation::Kind::LessEqual && *lhs > *rhs)
+      return op->emitOpError()
+             << relation.rhsName << " (" << *rhs << ") is less than "
+             << relation.lhsName << " (" << *lhs << ")";
+  }
+  return success();
+}

@@ -1,0 +1,78 @@
+//===- dl-fuzz.cpp - libFuzzer target for the dl compiler -------*- C++ -*-===//
+//
+// Feeds arbitrary bytes through what a user's file goes through: parse,
+// verify, then the optimized dl-to-llvm pipeline (ranking, tile solver,
+// lowering, outlining, LLVM dialect). Diagnostics are expected and dropped;
+// a crash, a sanitizer report or a pipeline that leaves invalid IR is a bug.
+// Inputs with ops outside builtin/func/arith/dl are skipped, so the fuzzer
+// explores dl's verifiers and passes rather than upstream dialects.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dl/InitAllDL.h"
+#include "dl/Pipelines/Pipelines.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <cstdint>
+#include <cstdlib>
+
+using namespace mlir;
+
+namespace {
+
+/// One context for the whole run: creating one per input would dominate.
+MLIRContext &getContext() {
+  static MLIRContext *context = [] {
+    DialectRegistry registry;
+    dl::registerAllDLDialects(registry);
+    auto *ctx = new MLIRContext(registry, MLIRContext::Threading::DISABLED);
+    ctx->loadAllAvailableDialects();
+    return ctx;
+  }();
+  return *context;
+}
+
+/// Whether every op is one a user writes in a dl input file.
+bool isDLInput(ModuleOp module) {
+  return !module
+              ->walk([](Operation *op) {
+                StringRef dialect = op->getName().getDialectNamespace();
+                if (dialect == "dl" || dialect == "arith" ||
+                    dialect == "builtin" || dialect == "func")
+                  return WalkResult::advance();
+                return WalkResult::interrupt();
+              })
+              .wasInterrupted();
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  MLIRContext &context = getContext();
+  ScopedDiagnosticHandler dropDiagnostics(
+      &context, [](Diagnostic &) { return success(); });
+  StringRef text(reinterpret_cast<const char *>(data), size);
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(text, ParserConfig(&context));
+  if (!module || !isDLInput(*module))
+    return 0;
+
+  // The input's length picks the options, so a crashing input reproduces
+  // with the same pipeline.
+  dl::DLPipelineOptions options;
+  options.numThreads = 1 + size % 2;
+  options.solveTiles = (size / 2) % 2;
+  options.cacheSizes = "L1=32K,L2=512K,L3=8M";
+  PassManager pm(&context);
+  dl::buildDLToLLVMPipeline(pm, options);
+  if (succeeded(pm.run(*module)) && failed(verify(*module))) {
+    llvm::errs() << "dl-fuzz: the pipeline succeeded but left invalid IR\n";
+    std::abort();
+  }
+  return 0;
+}
