@@ -11,7 +11,12 @@
 
 #include "dl-runtime/DLRuntime.h"
 
+#include <cstdio>
 #include <cstdlib>
+#include <mutex>
+#include <set>
+#include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -28,14 +33,58 @@ inline float *at(intptr_t base, int64_t offset) {
 
 #ifdef DL_RUNTIME_HAS_LIBXSMM
 
+//===----------------------------------------------------------------------===//
+// Dispatch refusals
+//===----------------------------------------------------------------------===//
+//
+// A handle of 0 sends generated code to its loops. Two environment variables,
+// read once: DL_RUNTIME_REFUSE_DISPATCH=1 makes every dispatch refuse (as
+// LIBXSMM does for a shape it cannot generate), to test that fallback;
+// DL_RUNTIME_REMARKS=1 prints a remark to stderr for each distinct shape
+// that got no kernel (dl-compile --remarks sets it).
+
+namespace {
+bool isEnvironmentFlagSet(const char *name) {
+  const char *value = std::getenv(name);
+  return value && *value && std::string(value) != "0";
+}
+
+bool shouldRefuseDispatch() {
+  static const bool refuse = isEnvironmentFlagSet("DL_RUNTIME_REFUSE_DISPATCH");
+  return refuse;
+}
+
+/// The handle of `kernel`; a remark when there is none.
+int64_t toHandle(const void *kernel, const char *kind, int64_t m, int64_t n,
+                 int64_t k) {
+  static const bool remarks = isEnvironmentFlagSet("DL_RUNTIME_REMARKS");
+  if (!kernel && remarks) {
+    static std::mutex mutex;
+    static std::set<std::tuple<std::string, int64_t, int64_t, int64_t>> seen;
+    std::lock_guard<std::mutex> lock(mutex);
+    if (seen.emplace(kind, m, n, k).second)
+      std::fprintf(stderr,
+                   "dl-runtime: remark: no %s microkernel for m=%lld n=%lld "
+                   "k=%lld%s; the loops run instead\n",
+                   kind, static_cast<long long>(m), static_cast<long long>(n),
+                   static_cast<long long>(k),
+                   shouldRefuseDispatch() ? " (DL_RUNTIME_REFUSE_DISPATCH)"
+                                          : "");
+  }
+  return reinterpret_cast<int64_t>(kernel);
+}
+} // namespace
+
 extern "C" int64_t dl_gemm_dispatch(int64_t m, int64_t n, int64_t k,
                                     int64_t lda, int64_t ldb, int64_t ldc,
                                     int64_t beta_zero) {
+  if (shouldRefuseDispatch())
+    return toHandle(nullptr, "GEMM", m, n, k);
   const libxsmm_blasint xlda = ldb, xldb = lda, xldc = ldc;
   const float alpha = 1.0f, beta = beta_zero ? 0.0f : 1.0f;
   libxsmm_smmfunction kernel = libxsmm_smmdispatch(
       n, m, k, &xlda, &xldb, &xldc, &alpha, &beta, nullptr, nullptr);
-  return reinterpret_cast<int64_t>(kernel);
+  return toHandle(reinterpret_cast<const void *>(kernel), "GEMM", m, n, k);
 }
 
 extern "C" void dl_gemm_invoke(int64_t kernel, intptr_t a, int64_t a_offset,
@@ -49,6 +98,8 @@ extern "C" int64_t dl_brgemm_dispatch(int64_t m, int64_t n, int64_t k,
                                       int64_t lda, int64_t ldb, int64_t ldc,
                                       int64_t stride_a, int64_t stride_b,
                                       int64_t beta_zero) {
+  if (shouldRefuseDispatch())
+    return toHandle(nullptr, "strided batch-reduce GEMM", m, n, k);
   const libxsmm_blasint xlda = ldb, xldb = lda, xldc = ldc;
   const float alpha = 1.0f, beta = beta_zero ? 0.0f : 1.0f;
   // LIBXSMM 1.17 takes the strides in bytes.
@@ -56,7 +107,8 @@ extern "C" int64_t dl_brgemm_dispatch(int64_t m, int64_t n, int64_t k,
       libxsmm_smmdispatch_reducebatch_strd(
           n, m, k, stride_b * sizeof(float), stride_a * sizeof(float), &xlda,
           &xldb, &xldc, &alpha, &beta, nullptr, nullptr);
-  return reinterpret_cast<int64_t>(kernel);
+  return toHandle(reinterpret_cast<const void *>(kernel),
+                  "strided batch-reduce GEMM", m, n, k);
 }
 
 extern "C" void dl_brgemm_invoke(int64_t kernel, intptr_t a, int64_t a_offset,
@@ -70,12 +122,15 @@ extern "C" void dl_brgemm_invoke(int64_t kernel, intptr_t a, int64_t a_offset,
 extern "C" int64_t dl_brgemm_offs_dispatch(int64_t m, int64_t n, int64_t k,
                                            int64_t lda, int64_t ldb,
                                            int64_t ldc, int64_t beta_zero) {
+  if (shouldRefuseDispatch())
+    return toHandle(nullptr, "offset batch-reduce GEMM", m, n, k);
   const libxsmm_blasint xlda = ldb, xldb = lda, xldc = ldc;
   const float alpha = 1.0f, beta = beta_zero ? 0.0f : 1.0f;
   libxsmm_smmfunction_reducebatch_offs kernel =
       libxsmm_smmdispatch_reducebatch_offs(n, m, k, &xlda, &xldb, &xldc, &alpha,
                                            &beta, nullptr, nullptr);
-  return reinterpret_cast<int64_t>(kernel);
+  return toHandle(reinterpret_cast<const void *>(kernel),
+                  "offset batch-reduce GEMM", m, n, k);
 }
 
 extern "C" void dl_brgemm_offs_invoke(int64_t kernel, intptr_t a,

@@ -154,8 +154,8 @@ std::string constraintsToIsl(const affine::FlatAffineValueConstraints &cst,
 }
 
 /// Distinct points of `set` (no parameters): boxes by their extents, other
-/// pieces by isl's enumeration within `maxOperations`, else their bounding
-/// box (and `approximate` is set).
+/// pieces by isl's enumeration within `maxOperations` (0: no enumeration),
+/// else their bounding box (and `approximate` is set).
 int64_t countPoints(isl_set *set, unsigned long maxOperations,
                     bool &approximate) {
   isl_ctx *ctx = isl_set_get_ctx(set);
@@ -186,10 +186,13 @@ int64_t countPoints(isl_set *set, unsigned long maxOperations,
       isl_set_free(piece);
       continue;
     }
-    isl_ctx_reset_operations(ctx);
-    isl_ctx_set_max_operations(ctx, maxOperations);
-    isl_val *count = isl_set_count_val(piece);
-    isl_ctx_set_max_operations(ctx, 0);
+    isl_val *count = nullptr;
+    if (maxOperations > 0) {
+      isl_ctx_reset_operations(ctx);
+      isl_ctx_set_max_operations(ctx, maxOperations);
+      count = isl_set_count_val(piece);
+      isl_ctx_set_max_operations(ctx, 0);
+    }
     if (count && isl_val_is_int(count)) {
       total += isl_val_get_num_si(count);
     } else {

@@ -87,7 +87,9 @@ void dl::buildDLToLLVMPipeline(OpPassManager &pm,
   if (options.numThreads > 1)
     pm.addNestedPass<func::FuncOp>(dl::createParallelizeOuterLoops());
   if (options.microkernels) {
-    pm.addPass(dl::createOutlineMicrokernels());
+    dl::OutlineMicrokernelsOptions outlineOptions;
+    outlineOptions.reportFallbacks = options.reportFallbacks;
+    pm.addPass(dl::createOutlineMicrokernels(outlineOptions));
     // Hoists the Pure dispatches out of all loops.
     pm.addPass(createLoopInvariantCodeMotionPass());
   }

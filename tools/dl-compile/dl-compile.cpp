@@ -121,6 +121,12 @@ cl::opt<std::string> autotuneReport(
     "autotune-report",
     cl::desc("Write each timed variant (schedules, model cost, time) as JSON"),
     cl::value_desc("file"), cl::cat(category));
+cl::opt<bool> remarks(
+    "remarks",
+    cl::desc("Show remarks: where the compiler fell back to a slower correct "
+             "path (tile solver, isl bound, GEMM bands kept as loops) and, in "
+             "--run/--bench, microkernels the runtime could not dispatch"),
+    cl::init(false), cl::cat(category));
 cl::opt<bool> run("run",
                   cl::desc("JIT-run every public function on generated inputs "
                            "and check it against the reference lowering"),
@@ -180,6 +186,7 @@ std::function<void(OpPassManager &)> getPipeline(PipelineKind kind) {
     options.cacheSizes = cacheSizes;
     options.machineFile = machineFile;
     options.rankingReport = rankingReport;
+    options.reportFallbacks = remarks;
     dl::buildDLToLLVMPipeline(pm, options);
   };
 }
@@ -595,6 +602,13 @@ int main(int argc, char **argv) {
 
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  // Remarks only with --remarks (the newest handler sees diagnostics first).
+  ScopedDiagnosticHandler dropRemarks(&context, [](Diagnostic &diag) {
+    return success(!remarks &&
+                   diag.getSeverity() == DiagnosticSeverity::Remark);
+  });
+  if (remarks)
+    setenv("DL_RUNTIME_REMARKS", "1", /*overwrite=*/1);
   std::string error;
   auto input = openInputFile(inputFilename, &error);
   if (!input) {

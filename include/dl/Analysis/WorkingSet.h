@@ -42,7 +42,8 @@ struct WorkingSet {
 struct WorkingSetOptions {
   /// Depth (0 = the root loop) of the loop that runs in parallel, if any.
   std::optional<unsigned> parallelDepth;
-  /// isl operations allowed per count before the bounding box is used.
+  /// isl operations allowed per count before the bounding box is used; 0
+  /// counts every piece that is not a box by its bounding box.
   unsigned long maxOperations = 2000000;
 };
 

@@ -51,6 +51,11 @@ struct DLPipelineOptions : public PassPipelineOptions<DLPipelineOptions> {
   Option<std::string> rankingReport{
       *this, "ranking-report",
       llvm::cl::desc("Write the ranking of every variant as JSON here")};
+  Option<bool> reportFallbacks{
+      *this, "report-fallbacks",
+      llvm::cl::desc("Remark on every GEMM band that keeps its loops (the "
+                     "model passes always remark on their fallbacks)"),
+      llvm::cl::init(false)};
 };
 
 /// dl ops -> ranked schedules -> affine loop nests -> microkernel-sized

@@ -41,6 +41,7 @@ struct RankVariantsPass : dl::impl::RankVariantsBase<RankVariantsPass> {
     options.cache = *cache;
     options.threads = std::max(1u, threads.getValue());
     options.tilesPerDim = tilesPerDim;
+    options.islMaxOperations = islMaxOperations;
 
     llvm::json::Array rankings;
     for (Operation *op : getUnscheduledOps(getOperation())) {
@@ -55,6 +56,16 @@ struct RankVariantsPass : dl::impl::RankVariantsBase<RankVariantsPass> {
             << best.failure << "); the default loop order stays";
         continue;
       }
+      size_t approximated =
+          llvm::count_if(ranking.variants, [](const RankedVariant &variant) {
+            return variant.approximate;
+          });
+      if (approximated > 0)
+        op->emitRemark("dl-rank-variants: exact counts exceeded "
+                       "isl-max-operations=")
+            << options.islMaxOperations << "; the working sets of "
+            << approximated << " of " << ranking.variants.size()
+            << " variants are bounding-box counts";
       setSchedule(op, best.schedule);
     }
     if (!report.empty() &&

@@ -107,6 +107,7 @@ RankedVariant evaluate(Operation *op, ScheduleAttr schedule,
     return variant;
   }
   WorkingSetOptions wsOptions;
+  wsOptions.maxOperations = options.islMaxOperations;
   if (options.threads > 1)
     wsOptions.parallelDepth = schedule.getParallelLoop();
   variant.workingSets = (*analysis)->compute(wsOptions);

@@ -66,7 +66,10 @@ def RankVariants : Pass<"dl-rank-variants", "::mlir::ModuleOp"> {
     50 / 300 cycles and bandwidths 64 / 32 / 16 / 8 bytes per cycle for L1 /
     L2 / L3 / memory. `report` writes every variant with its working sets,
     bytes per level and cost as JSON. Variants are analyzed in parallel on
-    the context's threads.
+    the context's threads. A count that exceeds isl's operation bound
+    (`isl-max-operations`) becomes the bounding box's count: the ranking
+    still completes, and the op gets a remark saying how many variants were
+    approximated.
   }];
   let options = [
     Option<"threads", "threads", "unsigned", /*default=*/"1",
@@ -81,7 +84,11 @@ def RankVariants : Pass<"dl-rank-variants", "::mlir::ModuleOp"> {
     Option<"report", "report", "std::string", /*default=*/"\"\"",
            "Write the ranking of every op as JSON to this file">,
     Option<"tilesPerDim", "tiles-per-dim", "unsigned", /*default=*/"2",
-           "Divisor tiles tried per dimension">
+           "Divisor tiles tried per dimension">,
+    Option<"islMaxOperations", "isl-max-operations", "unsigned long",
+           /*default=*/"2000000",
+           "isl operations allowed per working-set count; past it the count "
+           "is the bounding box's (with a remark); 0 never enumerates">
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",

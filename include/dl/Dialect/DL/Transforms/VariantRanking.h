@@ -27,6 +27,8 @@ struct RankingOptions {
   unsigned threads = 1;
   /// Divisor tiles tried per dimension.
   unsigned tilesPerDim = 2;
+  /// isl operations allowed per working-set count (WorkingSetOptions).
+  unsigned long islMaxOperations = WorkingSetOptions().maxOperations;
 };
 
 /// One variant with its modeled cost.
@@ -60,8 +62,8 @@ void setSchedule(Operation *op, ScheduleAttr schedule);
 
 /// Writes `value` (indented JSON) to `path`; on failure emits an error on
 /// `anchor` prefixed by `pass`.
-LogicalResult writeJSONReport(Operation *anchor, StringRef pass,
-                              StringRef path, llvm::json::Value value);
+LogicalResult writeJSONReport(Operation *anchor, StringRef pass, StringRef path,
+                              llvm::json::Value value);
 
 /// The variants of a schedulable op: every order of its dimensions longer
 /// than 1 (a dimension that must stay innermost stays there), and every
