@@ -18,6 +18,19 @@ config.substitutions.append(("%shlibext", ".so"))
 config.substitutions.append(("%dl_libs", config.dl_lib_dir))
 config.substitutions.append(("%dl_obj_root", config.dl_obj_root))
 
+# A DL_SANITIZE build: every process gets the ASan runtime, so that the
+# instrumented DLPlugin.so and libDLRuntime.so also load into uninstrumented
+# hosts (mlir-opt-22, cc-built programs, Python). Leak checking is off: LLVM's
+# and Python's process-lifetime singletons are freed by exit, not before it.
+# User poisoning is off: LLVM's allocator templates poison memory when
+# instantiated in dl's instrumented code, and the uninstrumented libMLIR
+# then touches it legitimately.
+if config.dl_sanitizer_runtime:
+    config.available_features.add("asan")
+    config.environment["LD_PRELOAD"] = config.dl_sanitizer_runtime
+    config.environment["ASAN_OPTIONS"] = "detect_leaks=0:allow_user_poisoning=0"
+    config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
+
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 

@@ -10,6 +10,10 @@ packages=(
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools libxsmm-dev
   libomp-22-dev libdnnl-dev libisl-dev coinor-libipopt-dev pkg-config
 )
+# Extra packages a caller needs (utils/run-sanitizer-tests.sh: clang-22 and
+# its sanitizer and libFuzzer runtimes).
+read -r -a extra <<< "${DL_EXTRA_PACKAGES:-}"
+packages+=("${extra[@]}")
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

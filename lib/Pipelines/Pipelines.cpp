@@ -40,6 +40,8 @@ static void buildAffineToLLVM(OpPassManager &pm, unsigned numThreads = 1,
   pm.addPass(dl::createConvertDLMicrokernelsToRuntime());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
+  // Dynamic strides and offsets come out of the expansion as affine.apply.
+  pm.addPass(createLowerAffinePass());
   FinalizeMemRefToLLVMConversionPassOptions memrefOptions;
   memrefOptions.useGenericFunctions = runtimeAllocator;
   pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefOptions));

@@ -603,9 +603,11 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
             filterIdx = {d(K), d(CB), d(R), d(S), d(C), d(KI)};
             outIdx = {d(N), d(K), d(OH), d(OW), d(KI)};
           }
-          Value product =
-              arith::MulFOp::create(b, l, loadAt(b, l, input, ivs, inIdx),
-                                    loadAt(b, l, filter, ivs, filterIdx));
+          // Separate statements: the IR's order must not depend on the
+          // compiler's order of evaluating arguments.
+          Value in = loadAt(b, l, input, ivs, inIdx);
+          Value weight = loadAt(b, l, filter, ivs, filterIdx);
+          Value product = arith::MulFOp::create(b, l, in, weight);
           Value acc = loadAt(b, l, output, ivs, outIdx);
           storeAt(b, l, arith::AddFOp::create(b, l, acc, product), output, ivs,
                   outIdx);

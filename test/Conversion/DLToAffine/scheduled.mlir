@@ -16,8 +16,8 @@
 // CHECK-NEXT:               affine.for %[[OW:.*]] = 0 to 8 {
 // CHECK-NEXT:                 affine.for %[[C:.*]] = 0 to 4 {
 // CHECK-NEXT:                   affine.for %[[K:.*]] = 0 to 4 {
-// CHECK-NEXT:                     affine.load %{{.*}}[%[[KT]] * 3 + %[[KP]], %[[CB]], %[[R]], %[[S]], %[[C]], %[[K]]]
 // CHECK-NEXT:                     affine.load %{{.*}}[%[[N]], %[[CB]], %[[OH]] + %[[R]], %[[S]] + %[[OW]], %[[C]]]
+// CHECK-NEXT:                     affine.load %{{.*}}[%[[KT]] * 3 + %[[KP]], %[[CB]], %[[R]], %[[S]], %[[C]], %[[K]]]
 // CHECK:                          affine.store %{{.*}}, %{{.*}}[%[[N]], %[[KT]] * 3 + %[[KP]], %[[OH]], %[[OW]], %[[K]]]
 // CHECK:                        } {dl.gemm_band}
 // CHECK:          } {dl.parallel}
@@ -67,8 +67,8 @@ func.func @gemm(%a: memref<8x8xf32>, %b: memref<8x16xf32>, %c: memref<8x16xf32>)
 // CHECK-NEXT:                   affine.for %[[OW:.*]] = 0 to 8 {
 // CHECK-NEXT:                     affine.for %[[C:.*]] = 0 to 4 {
 // CHECK-NEXT:                       affine.for %[[K:.*]] = 0 to 4 {
-// CHECK-NEXT:                         affine.load %{{.*}}[%[[KT]] * 4 + %[[KU]] * 2 + %[[KV]], %[[CT]] * 2 + %[[CP]], %[[R]], %[[S]], %[[C]], %[[K]]]
 // CHECK-NEXT:                         affine.load %{{.*}}[%[[N]], %[[CT]] * 2 + %[[CP]], %[[OH]] + %[[R]], %[[S]] + %[[OW]], %[[C]]]
+// CHECK-NEXT:                         affine.load %{{.*}}[%[[KT]] * 4 + %[[KU]] * 2 + %[[KV]], %[[CT]] * 2 + %[[CP]], %[[R]], %[[S]], %[[C]], %[[K]]]
 // CHECK:                              affine.store %{{.*}}, %{{.*}}[%[[N]], %[[KT]] * 4 + %[[KU]] * 2 + %[[KV]], %[[OH]], %[[OW]], %[[K]]]
 // CHECK:                            } {dl.gemm_band}
 func.func @conv_multi_level(%in: memref<1x4x8x8x4xf32>, %f: memref<8x4x1x1x4x4xf32>, %out: memref<1x8x8x8x4xf32>) {

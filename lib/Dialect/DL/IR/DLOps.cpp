@@ -244,7 +244,9 @@ LogicalResult Conv2DOp::verify() {
 
 std::optional<SmallVector<ScheduleDim>> Conv2DOp::getScheduleDims() {
   MemRefType out = getOutput().getType();
-  if (!isBlocked() || !out.hasStaticShape())
+  // The loops' extents come from the output and the filter (cb).
+  if (!isBlocked() || !out.hasStaticShape() ||
+      !getFilter().getType().hasStaticShape())
     return std::nullopt;
   return SmallVector<ScheduleDim>{{"n", out.getDimSize(0)},
                                   {"kb", out.getDimSize(1)},

@@ -118,8 +118,8 @@ def DL_Conv2DOp : DL_DPSOp<"conv2d"> {
     /// True for the blocked layout (rank-5 activations, rank-6 filter).
     bool isBlocked() { return getInput().getType().getRank() == 5; }
     /// The dimensions a schedule orders: n, kb, oh (images, output-channel
-    /// blocks, output rows). Only for the blocked layout with static
-    /// output sizes.
+    /// blocks, output rows) and cb. Only for the blocked layout with static
+    /// output and filter sizes.
     std::optional<::llvm::SmallVector<ScheduleDim>> getScheduleDims();
   }];
 }
