@@ -16,7 +16,9 @@ resnet50_conv.csv (batch N = threads) and gemm.csv, this
      the same run, interleaved: `--rounds` rounds, alternating the order;
      each system's figure is the median over rounds of its per-round
      medians.
-The machine's fp32 peak is measured with an FMA loop (`onednn-bench peak`).
+Every run is pinned to CPUs 0..threads-1 (taskset; OpenMP threads bound one
+per core), for every system alike. The machine's fp32 peak is measured with
+an FMA loop (`onednn-bench peak`).
 Writes a table per thread count, results.csv, results.png (when matplotlib
 is installed) into --out, and ends with
   geomean dl/onednn: conv=<x> gemm=<y> threads=<t>
@@ -73,8 +75,18 @@ def gemm_module(name, m, n, k):
     )
 
 
-def run_json(cmd):
-    proc = subprocess.run(cmd, capture_output=True, text=True)
+def pinned(cmd, threads):
+    """`cmd` run on CPUs 0..threads-1 with OpenMP threads bound one per CPU.
+
+    Every system is timed this way: an unpinned single-thread run here moves
+    between cores and its timings split into a fast and a slow mode (e.g.
+    73 vs 97 GFLOPS for one 1x1 convolution over repeated runs)."""
+    return ["taskset", "-c", f"0-{threads - 1}"] + cmd
+
+
+def run_json(cmd, threads=1):
+    env = dict(os.environ, OMP_PROC_BIND="close", OMP_PLACES="cores")
+    proc = subprocess.run(pinned(cmd, threads), capture_output=True, text=True, env=env)
     if proc.returncode != 0:
         sys.exit(f"error: {' '.join(cmd)} failed ({proc.returncode}):\n"
                  f"{proc.stdout}{proc.stderr}")
@@ -124,7 +136,7 @@ def main():
     rows = []
     summaries = []
     for threads in threads_list:
-        peak = run_json([onednn, "peak", "--threads", str(threads)])["gflops"]
+        peak = run_json([onednn, "peak", "--threads", str(threads)], threads)["gflops"]
         print(f"== {threads} thread(s): FMA-loop peak {peak:.1f} GFLOPS", flush=True)
         problems = []
         for name, *v in read_shapes(args.conv_csv):
@@ -146,7 +158,8 @@ def main():
             if not args.skip_check:
                 check = run_json([dl_compile, path, "--run", "--json", "--bench",
                                   "--bench-min-reps=1", "--bench-min-time=0",
-                                  "--bench-warmup=0"] + common)["functions"][0]
+                                  "--bench-warmup=0"] + common,
+                                 threads)["functions"][0]
                 if not check["ok"]:
                     sys.exit(f"error: {name}: dl differs from the reference "
                              f"(max_abs_err={check['max_abs_err']})")
@@ -164,13 +177,13 @@ def main():
                                  "solved": ["--solve-tiles"]}[system]
                         res = run_json([dl_compile, path, "--bench", "--json",
                                         f"--bench-min-time={args.min_time}"]
-                                       + common + extra)["functions"][0]
+                                       + common + extra, threads)["functions"][0]
                         times[system].append(res["median_ms"])
                         dl_flops = res["flops"]
                     else:
                         res = run_json([onednn] + [str(a) for a in onednn_args] +
                                        ["--threads", str(threads), "--min-time",
-                                        str(args.min_time)])
+                                        str(args.min_time)], threads)
                         times["onednn"].append(res["median_ms"])
                         row["onednn_impl"] = res["impl"]
             os.unlink(path)

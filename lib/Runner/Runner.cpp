@@ -23,6 +23,7 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 
+#include <algorithm>
 #include <cmath>
 #include <csetjmp>
 #include <cstdio>
@@ -80,26 +81,39 @@ mlir::dl::getArgumentSpecs(func::FuncOp func) {
 // HostBuffer
 //===----------------------------------------------------------------------===//
 
+void HostBuffer::allocate(size_t elements) {
+  constexpr size_t kAlignment = 64;
+  size_t bytes = std::max<size_t>(elements * sizeof(float), 1);
+  data.reset(static_cast<float *>(std::aligned_alloc(
+      kAlignment, (bytes + kAlignment - 1) / kAlignment * kAlignment)));
+  if (!data)
+    llvm::report_fatal_error("out of memory for a host buffer");
+  size = elements;
+}
+
 HostBuffer::HostBuffer(ArrayRef<int64_t> shape) {
   int64_t elements = 1;
-  for (int64_t size : shape)
-    elements *= size;
-  data.assign(elements, 0.0f);
+  for (int64_t extent : shape)
+    elements *= extent;
+  allocate(elements);
+  std::fill_n(data.get(), size, 0.0f);
   initDescriptor(llvm::to_vector(shape));
 }
 
-HostBuffer::HostBuffer(const HostBuffer &other) : data(other.data) {
+HostBuffer::HostBuffer(const HostBuffer &other) {
+  allocate(other.size);
+  std::copy_n(other.data.get(), size, data.get());
   initDescriptor(other.descriptor.sizes);
 }
 
 HostBuffer &HostBuffer::operator=(const HostBuffer &other) {
-  data = other.data;
-  initDescriptor(other.descriptor.sizes);
+  if (this != &other)
+    *this = HostBuffer(other);
   return *this;
 }
 
 void HostBuffer::initDescriptor(SmallVector<int64_t> shape) {
-  descriptor.allocated = descriptor.aligned = data.data();
+  descriptor.allocated = descriptor.aligned = data.get();
   descriptor.offset = 0;
   descriptor.sizes.assign(shape.begin(), shape.end());
   descriptor.strides.assign(shape.size(), 1);
@@ -110,7 +124,7 @@ void HostBuffer::initDescriptor(SmallVector<int64_t> shape) {
 void HostBuffer::fillDeterministic(uint64_t seed, bool positive) {
   // splitmix64: a fixed, platform-independent sequence.
   uint64_t state = seed;
-  for (float &value : data) {
+  for (float &value : values()) {
     uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;

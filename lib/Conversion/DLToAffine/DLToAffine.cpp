@@ -230,6 +230,9 @@ struct OuterLoops {
   SmallVector<OpFoldResult> bounds;
   SmallVector<AffineExpr> dimValues;
   std::optional<unsigned> parallelLoop;
+  /// Per loop: its dimension and how far one iteration moves it.
+  SmallVector<unsigned> loopDims;
+  SmallVector<int64_t> loopStrides;
 };
 
 /// Without a schedule, one loop per dimension in their order, over `sizes`
@@ -241,8 +244,11 @@ OuterLoops getOuterLoops(OpBuilder &b, ScheduleAttr schedule,
   OuterLoops outer;
   if (!schedule) {
     outer.bounds.assign(sizes.begin(), sizes.end());
-    for (unsigned i = 0; i < sizes.size(); ++i)
+    for (unsigned i = 0; i < sizes.size(); ++i) {
       outer.dimValues.push_back(b.getAffineDimExpr(i));
+      outer.loopDims.push_back(i);
+      outer.loopStrides.push_back(1);
+    }
     return outer;
   }
   SmallVector<ScheduledLoop> loops =
@@ -252,6 +258,8 @@ OuterLoops getOuterLoops(OpBuilder &b, ScheduleAttr schedule,
     outer.bounds.push_back(b.getIndexAttr(loop.tripCount));
     outer.dimValues[loop.dim] =
         outer.dimValues[loop.dim] + b.getAffineDimExpr(position) * loop.stride;
+    outer.loopDims.push_back(loop.dim);
+    outer.loopStrides.push_back(loop.stride);
   }
   outer.parallelLoop = schedule.getParallelLoop();
   return outer;
@@ -261,6 +269,94 @@ OuterLoops getOuterLoops(OpBuilder &b, ScheduleAttr schedule,
 void tagParallelLoop(OpBuilder &b, Value iv) {
   affine::getForInductionVarOwner(iv)->setAttr(
       DLDialect::getParallelLoopAttrName(), b.getUnitAttr());
+}
+
+/// The part of a heavy op's result that one iteration of the loops outside
+/// its outermost reduction loop accumulates into: per outer dimension, its
+/// first value (an expression of the enclosing ivs) and its number of values.
+struct AccumulatorTile {
+  SmallVector<AffineExpr> base;
+  SmallVector<int64_t> extent;
+};
+
+using AccumulatorInitFn = function_ref<void(
+    OpBuilder &, Location, ValueRange outerIvs, const AccumulatorTile &)>;
+
+/// Builds the accumulation nest of a heavy op: the `outer` loops, then the
+/// `innerBounds` loops around `body` (which gets all ivs). `init` sets up
+/// the accumulator tile right before the outermost loop over a dimension
+/// that `isReduction` marks: each tile is then initialized once, just before
+/// its reduction and while it is in cache, instead of in a separate pass
+/// over the whole result that goes through memory.
+void buildAccumulationNest(
+    OpBuilder &b, Location loc, const OuterLoops &outer,
+    ArrayRef<bool> isReduction, ArrayRef<OpFoldResult> innerBounds,
+    AccumulatorInitFn init,
+    function_ref<void(OpBuilder &, Location, ValueRange)> body) {
+  unsigned numOuter = outer.bounds.size();
+  unsigned first =
+      llvm::find_if(outer.loopDims,
+                    [&](unsigned dim) { return isReduction[dim]; }) -
+      outer.loopDims.begin();
+  AccumulatorTile tile;
+  MLIRContext *ctx = b.getContext();
+  SmallVector<AffineExpr> enclosingOnly;
+  for (unsigned position = 0; position < numOuter; ++position)
+    enclosingOnly.push_back(position < first ? getAffineDimExpr(position, ctx)
+                                             : getAffineConstantExpr(0, ctx));
+  for (auto [dim, value] : llvm::enumerate(outer.dimValues)) {
+    tile.base.push_back(value.replaceDims(enclosingOnly));
+    int64_t extent = 1;
+    for (unsigned position = first; position < numOuter; ++position) {
+      if (outer.loopDims[position] != dim || isReduction[dim])
+        continue;
+      // Loops after the first reduction loop exist only in schedules, whose
+      // sizes are static.
+      std::optional<int64_t> trips =
+          getConstantIntValue(outer.bounds[position]);
+      assert(trips && "scheduled loops have constant trip counts");
+      extent += (*trips - 1) * outer.loopStrides[position];
+    }
+    tile.extent.push_back(extent);
+  }
+  SmallVector<OpFoldResult> innerLoops(outer.bounds.begin() + first,
+                                       outer.bounds.end());
+  llvm::append_range(innerLoops, innerBounds);
+  buildNest(b, loc, ArrayRef(outer.bounds).take_front(first),
+            [&](OpBuilder &ob, Location ol, ValueRange outerIvs) {
+              init(ob, ol, outerIvs, tile);
+              buildNest(ob, ol, innerLoops,
+                        [&](OpBuilder &ib, Location il, ValueRange innerIvs) {
+                          SmallVector<Value> ivs(outerIvs);
+                          llvm::append_range(ivs, innerIvs);
+                          body(ib, il, ivs);
+                        });
+            });
+}
+
+/// Builds, inside an accumulation nest, a nest storing `value(ivs, index)`
+/// over the elements of an accumulator tile: `extents` per index dimension,
+/// element index `base[d] + iv` (ivs after `outerIvs`; no loop for an extent
+/// of 1).
+void buildTileStore(
+    OpBuilder &b, Location loc, Value memref, ValueRange outerIvs,
+    ArrayRef<AffineExpr> base, ArrayRef<OpFoldResult> extents,
+    function_ref<Value(OpBuilder &, Location, ValueRange, ArrayRef<AffineExpr>)>
+        value) {
+  auto hasLoop = [](OpFoldResult extent) {
+    return getConstantIntValue(extent) != std::optional<int64_t>(1);
+  };
+  SmallVector<OpFoldResult> bounds = llvm::filter_to_vector(extents, hasLoop);
+  buildNest(b, loc, bounds, [&](OpBuilder &nb, Location l, ValueRange ivs) {
+    SmallVector<Value> all(outerIvs);
+    llvm::append_range(all, ivs);
+    SmallVector<AffineExpr> index;
+    unsigned next = outerIvs.size();
+    for (auto [expr, extent] : llvm::zip(base, extents))
+      index.push_back(hasLoop(extent) ? expr + nb.getAffineDimExpr(next++)
+                                      : expr);
+    storeAt(nb, l, value(nb, l, all, index), memref, all, index);
+  });
 }
 
 struct MatmulLowering : OpRewritePattern<MatmulOp> {
@@ -309,14 +405,25 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
     return buffer;
   }
 
-  /// C += alpha * op(A) * op(B) over bm x bn blocks of C, each accumulated
-  /// over the K blocks: loops (M/bm, N/bn, K/bk, bm, bn, bk). The innermost
-  /// three are the GEMM band; the K-block loop around it moves only A and B,
-  /// so it becomes the batch of a batch-reduce microkernel. Packed operands
-  /// (pack_a / pack_b) are read from contiguous copies.
+  /// The value `betaValue * C[index]` (just beta when it is 0: C is not
+  /// read, as in BLAS).
+  static Value scaledC(OpBuilder &b, Location loc, MatmulOp op, Value betaValue,
+                       ValueRange ivs, ArrayRef<AffineExpr> index) {
+    if (op.getBeta().convertToFloat() == 0.0f)
+      return betaValue;
+    return arith::MulFOp::create(b, loc, betaValue,
+                                 loadAt(b, loc, op.getC(), ivs, index));
+  }
+
+  /// C = beta * C + alpha * op(A) * op(B) over bm x bn blocks of C, each
+  /// accumulated over the K blocks: loops (M/bm, N/bn, K/bk, bm, bn, bk).
+  /// The innermost three are the GEMM band; the K-block loop around it moves
+  /// only A and B, so it becomes the batch of a batch-reduce microkernel.
+  /// Packed operands (pack_a / pack_b) are read from contiguous copies. The
+  /// beta scaling runs per tile of C, right before its K loops.
   static void buildBlockedAccumulation(PatternRewriter &rewriter, MatmulOp op,
                                        ArrayRef<int64_t> blocks,
-                                       Value alphaValue) {
+                                       Value betaValue, Value alphaValue) {
     Location loc = op.getLoc();
     int64_t m = op.getC().getType().getDimSize(0);
     int64_t n = op.getC().getType().getDimSize(1);
@@ -339,12 +446,24 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
         rewriter, op.getScheduleAttr(), op.getScheduleDims(),
         {blockCount(m / bm), blockCount(n / bn), blockCount(k / bk)});
     unsigned band = outer.bounds.size();
-    SmallVector<OpFoldResult> bounds = outer.bounds;
-    llvm::append_range(
-        bounds, llvm::map_range(ArrayRef<int64_t>{bm, bn, bk}, blockCount));
+    auto initTile = [&](OpBuilder &b, Location l, ValueRange outerIvs,
+                        const AccumulatorTile &tile) {
+      if (!betaValue)
+        return;
+      buildTileStore(b, l, op.getC(), outerIvs,
+                     {tile.base[0] * bm, tile.base[1] * bn},
+                     {b.getIndexAttr(tile.extent[0] * bm),
+                      b.getIndexAttr(tile.extent[1] * bn)},
+                     [&](OpBuilder &sb, Location sl, ValueRange ivs,
+                         ArrayRef<AffineExpr> index) {
+                       return scaledC(sb, sl, op, betaValue, ivs, index);
+                     });
+    };
     Value bandIv, parallelIv;
-    buildNest(
-        rewriter, loc, bounds, [&](OpBuilder &b, Location l, ValueRange ivs) {
+    buildAccumulationNest(
+        rewriter, loc, outer, {false, false, true},
+        llvm::map_to_vector(ArrayRef<int64_t>{bm, bn, bk}, blockCount),
+        initTile, [&](OpBuilder &b, Location l, ValueRange ivs) {
           bandIv = ivs[band];
           if (outer.parallelLoop)
             parallelIv = ivs[*outer.parallelLoop];
@@ -388,29 +507,23 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
         getSize(rewriter, loc, op.getA(), op.getTransposeA() ? 0 : 1);
     float alpha = op.getAlpha().convertToFloat();
     float beta = op.getBeta().convertToFloat();
-
-    // C = beta * C (C = 0 when beta = 0: C is not read, as in BLAS).
-    if (beta != 1.0f) {
-      Value betaValue = f32Constant(rewriter, loc, beta);
-      buildNest(rewriter, loc, {m, n},
-                [&](OpBuilder &b, Location l, ValueRange ivs) {
-                  SmallVector<AffineExpr> ij = dims(b, {0, 1});
-                  Value scaled = betaValue;
-                  if (beta != 0.0f)
-                    scaled = arith::MulFOp::create(
-                        b, l, betaValue, loadAt(b, l, op.getC(), ivs, ij));
-                  storeAt(b, l, scaled, op.getC(), ivs, ij);
-                });
-    }
-
-    // C[i][j] += alpha * op(A)[i][k] * op(B)[k][j].
+    Value betaValue = beta != 1.0f ? f32Constant(rewriter, loc, beta) : Value();
     Value alphaValue =
         alpha != 1.0f ? f32Constant(rewriter, loc, alpha) : Value();
     if (std::optional<ArrayRef<int64_t>> blocks = op.getPackBlocks()) {
-      buildBlockedAccumulation(rewriter, op, *blocks, alphaValue);
+      buildBlockedAccumulation(rewriter, op, *blocks, betaValue, alphaValue);
       rewriter.eraseOp(op);
       return success();
     }
+
+    // C = beta * C, then C[i][j] += alpha * op(A)[i][k] * op(B)[k][j].
+    if (betaValue)
+      buildNest(rewriter, loc, {m, n},
+                [&](OpBuilder &b, Location l, ValueRange ivs) {
+                  SmallVector<AffineExpr> ij = dims(b, {0, 1});
+                  storeAt(b, l, scaledC(b, l, op, betaValue, ivs, ij),
+                          op.getC(), ivs, ij);
+                });
     // Without transposes or scaling, the nest is the GEMM band itself.
     Value bandIv;
     buildNest(rewriter, loc, {m, n, k},
@@ -518,12 +631,15 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
       }
     }
 
-    // output = 0.
+    // output = 0: all of it before the plain nest; for the blocked one, per
+    // tile right before its reduction loops.
     Value zero = f32Constant(rewriter, loc, 0.0);
-    buildNest(rewriter, loc, outSizes,
-              [&](OpBuilder &b, Location l, ValueRange ivs) {
-                storeAt(b, l, zero, output, ivs, identityIndex(b, ivs.size()));
-              });
+    if (!blocked)
+      buildNest(rewriter, loc, outSizes,
+                [&](OpBuilder &b, Location l, ValueRange ivs) {
+                  storeAt(b, l, zero, output, ivs,
+                          identityIndex(b, ivs.size()));
+                });
 
     // Positions of each loop in the accumulation nest.
     //   plain:   (n, k, oh, ow, c, r, s)
@@ -554,64 +670,84 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
     }
 
     Value bandIv, parallelIv;
-    buildNest(
-        rewriter, loc, bounds, [&](OpBuilder &b, Location l, ValueRange ivs) {
-          auto d = [&](int loop) {
-            if (blocked && (loop == N || loop == K || loop == OH || loop == CB))
-              return outer.dimValues[loop == N    ? 0
-                                     : loop == K  ? 1
-                                     : loop == OH ? 2
-                                                  : 3];
-            return b.getAffineDimExpr(pos[loop]);
-          };
-          if (outer.parallelLoop)
-            parallelIv = ivs[*outer.parallelLoop];
-          AffineExpr ih = d(OH) * strides[0] + d(R) * dilations[0] - padding[0];
-          AffineExpr iw = d(OW) * strides[1] + d(S) * dilations[1] - padding[1];
-          if (blocked)
-            bandIv = ivs[pos[OW]];
+    auto body = [&](OpBuilder &b, Location l, ValueRange ivs) {
+      auto d = [&](int loop) {
+        if (blocked && (loop == N || loop == K || loop == OH || loop == CB))
+          return outer.dimValues[loop == N    ? 0
+                                 : loop == K  ? 1
+                                 : loop == OH ? 2
+                                              : 3];
+        return b.getAffineDimExpr(pos[loop]);
+      };
+      if (outer.parallelLoop)
+        parallelIv = ivs[*outer.parallelLoop];
+      AffineExpr ih = d(OH) * strides[0] + d(R) * dilations[0] - padding[0];
+      AffineExpr iw = d(OW) * strides[1] + d(S) * dilations[1] - padding[1];
+      if (blocked)
+        bandIv = ivs[pos[OW]];
 
-          // Skip the taps that fall in the zero padding.
-          OpBuilder::InsertionGuard guard(b);
-          SmallVector<AffineExpr> inBounds;
-          if (padding[0] > 0)
-            inBounds.push_back(ih);
-          if (padding[2] > 0)
-            inBounds.push_back(inputSpatialSizes[0] - 1 - ih);
-          if (padding[1] > 0)
-            inBounds.push_back(iw);
-          if (padding[3] > 0)
-            inBounds.push_back(inputSpatialSizes[1] - 1 - iw);
-          if (!inBounds.empty()) {
-            auto set =
-                IntegerSet::get(ivs.size(), symbols.size(), inBounds,
-                                SmallVector<bool>(inBounds.size(), false));
-            SmallVector<Value> operands(ivs);
-            llvm::append_range(operands, symbols);
-            auto ifOp = affine::AffineIfOp::create(b, l, set, operands,
-                                                   /*withElseRegion=*/false);
-            b.setInsertionPointToStart(ifOp.getThenBlock());
-          }
+      // Skip the taps that fall in the zero padding.
+      OpBuilder::InsertionGuard guard(b);
+      SmallVector<AffineExpr> inBounds;
+      if (padding[0] > 0)
+        inBounds.push_back(ih);
+      if (padding[2] > 0)
+        inBounds.push_back(inputSpatialSizes[0] - 1 - ih);
+      if (padding[1] > 0)
+        inBounds.push_back(iw);
+      if (padding[3] > 0)
+        inBounds.push_back(inputSpatialSizes[1] - 1 - iw);
+      if (!inBounds.empty()) {
+        auto set = IntegerSet::get(ivs.size(), symbols.size(), inBounds,
+                                   SmallVector<bool>(inBounds.size(), false));
+        SmallVector<Value> operands(ivs);
+        llvm::append_range(operands, symbols);
+        auto ifOp = affine::AffineIfOp::create(b, l, set, operands,
+                                               /*withElseRegion=*/false);
+        b.setInsertionPointToStart(ifOp.getThenBlock());
+      }
 
-          SmallVector<AffineExpr> inIdx, filterIdx, outIdx;
-          if (!blocked) {
-            inIdx = {d(N), d(C), ih, iw};
-            filterIdx = {d(K), d(C), d(R), d(S)};
-            outIdx = {d(N), d(K), d(OH), d(OW)};
-          } else {
-            inIdx = {d(N), d(CB), ih, iw, d(C)};
-            filterIdx = {d(K), d(CB), d(R), d(S), d(C), d(KI)};
-            outIdx = {d(N), d(K), d(OH), d(OW), d(KI)};
-          }
-          // Separate statements: the IR's order must not depend on the
-          // compiler's order of evaluating arguments.
-          Value in = loadAt(b, l, input, ivs, inIdx);
-          Value weight = loadAt(b, l, filter, ivs, filterIdx);
-          Value product = arith::MulFOp::create(b, l, in, weight);
-          Value acc = loadAt(b, l, output, ivs, outIdx);
-          storeAt(b, l, arith::AddFOp::create(b, l, acc, product), output, ivs,
-                  outIdx);
-        });
+      SmallVector<AffineExpr> inIdx, filterIdx, outIdx;
+      if (!blocked) {
+        inIdx = {d(N), d(C), ih, iw};
+        filterIdx = {d(K), d(C), d(R), d(S)};
+        outIdx = {d(N), d(K), d(OH), d(OW)};
+      } else {
+        inIdx = {d(N), d(CB), ih, iw, d(C)};
+        filterIdx = {d(K), d(CB), d(R), d(S), d(C), d(KI)};
+        outIdx = {d(N), d(K), d(OH), d(OW), d(KI)};
+      }
+      // Separate statements: the IR's order must not depend on the
+      // compiler's order of evaluating arguments.
+      Value in = loadAt(b, l, input, ivs, inIdx);
+      Value weight = loadAt(b, l, filter, ivs, filterIdx);
+      Value product = arith::MulFOp::create(b, l, in, weight);
+      Value acc = loadAt(b, l, output, ivs, outIdx);
+      storeAt(b, l, arith::AddFOp::create(b, l, acc, product), output, ivs,
+              outIdx);
+    };
+    if (!blocked) {
+      buildNest(rewriter, loc, bounds, body);
+    } else {
+      // The tile of (n, kb, oh) and all of (ow, k) per reduction.
+      auto initTile = [&](OpBuilder &b, Location l, ValueRange outerIvs,
+                          const AccumulatorTile &tile) {
+        SmallVector<OpFoldResult> extents;
+        SmallVector<AffineExpr> base(tile.base.begin(), tile.base.begin() + 3);
+        for (unsigned d : {0, 1, 2})
+          extents.push_back(b.getIndexAttr(tile.extent[d]));
+        for (unsigned d : {3, 4}) {
+          extents.push_back(outSizes[d]);
+          base.push_back(b.getAffineConstantExpr(0));
+        }
+        buildTileStore(b, l, output, outerIvs, base, extents,
+                       [&](OpBuilder &, Location, ValueRange,
+                           ArrayRef<AffineExpr>) { return zero; });
+      };
+      buildAccumulationNest(rewriter, loc, outer, {false, false, false, true},
+                            ArrayRef(bounds).drop_front(outer.bounds.size()),
+                            initTile, body);
+    }
     if (bandIv)
       tagGemmBand(rewriter, bandIv);
     if (parallelIv)

@@ -46,10 +46,15 @@ func.func @padded(%in: memref<1x2x5x5xf32>, %f: memref<2x2x3x3xf32>, %out: memre
 // Blocked layout: innermost k is contiguous in the output and the filter.
 // CHECK-LABEL: func.func @blocked
 // CHECK-SAME: (%[[IN:[a-z0-9_]+]]: memref<2x2x7x7x16xf32>, %[[F:[a-z0-9_]+]]: memref<3x2x3x3x16x8xf32>, %[[OUT:[a-z0-9_]+]]: memref<2x3x5x5x8xf32>)
-// CHECK: affine.store %{{.*}}, %[[OUT]]
-// CHECK: affine.for %[[N:.*]] = 0 to 2 {
+// CHECK: %[[ZERO:.*]] = arith.constant 0.0
+// CHECK-NEXT: affine.for %[[N:.*]] = 0 to 2 {
 // CHECK-NEXT: affine.for %[[KB:.*]] = 0 to 3 {
 // CHECK-NEXT: affine.for %[[OH:.*]] = 0 to 5 {
+// CHECK-NEXT: affine.for %[[ZW:.*]] = 0 to 5 {
+// CHECK-NEXT: affine.for %[[ZK:.*]] = 0 to 8 {
+// CHECK-NEXT: affine.store %[[ZERO]], %[[OUT]][%[[N]], %[[KB]], %[[OH]], %[[ZW]], %[[ZK]]]
+// CHECK-NEXT: }
+// CHECK-NEXT: }
 // CHECK-NEXT: affine.for %[[CB:.*]] = 0 to 2 {
 // CHECK-NEXT: affine.for %[[R:.*]] = 0 to 3 {
 // CHECK-NEXT: affine.for %[[S:.*]] = 0 to 3 {

@@ -1,10 +1,12 @@
 // The blocked lowering of a dl.matmul with pack_blocks: alpha * A and B are
 // copied into contiguous blocks (read in source order), C accumulates over
 // (M/bm, N/bn, K/bk, bm, bn, bk) with the band tag on the bm loop, and the
-// copies are freed.
+// copies are freed. C is zeroed (or scaled by beta) per bm x bn tile right
+// before the K-block loop, not in a separate pass over all of C.
 // RUN: dl-opt %s --convert-dl-to-affine --split-input-file | FileCheck %s
 
 // CHECK-LABEL: func @packed
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0.0
 // CHECK-DAG: %[[TWO:.*]] = arith.constant 2.0
 // CHECK: %[[PA:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x2x4x3xf32>
 // CHECK: affine.for %[[RB:.*]] = 0 to 2 {
@@ -21,9 +23,13 @@
 // CHECK-NEXT: affine.for %[[C:.*]] = 0 to 2 {
 // CHECK-NEXT: %[[V:.*]] = affine.load %arg1[%[[RB]] * 3 + %[[R]], %[[CB]] * 2 + %[[C]]]
 // CHECK-NEXT: affine.store %[[V]], %[[PB]][%[[CB]], %[[RB]], %[[R]], %[[C]]]
+// CHECK-NOT: affine.store
 // CHECK: affine.for %[[I0:.*]] = 0 to 2 {
 // CHECK-NEXT: affine.for %[[J0:.*]] = 0 to 2 {
-// CHECK-NEXT: affine.for %[[K0:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.for %[[ZI:.*]] = 0 to 4 {
+// CHECK-NEXT: affine.for %[[ZJ:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.store %[[ZERO]], %arg2[%[[I0]] * 4 + %[[ZI]], %[[J0]] * 2 + %[[ZJ]]]
+// CHECK: affine.for %[[K0:.*]] = 0 to 2 {
 // CHECK-NEXT: affine.for %[[I:.*]] = 0 to 4 {
 // CHECK-NEXT: affine.for %[[J:.*]] = 0 to 2 {
 // CHECK-NEXT: affine.for %[[K:.*]] = 0 to 3 {
@@ -54,5 +60,32 @@ func.func @packed(%a: memref<8x6xf32>, %b: memref<6x4xf32>, %c: memref<8x4xf32>)
 func.func @in_place(%a: memref<8x6xf32>, %b: memref<6x4xf32>, %c: memref<8x4xf32>) {
   dl.matmul ins(%a, %b : memref<8x6xf32>, memref<6x4xf32>) outs(%c : memref<8x4xf32>)
       {alpha = 2.0 : f32, pack_blocks = array<i64: 4, 2, 3>}
+  return
+}
+
+// -----
+
+// K tiled outside the j loop ([i, k:2, j, k]): each i tile of C is scaled by
+// beta once, before the outer K loop (j and the inner K loop run inside it).
+// CHECK-LABEL: func @k_outer
+// CHECK: %[[BETA:.*]] = arith.constant 5.0
+// CHECK: memref.alloc
+// CHECK: memref.alloc
+// CHECK: affine.load %arg1
+// CHECK: affine.for %[[I0:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.for %[[ZI:.*]] = 0 to 4 {
+// CHECK-NEXT: affine.for %[[ZJ:.*]] = 0 to 4 {
+// CHECK-NEXT: %[[OLD:.*]] = affine.load %arg2[%[[I0]] * 4 + %[[ZI]], %[[ZJ]]]
+// CHECK-NEXT: %[[NEW:.*]] = arith.mulf %[[BETA]], %[[OLD]]
+// CHECK-NEXT: affine.store %[[NEW]], %arg2[%[[I0]] * 4 + %[[ZI]], %[[ZJ]]]
+// CHECK: affine.for %{{.*}} = 0 to 2 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 2 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 2 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 4 {
+// CHECK: } {dl.gemm_band}
+func.func @k_outer(%a: memref<8x12xf32>, %b: memref<12x4xf32>, %c: memref<8x4xf32>) {
+  dl.matmul ins(%a, %b : memref<8x12xf32>, memref<12x4xf32>) outs(%c : memref<8x4xf32>)
+      {beta = 0.5 : f32, pack_blocks = array<i64: 4, 2, 3>, pack_a, pack_b,
+       schedule = #dl.schedule<[i, k:2, j, k]>}
   return
 }

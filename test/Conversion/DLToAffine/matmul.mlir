@@ -30,11 +30,11 @@ func.func @plain(%a: memref<4x3xf32>, %b: memref<3x5xf32>, %c: memref<4x5xf32>) 
 // alpha, beta and transposes: C = 0.5 * C, then C += 2 * A[i][k] * B^T.
 // CHECK-LABEL: func.func @scaled_transposed
 // CHECK-SAME: (%[[A:[a-z0-9_]+]]: memref<4x3xf32>, %[[B:[a-z0-9_]+]]: memref<5x3xf32>, %[[C:[a-z0-9_]+]]: memref<4x5xf32>)
-// CHECK: %[[BETA:.*]] = arith.constant 5.000000e-01 : f32
+// CHECK-DAG: %[[BETA:.*]] = arith.constant 5.000000e-01 : f32
+// CHECK-DAG: %[[ALPHA:.*]] = arith.constant 2.000000e+00 : f32
 // CHECK: %[[OLD:.*]] = affine.load %[[C]]
 // CHECK-NEXT: %[[SCALED:.*]] = arith.mulf %[[BETA]], %[[OLD]]
 // CHECK-NEXT: affine.store %[[SCALED]], %[[C]]
-// CHECK: %[[ALPHA:.*]] = arith.constant 2.000000e+00 : f32
 // CHECK: affine.for %[[I:.*]] = 0 to 4 {
 // CHECK-NEXT: affine.for %[[J:.*]] = 0 to 5 {
 // CHECK-NEXT: affine.for %[[K:.*]] = 0 to 3 {

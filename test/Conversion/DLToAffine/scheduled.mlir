@@ -4,12 +4,18 @@
 // RUN: dl-opt %s --convert-dl-to-affine --split-input-file | FileCheck %s
 
 // kb tiled by 3 outermost, then oh, n, and the point loop of kb; loop 1 (oh)
-// parallel. Then (cb, r, s) and the band (ow, c, k).
+// parallel. Then the zeroing of the output row, (cb, r, s) and the band
+// (ow, c, k).
 // CHECK-LABEL: func @conv
 // CHECK:      affine.for %[[KT:.*]] = 0 to 2 {
 // CHECK-NEXT:   affine.for %[[OH:.*]] = 0 to 8 {
 // CHECK-NEXT:     affine.for %[[N:.*]] = 0 to 1 {
 // CHECK-NEXT:       affine.for %[[KP:.*]] = 0 to 3 {
+// CHECK-NEXT:         affine.for %[[ZW:.*]] = 0 to 8 {
+// CHECK-NEXT:           affine.for %[[ZK:.*]] = 0 to 4 {
+// CHECK-NEXT:             affine.store %{{.*}}, %{{.*}}[%[[N]], %[[KT]] * 3 + %[[KP]], %[[OH]], %[[ZW]], %[[ZK]]]
+// CHECK-NEXT:           }
+// CHECK-NEXT:         }
 // CHECK-NEXT:         affine.for %[[CB:.*]] = 0 to 2 {
 // CHECK-NEXT:           affine.for %[[R:.*]] = 0 to 1 {
 // CHECK-NEXT:             affine.for %[[S:.*]] = 0 to 1 {
@@ -52,12 +58,17 @@ func.func @gemm(%a: memref<8x8xf32>, %b: memref<8x16xf32>, %c: memref<8x16xf32>)
 // Tiles at several levels and input-channel blocks in the schedule: kb in
 // groups of 4, then of 2, then blocks (kb = 4 * t + 2 * u + v); cb in groups
 // of 2 outside oh, its point loop last, right around the taps (r, s): the
-// batch of the batch-reduce.
+// batch of the batch-reduce. The output tile the cb loops accumulate into
+// (4 kb blocks x all oh) is zeroed right before the outer cb loop.
 // CHECK-LABEL: func @conv_multi_level
-// CHECK:      affine.store %cst
 // CHECK:      affine.for %[[N:.*]] = 0 to 1 {
 // CHECK-NEXT:   affine.for %[[KT:.*]] = 0 to 2 {
-// CHECK-NEXT:     affine.for %[[CT:.*]] = 0 to 2 {
+// CHECK-NEXT:     affine.for %[[ZB:.*]] = 0 to 4 {
+// CHECK-NEXT:       affine.for %[[ZH:.*]] = 0 to 8 {
+// CHECK-NEXT:         affine.for %[[ZW:.*]] = 0 to 8 {
+// CHECK-NEXT:           affine.for %[[ZK:.*]] = 0 to 4 {
+// CHECK-NEXT:             affine.store %{{.*}}, %{{.*}}[%[[N]], %[[KT]] * 4 + %[[ZB]], %[[ZH]], %[[ZW]], %[[ZK]]]
+// CHECK:          affine.for %[[CT:.*]] = 0 to 2 {
 // CHECK-NEXT:       affine.for %[[OH:.*]] = 0 to 8 {
 // CHECK-NEXT:         affine.for %[[KU:.*]] = 0 to 2 {
 // CHECK-NEXT:           affine.for %[[KV:.*]] = 0 to 2 {

@@ -45,11 +45,12 @@ func.func @small_matmul(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x
 // CHECK-LABEL: func.func @blocked_conv
 // CHECK-SAME: %[[F:[a-z0-9]+]]: memref<4x2x3x3x16x8xf32>, %[[OUT:[a-z0-9]+]]: memref<1x4x14x14x8xf32>
 // CHECK: %[[PAD:.*]] = memref.alloc() : memref<1x2x16x16x16xf32>
-// CHECK: affine.store %{{.*}}, %[[OUT]]
+// CHECK: affine.store %{{.*}}, %[[PAD]][%{{.*}}, %{{.*}}, %{{.*}} + 1, %{{.*}} + 1, %{{.*}}]
 // CHECK: affine.for %[[N:.*]] = 0 to 1 {
 // CHECK-NEXT: affine.for %[[KB:.*]] = 0 to 4 {
 // CHECK-NEXT: affine.for %[[OH:.*]] = 0 to 14 {
-// CHECK-NEXT: %[[K:.*]] = dl.gemm_dispatch {batch_offsets, k = 16 : i64, lda = 16 : i64, ldb = 8 : i64, ldc = 8 : i64, m = 14 : i64, n = 8 : i64}
+// CHECK: affine.store %{{.*}}, %[[OUT]][%[[N]], %[[KB]], %[[OH]], %{{.*}}, %{{.*}}]
+// CHECK: %[[K:.*]] = dl.gemm_dispatch {batch_offsets, k = 16 : i64, lda = 16 : i64, ldb = 8 : i64, ldc = 8 : i64, m = 14 : i64, n = 8 : i64}
 // CHECK: scf.if
 // CHECK-DAG: %[[C18:.*]] = arith.constant 18 : index
 // CHECK-DAG: %[[TA:.*]] = memref.get_global @__dl_batch_offsets_a
