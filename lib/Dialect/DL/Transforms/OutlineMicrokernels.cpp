@@ -87,9 +87,14 @@ private:
   AffineExpr expand(Value v);
   /// The access of `op` over the band offsets and leaves.
   FailureOr<Access> expandAccess(Operation *op);
-  /// Creates the dispatch, the branch and the invoke.
+  /// The nest right before the outlined loops when it stores 0.0 into
+  /// exactly the block of C the kernel computes, else null.
+  AffineForOp matchZeroFill(const Access &c, ArrayRef<unsigned> mnk);
+  /// Creates the dispatch, the branch and the invoke; with a `zeroFill`, the
+  /// kernel does not read C (beta = 0) and the fill moves to the fallback.
   void rewrite(const Access &a, const Access &b, const Access &c,
-               ArrayRef<unsigned> mnk, ArrayRef<int64_t> lds);
+               ArrayRef<unsigned> mnk, ArrayRef<int64_t> lds,
+               AffineForOp zeroFill);
   /// The dimension of leaf `v` in the expanded accesses.
   unsigned leafDim(Value v) const {
     return 3 + (llvm::find(leaves, v) - leaves.begin());
@@ -328,7 +333,8 @@ LogicalResult BandOutliner::run(std::string &reason) {
       });
       if (!batchStatic)
         return fail(reason, "a batch loop moves a block by a dynamic stride");
-      rewrite(*a, *b, *c, {mDim, nDim, kDim}, {*lda, *ldb, *ldc});
+      rewrite(*a, *b, *c, {mDim, nDim, kDim}, {*lda, *ldb, *ldc},
+              matchZeroFill(*c, {mDim, nDim, kDim}));
       return success();
     }
   } while (std::next_permutation(mnk.begin(), mnk.end()));
@@ -336,8 +342,104 @@ LogicalResult BandOutliner::run(std::string &reason) {
                       "stride along its rows");
 }
 
+/// A set of linear offsets {sum coefficient_i * x_i : 0 <= x_i < trips_i}
+/// in a canonical form: axes of one value dropped, sorted by coefficient,
+/// an axis that continues the previous one contiguously merged into it. Equal
+/// forms denote equal sets.
+static SmallVector<std::pair<int64_t, int64_t>>
+canonicalBox(SmallVector<std::pair<int64_t, int64_t>> axes) {
+  llvm::erase_if(axes, [](auto axis) { return axis.second == 1; });
+  llvm::sort(axes);
+  SmallVector<std::pair<int64_t, int64_t>> merged;
+  for (auto axis : axes) {
+    if (!merged.empty() &&
+        merged.back().first * merged.back().second == axis.first) {
+      merged.back().second *= axis.second;
+      continue;
+    }
+    merged.push_back(axis);
+  }
+  return merged;
+}
+
+AffineForOp BandOutliner::matchZeroFill(const Access &c,
+                                        ArrayRef<unsigned> mnk) {
+  Operation *outermost = batch.empty() ? band : batch.front();
+  auto fill = dyn_cast_or_null<AffineForOp>(outermost->getPrevNode());
+  if (!fill)
+    return nullptr;
+  SmallVector<AffineForOp> fillLoops;
+  affine::getPerfectlyNestedLoops(fillLoops, fill);
+  Block *body = fillLoops.back().getBody();
+  auto store = dyn_cast<affine::AffineStoreOp>(&body->front());
+  auto zero =
+      store ? store.getValueToStore().getDefiningOp<arith::ConstantFloatOp>()
+            : nullptr;
+  if (body->getOperations().size() != 2 || !zero || !zero.value().isPosZero() ||
+      store.getMemRef() != c.memref)
+    return nullptr;
+  for (AffineForOp loop : fillLoops)
+    if (!loop.hasConstantBounds() || loop.getConstantLowerBound() != 0 ||
+        loop.getStepAsInt() != 1)
+      return nullptr;
+
+  // The fill's linear offset over (its loops, then the band's leaves): its
+  // operands other than its own ivs must be leaves of the band's accesses.
+  MLIRContext *ctx = band.getContext();
+  unsigned numFill = fillLoops.size();
+  AffineMap map = store.getAffineMap();
+  SmallVector<AffineExpr> replacements;
+  for (Value operand : store.getMapOperands()) {
+    const auto *loop = llvm::find_if(fillLoops, [&](AffineForOp l) {
+      return l.getInductionVar() == operand;
+    });
+    if (loop != fillLoops.end()) {
+      replacements.push_back(getAffineDimExpr(loop - fillLoops.begin(), ctx));
+      continue;
+    }
+    if (!llvm::is_contained(leaves, operand))
+      return nullptr;
+    replacements.push_back(getAffineDimExpr(
+        numFill + (llvm::find(leaves, operand) - leaves.begin()), ctx));
+  }
+  unsigned numDims = numFill + leaves.size();
+  SmallVector<int64_t> fillOffset(numDims + 1, 0);
+  for (auto [result, stride] : llvm::zip(map.getResults(), c.strides)) {
+    SmallVector<int64_t> flat;
+    if (failed(getFlattenedAffineExpr(
+            result.replaceDimsAndSymbols(
+                ArrayRef(replacements).take_front(map.getNumDims()),
+                ArrayRef(replacements).drop_front(map.getNumDims())),
+            numDims, 0, &flat)) ||
+        ShapedType::isDynamic(stride))
+      return nullptr;
+    for (auto [sum, term] : llvm::zip(fillOffset, flat))
+      sum += term * stride;
+  }
+
+  // Same first element (leaf terms and constant), then the same box of
+  // offsets: the kernel's rows (ldc apart) x columns (unit stride).
+  int64_t constantC = 0;
+  for (auto [row, stride] : llvm::zip(c.flat, c.strides))
+    constantC += row.back() * stride;
+  if (fillOffset.back() != constantC)
+    return nullptr;
+  for (unsigned leaf = 0; leaf < leaves.size(); ++leaf)
+    if (c.coefficient(3 + leaf) != fillOffset[numFill + leaf])
+      return nullptr;
+  SmallVector<std::pair<int64_t, int64_t>> fillAxes, kernelAxes;
+  for (auto [i, loop] : llvm::enumerate(fillLoops))
+    fillAxes.push_back({fillOffset[i], *affine::getConstantTripCount(loop)});
+  for (unsigned dim : mnk.take_front(2))
+    kernelAxes.push_back({*c.coefficient(dim), tripCounts[dim]});
+  if (canonicalBox(fillAxes) != canonicalBox(kernelAxes))
+    return nullptr;
+  return fill;
+}
+
 void BandOutliner::rewrite(const Access &a, const Access &b, const Access &c,
-                           ArrayRef<unsigned> mnk, ArrayRef<int64_t> lds) {
+                           ArrayRef<unsigned> mnk, ArrayRef<int64_t> lds,
+                           AffineForOp zeroFill) {
   Operation *outermost = batch.empty() ? band : batch.front();
   Location loc = band.getLoc();
   OpBuilder builder(outermost);
@@ -383,11 +485,13 @@ void BandOutliner::rewrite(const Access &a, const Access &b, const Access &c,
       builder.getI64IntegerAttr(tripCounts[mnk[2]]),
       builder.getI64IntegerAttr(lds[0]), builder.getI64IntegerAttr(lds[1]),
       builder.getI64IntegerAttr(lds[2]), strideA, strideB, withOffsets,
-      /*beta_zero=*/UnitAttr());
+      zeroFill ? builder.getUnitAttr() : UnitAttr());
   Value zero = arith::ConstantIntOp::create(builder, loc, 0, 64);
   Value found = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne,
                                       dispatch, zero);
   auto branch = scf::IfOp::create(builder, loc, found, /*withElseRegion=*/true);
+  if (zeroFill)
+    zeroFill->moveBefore(branch.elseBlock()->getTerminator());
   outermost->moveBefore(branch.elseBlock()->getTerminator());
 
   builder.setInsertionPoint(branch.thenBlock()->getTerminator());

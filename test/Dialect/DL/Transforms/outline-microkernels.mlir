@@ -1,11 +1,16 @@
 // dl-outline-microkernels: which tagged bands become microkernel calls (and
 // with which sizes, leading dimensions and batch form), and which stay loops.
+// A zero fill right before the outlined loops that covers exactly the block
+// of C the kernel computes becomes beta_zero (the kernel does not read C) and
+// moves to the fallback branch.
 // RUN: dl-opt %s --pass-pipeline='builtin.module(convert-dl-to-affine,func.func(dl-tile-gemm-bands{max-block=64}),dl-outline-microkernels{report-fallbacks},cse)' --split-input-file --verify-diagnostics | FileCheck %s
 
 // A tiled GEMM: the K-tile loop is the batch (strided: A moves 64 columns,
-// B moves 64 rows of 96).
+// B moves 64 rows of 96). C is zeroed as a whole before the tile loops, not
+// per kernel block: the kernel accumulates (no beta_zero).
 // CHECK-LABEL: func.func @tiled_matmul
 // CHECK-SAME: (%[[A:.*]]: memref<128x256xf32>, %[[B:.*]]: memref<256x96xf32>, %[[C:.*]]: memref<128x96xf32>)
+// CHECK: affine.store %{{.*}}, %[[C]]
 // CHECK: affine.for %[[IT:.*]] = 0 to 128 step 64 {
 // CHECK-NEXT: affine.for %[[JT:.*]] = 0 to 96 step 48 {
 // CHECK-NEXT: %[[K:.*]] = dl.gemm_dispatch {k = 64 : i64, lda = 256 : i64, ldb = 96 : i64, ldc = 96 : i64, m = 64 : i64, n = 48 : i64, stride_a = 64 : i64, stride_b = 6144 : i64}
@@ -26,10 +31,19 @@ func.func @tiled_matmul(%a: memref<128x256xf32>, %b: memref<256x96xf32>, %c: mem
 
 // -----
 
-// A GEMM that fits one kernel: no batch.
+// A GEMM that fits one kernel: no batch; the zeroing of C (all of it, the
+// kernel's block) is the kernel's beta = 0, and runs only in the fallback.
 // CHECK-LABEL: func.func @small_matmul
-// CHECK: %[[K:.*]] = dl.gemm_dispatch {k = 4 : i64, lda = 4 : i64, ldb = 16 : i64, ldc = 16 : i64, m = 8 : i64, n = 16 : i64}
+// CHECK-NOT: affine.store
+// CHECK: %[[K:.*]] = dl.gemm_dispatch {beta_zero, k = 4 : i64, lda = 4 : i64, ldb = 16 : i64, ldc = 16 : i64, m = 8 : i64, n = 16 : i64}
 // CHECK: dl.gemm_invoke %[[K]](%{{.*}}[%[[Z:.*]], %[[Z]]], %{{.*}}[%[[Z]], %[[Z]]], %{{.*}}[%[[Z]], %[[Z]]]) :
+// CHECK-NEXT: } else {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 8 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 16 {
+// CHECK-NEXT: affine.store %cst, %arg2
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 8 {
 func.func @small_matmul(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32>) {
   dl.matmul ins(%a, %b : memref<8x4xf32>, memref<4x16xf32>) outs(%c : memref<8x16xf32>)
   return
@@ -49,15 +63,17 @@ func.func @small_matmul(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x
 // CHECK: affine.for %[[N:.*]] = 0 to 1 {
 // CHECK-NEXT: affine.for %[[KB:.*]] = 0 to 4 {
 // CHECK-NEXT: affine.for %[[OH:.*]] = 0 to 14 {
-// CHECK: affine.store %{{.*}}, %[[OUT]][%[[N]], %[[KB]], %[[OH]], %{{.*}}, %{{.*}}]
-// CHECK: %[[K:.*]] = dl.gemm_dispatch {batch_offsets, k = 16 : i64, lda = 16 : i64, ldb = 8 : i64, ldc = 8 : i64, m = 14 : i64, n = 8 : i64}
+// CHECK: %[[K:.*]] = dl.gemm_dispatch {batch_offsets, beta_zero, k = 16 : i64, lda = 16 : i64, ldb = 8 : i64, ldc = 8 : i64, m = 14 : i64, n = 8 : i64}
 // CHECK: scf.if
 // CHECK-DAG: %[[C18:.*]] = arith.constant 18 : index
 // CHECK-DAG: %[[TA:.*]] = memref.get_global @__dl_batch_offsets_a
 // CHECK-DAG: %[[TB:.*]] = memref.get_global @__dl_batch_offsets_b
 // CHECK: dl.gemm_invoke %[[K]](%[[PAD]][%[[N]], %{{.*}}, %[[OH]], %{{.*}}, %{{.*}}], %[[F]][%[[KB]], %{{.*}}], %[[OUT]][%[[N]], %[[KB]], %[[OH]], %{{.*}}, %{{.*}}]) batch(%[[C18]]) offsets(%[[TA]], %[[TB]])
 // CHECK-NEXT: } else {
-// CHECK-NEXT: affine.for %{{.*}} = 0 to 2 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 14 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 8 {
+// CHECK-NEXT: affine.store %{{.*}}, %[[OUT]][%[[N]], %[[KB]], %[[OH]], %{{.*}}, %{{.*}}]
+// CHECK: affine.for %{{.*}} = 0 to 2 {
 func.func @blocked_conv(%in: memref<1x2x14x14x16xf32>, %f: memref<4x2x3x3x16x8xf32>, %out: memref<1x4x14x14x8xf32>) {
   dl.conv2d ins(%in, %f : memref<1x2x14x14x16xf32>, memref<4x2x3x3x16x8xf32>) outs(%out : memref<1x4x14x14x8xf32>)
       {padding = array<i64: 1, 1, 1, 1>}
@@ -70,9 +86,9 @@ func.func @blocked_conv(%in: memref<1x2x14x14x16xf32>, %f: memref<4x2x3x3x16x8xf
 // 1x1 filter and one channel block, the (c_blk, r, s) loops run once: a plain
 // GEMM. Two channel blocks and a 1x1 filter: one strided batch loop.
 // CHECK-LABEL: func.func @strided_conv
-// CHECK: dl.gemm_dispatch {k = 16 : i64, lda = 32 : i64, ldb = 8 : i64, ldc = 8 : i64, m = 4 : i64, n = 8 : i64}
+// CHECK: dl.gemm_dispatch {beta_zero, k = 16 : i64, lda = 32 : i64, ldb = 8 : i64, ldc = 8 : i64, m = 4 : i64, n = 8 : i64}
 // CHECK-LABEL: func.func @two_channel_blocks
-// CHECK: dl.gemm_dispatch {k = 16 : i64, lda = 16 : i64, ldb = 8 : i64, ldc = 8 : i64, m = 4 : i64, n = 8 : i64, stride_a = 256 : i64, stride_b = 128 : i64}
+// CHECK: dl.gemm_dispatch {beta_zero, k = 16 : i64, lda = 16 : i64, ldb = 8 : i64, ldc = 8 : i64, m = 4 : i64, n = 8 : i64, stride_a = 256 : i64, stride_b = 128 : i64}
 // CHECK: dl.gemm_invoke {{.*}} batch(%c2)
 func.func @strided_conv(%in: memref<1x1x8x8x16xf32>, %f: memref<1x1x1x1x16x8xf32>, %out: memref<1x1x4x4x8xf32>) {
   dl.conv2d ins(%in, %f : memref<1x1x8x8x16xf32>, memref<1x1x1x1x16x8xf32>) outs(%out : memref<1x1x4x4x8xf32>)
@@ -102,5 +118,37 @@ func.func @transposed(%a: memref<8x4xf32>, %b: memref<16x4xf32>, %c: memref<8x16
 func.func @dynamic(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>) {
   // expected-remark @+1 {{GEMM band kept as loops: a band loop has no constant trip count or a step other than 1}}
   dl.matmul ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>) outs(%c : memref<?x?xf32>)
+  return
+}
+
+// -----
+
+// A zero fill right before the band that covers only half of the kernel's
+// block of C (8 of 16 columns): the kernel accumulates onto C (no
+// beta_zero) and the fill stays where it is.
+// CHECK-LABEL: func.func @partial_fill
+// CHECK: affine.for %{{.*}} = 0 to 8 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 8 {
+// CHECK-NEXT: affine.store
+// CHECK: dl.gemm_dispatch {k = 4 : i64, lda = 4 : i64, ldb = 16 : i64, ldc = 16 : i64, m = 8 : i64, n = 16 : i64}
+func.func @partial_fill(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  affine.for %i = 0 to 8 {
+    affine.for %j = 0 to 8 {
+      affine.store %zero, %c[%i, %j] : memref<8x16xf32>
+    }
+  }
+  affine.for %i = 0 to 8 {
+    affine.for %j = 0 to 16 {
+      affine.for %k = 0 to 4 {
+        %x = affine.load %a[%i, %k] : memref<8x4xf32>
+        %y = affine.load %b[%k, %j] : memref<4x16xf32>
+        %p = arith.mulf %x, %y : f32
+        %acc = affine.load %c[%i, %j] : memref<8x16xf32>
+        %s = arith.addf %acc, %p : f32
+        affine.store %s, %c[%i, %j] : memref<8x16xf32>
+      }
+    }
+  } {dl.gemm_band}
   return
 }
