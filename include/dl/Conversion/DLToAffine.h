@@ -13,9 +13,17 @@
 namespace mlir {
 namespace dl {
 
+struct DLToAffineOptions {
+  /// Initialize the result of a blocked convolution or packed GEMM per tile,
+  /// right before the tile's reduction loops (what convert-dl-to-affine
+  /// does); otherwise in one pass over the whole result before the nest.
+  bool initializePerTile = true;
+};
+
 /// Replaces every dl op under `root` (but the microkernel ops) with its
 /// affine loop nest, as convert-dl-to-affine does.
-LogicalResult lowerDLToAffine(Operation *root);
+LogicalResult lowerDLToAffine(Operation *root,
+                              const DLToAffineOptions &options = {});
 
 } // namespace dl
 } // namespace mlir

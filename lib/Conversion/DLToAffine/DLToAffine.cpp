@@ -360,7 +360,9 @@ void buildTileStore(
 }
 
 struct MatmulLowering : OpRewritePattern<MatmulOp> {
-  using OpRewritePattern::OpRewritePattern;
+  MatmulLowering(MLIRContext *ctx, const DLToAffineOptions &options)
+      : OpRewritePattern(ctx), options(options) {}
+  DLToAffineOptions options;
 
   /// Index of op(X)[row][col] for an operand read as `transposed` or not.
   static SmallVector<AffineExpr> operandIndex(AffineExpr row, AffineExpr col,
@@ -421,9 +423,9 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
   /// only A and B, so it becomes the batch of a batch-reduce microkernel.
   /// Packed operands (pack_a / pack_b) are read from contiguous copies. The
   /// beta scaling runs per tile of C, right before its K loops.
-  static void buildBlockedAccumulation(PatternRewriter &rewriter, MatmulOp op,
-                                       ArrayRef<int64_t> blocks,
-                                       Value betaValue, Value alphaValue) {
+  void buildBlockedAccumulation(PatternRewriter &rewriter, MatmulOp op,
+                                ArrayRef<int64_t> blocks, Value betaValue,
+                                Value alphaValue) const {
     Location loc = op.getLoc();
     int64_t m = op.getC().getType().getDimSize(0);
     int64_t n = op.getC().getType().getDimSize(1);
@@ -448,7 +450,7 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
     unsigned band = outer.bounds.size();
     auto initTile = [&](OpBuilder &b, Location l, ValueRange outerIvs,
                         const AccumulatorTile &tile) {
-      if (!betaValue)
+      if (!betaValue || !options.initializePerTile)
         return;
       buildTileStore(b, l, op.getC(), outerIvs,
                      {tile.base[0] * bm, tile.base[1] * bn},
@@ -510,20 +512,21 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
     Value betaValue = beta != 1.0f ? f32Constant(rewriter, loc, beta) : Value();
     Value alphaValue =
         alpha != 1.0f ? f32Constant(rewriter, loc, alpha) : Value();
-    if (std::optional<ArrayRef<int64_t>> blocks = op.getPackBlocks()) {
-      buildBlockedAccumulation(rewriter, op, *blocks, betaValue, alphaValue);
-      rewriter.eraseOp(op);
-      return success();
-    }
-
-    // C = beta * C, then C[i][j] += alpha * op(A)[i][k] * op(B)[k][j].
-    if (betaValue)
+    std::optional<ArrayRef<int64_t>> blocks = op.getPackBlocks();
+    // C = beta * C (per tile in the blocked accumulation), then
+    // C[i][j] += alpha * op(A)[i][k] * op(B)[k][j].
+    if (betaValue && !(blocks && options.initializePerTile))
       buildNest(rewriter, loc, {m, n},
                 [&](OpBuilder &b, Location l, ValueRange ivs) {
                   SmallVector<AffineExpr> ij = dims(b, {0, 1});
                   storeAt(b, l, scaledC(b, l, op, betaValue, ivs, ij),
                           op.getC(), ivs, ij);
                 });
+    if (blocks) {
+      buildBlockedAccumulation(rewriter, op, *blocks, betaValue, alphaValue);
+      rewriter.eraseOp(op);
+      return success();
+    }
     // Without transposes or scaling, the nest is the GEMM band itself.
     Value bandIv;
     buildNest(rewriter, loc, {m, n, k},
@@ -595,7 +598,9 @@ Value buildPaddedCopy(OpBuilder &b, Location loc, Value input,
 }
 
 struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
-  using OpRewritePattern::OpRewritePattern;
+  Conv2DLowering(MLIRContext *ctx, const DLToAffineOptions &options)
+      : OpRewritePattern(ctx), options(options) {}
+  DLToAffineOptions options;
   LogicalResult matchAndRewrite(Conv2DOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
@@ -634,7 +639,8 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
     // output = 0: all of it before the plain nest; for the blocked one, per
     // tile right before its reduction loops.
     Value zero = f32Constant(rewriter, loc, 0.0);
-    if (!blocked)
+    bool initializePerTile = blocked && options.initializePerTile;
+    if (!initializePerTile)
       buildNest(rewriter, loc, outSizes,
                 [&](OpBuilder &b, Location l, ValueRange ivs) {
                   storeAt(b, l, zero, output, ivs,
@@ -732,6 +738,8 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
       // The tile of (n, kb, oh) and all of (ow, k) per reduction.
       auto initTile = [&](OpBuilder &b, Location l, ValueRange outerIvs,
                           const AccumulatorTile &tile) {
+        if (!initializePerTile)
+          return;
         SmallVector<OpFoldResult> extents;
         SmallVector<AffineExpr> base(tile.base.begin(), tile.base.begin() + 3);
         for (unsigned d : {0, 1, 2})
@@ -1079,12 +1087,14 @@ struct ConvertDLToAffinePass
 
 } // namespace
 
-LogicalResult dl::lowerDLToAffine(Operation *root) {
+LogicalResult dl::lowerDLToAffine(Operation *root,
+                                  const DLToAffineOptions &options) {
   MLIRContext *ctx = root->getContext();
   RewritePatternSet patterns(ctx);
-  patterns.add<MatmulLowering, Conv2DLowering, BatchNormInferenceLowering,
-               BatchNormTrainingLowering, ReluLowering, Relu6Lowering,
-               AddLowering, BiasAddLowering, PackLowering, UnpackLowering>(ctx);
+  patterns.add<MatmulLowering, Conv2DLowering>(ctx, options);
+  patterns.add<BatchNormInferenceLowering, BatchNormTrainingLowering,
+               ReluLowering, Relu6Lowering, AddLowering, BiasAddLowering,
+               PackLowering, UnpackLowering>(ctx);
   ConversionTarget target(*ctx);
   target.addIllegalDialect<DLDialect>();
   target.addLegalOp<GemmDispatchOp, GemmInvokeOp>();

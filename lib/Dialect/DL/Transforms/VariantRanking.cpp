@@ -82,7 +82,13 @@ RankedVariant evaluate(Operation *op, ScheduleAttr schedule,
   mapping.map(op->getOperands(), entry->getArguments());
   setSchedule(b.clone(*op, mapping), schedule);
   func::ReturnOp::create(b, loc);
-  if (failed(lowerDLToAffine(*module))) {
+  // The result is initialized before the nest, not per tile: with the
+  // initialization inside, its dependences to every later read of a result
+  // element would count the result's reuse across reduction tiles twice
+  // (one working set per dependence), against the orders that tile K.
+  DLToAffineOptions lowering;
+  lowering.initializePerTile = false;
+  if (failed(lowerDLToAffine(*module, lowering))) {
     variant.failure = "the lowering failed";
     return variant;
   }

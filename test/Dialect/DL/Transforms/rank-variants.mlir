@@ -71,8 +71,8 @@ func.func @plain(%in: memref<1x8x8x8xf32>, %f: memref<8x8x1x1xf32>, %out: memref
 // REPORT: "rank": 0,
 // REPORT: "schedule": "#dl.schedule<[n, oh, kb]>",
 // REPORT: "working_sets": [
-// REPORT: "bytes": 2853764,
-// REPORT: "dependence": "RAR A2[i2, i3, i4, i5, i7, i8] -> A2[i2, i3, i4, i5, i7, i8]",
+// REPORT: "bytes": 2853640,
+// REPORT: "dependence": "RAR A1[i1, i3, i4, i5, i7, i8] -> A1[i1, i3, i4, i5, i7, i8]",
 // REPORT: "kind": "max"
 // REPORT: "rank": 5,
 // REPORT: "schedule": "#dl.schedule<[n, kb:8, oh, kb]>",
