@@ -27,7 +27,12 @@ def ConvertDLToAffine : Pass<"convert-dl-to-affine"> {
       `dl-rank-variants`), the outer loops `(n, k_blk, oh)` of a blocked
       convolution and the block loops `(i, j, k)` of a `dl.matmul` with
       `pack_blocks` are built in the schedule's order and tiling, and its
-      parallel loop is marked `dl.parallel`.
+      parallel loop is marked `dl.parallel`. Their result is initialized
+      (zeroed, or scaled by `beta`) per tile, right before the tile's
+      outermost reduction loop (`c_blk` or the K blocks), instead of in a
+      separate pass over the whole result: the tile is then in cache when
+      its accumulation starts (and `dl-outline-microkernels` turns a fill of
+      exactly one kernel's block into the kernel's `beta = 0`).
     * `dl.batch_norm_training`: per channel, a mean sweep and a variance
       sweep carried in `iter_args`, then the normalization sweep.
     * `dl.batch_norm_inference`, element-wise ops, `dl.pack`/`dl.unpack`:

@@ -207,6 +207,12 @@ def OutlineMicrokernels
 
     One batch loop gives the strided batch-reduce kernel; several give the
     offsets form with a constant table of block offsets (`memref.global`).
+    When the op right before the outlined loops is a nest storing `0.0`
+    into exactly the block of `C` the kernel computes (the per-tile
+    initialization of `convert-dl-to-affine`; checked on the linearized
+    offsets, not trusted), the kernel is dispatched with `beta_zero` (it
+    writes `C` without reading it) and the fill moves into the fallback
+    branch.
     The tag is removed from outlined bands. `dl.gemm_dispatch` is `Pure`,
     so loop-invariant code motion hoists it
     out of the loops and the hot loop only calls the kernel. A band that
