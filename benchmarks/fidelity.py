@@ -91,9 +91,8 @@ def main():
                    f"--bench-min-time={args.min_time}", "--run", "--json"]
             if args.machine_file:
                 cmd.append(f"--machine-file={args.machine_file}")
-            env = dict(os.environ, OMP_PROC_BIND="close", OMP_PLACES="cores")
             proc = subprocess.run(harness.pinned(cmd, args.threads), capture_output=True,
-                                  text=True, env=env)
+                                  text=True)
             if proc.returncode != 0:
                 sys.exit(f"error: {name}: {' '.join(cmd)} failed:\n{proc.stdout}{proc.stderr}")
             with open(report) as f:

@@ -16,8 +16,8 @@ resnet50_conv.csv (batch N = threads) and gemm.csv, this
      the same run, interleaved: `--rounds` rounds, alternating the order;
      each system's figure is the median over rounds of its per-round
      medians.
-Every run is pinned to CPUs 0..threads-1 (taskset; OpenMP threads bound one
-per core), for every system alike. The machine's fp32 peak is measured with
+Every run is pinned to CPUs 0..threads-1 (taskset), for every system
+alike. The machine's fp32 peak is measured with
 an FMA loop (`onednn-bench peak`).
 Writes a table per thread count, results.csv, results.png (when matplotlib
 is installed) into --out, and ends with
@@ -76,17 +76,18 @@ def gemm_module(name, m, n, k):
 
 
 def pinned(cmd, threads):
-    """`cmd` run on CPUs 0..threads-1 with OpenMP threads bound one per CPU.
+    """`cmd` run on CPUs 0..threads-1 (taskset).
 
     Every system is timed this way: an unpinned single-thread run here moves
     between cores and its timings split into a fast and a slow mode (e.g.
-    73 vs 97 GFLOPS for one 1x1 convolution over repeated runs)."""
+    73 vs 97 GFLOPS for one 1x1 convolution over repeated runs). OpenMP's own
+    binding (OMP_PROC_BIND/OMP_PLACES) is not used: with libgomp it put both
+    threads of `onednn-bench peak` on one CPU here (100 instead of 200 GFLOPS)."""
     return ["taskset", "-c", f"0-{threads - 1}"] + cmd
 
 
 def run_json(cmd, threads=1):
-    env = dict(os.environ, OMP_PROC_BIND="close", OMP_PLACES="cores")
-    proc = subprocess.run(pinned(cmd, threads), capture_output=True, text=True, env=env)
+    proc = subprocess.run(pinned(cmd, threads), capture_output=True, text=True)
     if proc.returncode != 0:
         sys.exit(f"error: {' '.join(cmd)} failed ({proc.returncode}):\n"
                  f"{proc.stdout}{proc.stderr}")
