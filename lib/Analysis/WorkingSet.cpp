@@ -2,8 +2,9 @@
 //
 // Builds the polyhedral model of an affine nest directly from the MLIR IR
 // (index sets from affine::getIndexSet, access maps from MemRefAccess) as isl
-// objects, maps every statement instance to its 2d+1 schedule time so that
-// all statements share one time space ordered lexicographically, and runs
+// objects, maps every statement instance to its 2d+1 schedule time (less the
+// positions equal in all statements) so that all statements share one time
+// space ordered lexicographically, and runs
 // Algorithm 1 of PolyDL there. A statement is the set of memory accesses of
 // one loop body. Dependences are memory-based (every earlier access of the
 // same element, not only the last), as in the paper's example where the
@@ -60,14 +61,22 @@ public:
   ~PolyhedralModel() {
     for (ModelAccess &access : accesses)
       isl_map_free(access.relation);
+    for (isl_map *footprint : footprints)
+      isl_map_free(footprint);
     isl_set_free(domain);
     isl_ctx_free(ctx);
   }
 
   isl_ctx *ctx;
   unsigned timeDims = 0;
+  /// The time dimension of the loop at each depth.
+  SmallVector<unsigned> loopTimeDims;
   isl_set *domain = nullptr; // All statement instances, as times.
   SmallVector<ModelAccess> accesses;
+  /// Per array, T -> the elements any access touches at that time (the
+  /// union of its accesses: the load and the store of an accumulator give
+  /// one relation).
+  SmallVector<isl_map *> footprints;
   SmallVector<int64_t> elementBytes; // Per array.
   std::string text;                  // Domains, accesses and schedules.
 };
@@ -284,7 +293,35 @@ WorkingSetAnalysis::build(AffineForOp root, std::string *whyNot) {
   unsigned maxDepth = 0;
   for (StatementInfo &info : statements)
     maxDepth = std::max<unsigned>(maxDepth, info.loops.size());
-  model->timeDims = 2 * maxDepth + 1;
+
+  // Schedules: loop positions interleaved with the ivs, padded with 0.
+  SmallVector<SmallVector<std::string>> schedules;
+  for (StatementInfo &info : statements) {
+    SmallVector<std::string> times;
+    for (auto [d, loop] : llvm::enumerate(info.loops)) {
+      times.push_back(std::to_string(positionInBlock(loop)));
+      times.push_back("i" + std::to_string(d));
+    }
+    times.resize(2 * maxDepth + 1, "0");
+    schedules.push_back(std::move(times));
+  }
+  // A position that is the same in every schedule never decides the order:
+  // it is left out. In a perfect nest that is every position but the
+  // outermost, which halves the time space isl works in.
+  SmallVector<unsigned> kept;
+  for (unsigned t = 0; t < 2 * maxDepth + 1; ++t) {
+    bool isLoop = t % 2 == 1;
+    if (isLoop) {
+      model->loopTimeDims.push_back(kept.size());
+      kept.push_back(t);
+      continue;
+    }
+    if (llvm::any_of(schedules, [&](ArrayRef<std::string> schedule) {
+          return schedule[t] != schedules.front()[t];
+        }))
+      kept.push_back(t);
+  }
+  model->timeDims = kept.size();
 
   DenseMap<Value, unsigned> arrayOf;
   llvm::raw_string_ostream text(model->text);
@@ -316,14 +353,9 @@ WorkingSetAnalysis::build(AffineForOp root, std::string *whyNot) {
       return fail("loop bounds depend on symbols (dynamic sizes)");
     std::string domainText = "{ " + tuple + " : " + constraints + " }";
 
-    // Schedule: loop positions interleaved with the ivs, padded with 0.
     SmallVector<std::string> times;
-    for (AffineForOp loop : info.loops) {
-      times.push_back(std::to_string(positionInBlock(loop)));
-      times.push_back(ivNames[times.size() / 2]);
-    }
-    while (times.size() < model->timeDims)
-      times.push_back("0");
+    for (unsigned t : kept)
+      times.push_back(schedules[s][t]);
     std::string scheduleText = "{ " + tuple + " -> T[" + joined(times) + "] }";
     text << domainText << "\n" << scheduleText << "\n";
 
@@ -389,6 +421,14 @@ WorkingSetAnalysis::build(AffineForOp root, std::string *whyNot) {
   }
   // Every statement's instances live in the one time space T.
   model->domain = isl_set_coalesce(isl_set_from_union_set(domains));
+  model->footprints.resize(model->elementBytes.size(), nullptr);
+  for (const ModelAccess &access : model->accesses) {
+    isl_map *&footprint = model->footprints[access.array];
+    isl_map *relation = isl_map_copy(access.relation);
+    footprint = footprint ? isl_map_union(footprint, relation) : relation;
+  }
+  for (isl_map *&footprint : model->footprints)
+    footprint = isl_map_coalesce(footprint);
   return std::unique_ptr<WorkingSetAnalysis>(
       new WorkingSetAnalysis(std::move(model)));
 }
@@ -406,18 +446,9 @@ WorkingSetAnalysis::compute(const WorkingSetOptions &options) const {
 
   // Elements (and bytes) that the instances `times` touch.
   auto measure = [&](isl_set *times, WorkingSet &ws) {
-    for (unsigned array = 0; array < model->elementBytes.size(); ++array) {
-      isl_set *elements = nullptr;
-      for (const ModelAccess &access : model->accesses) {
-        if (access.array != array)
-          continue;
-        isl_set *touched =
-            isl_set_apply(isl_set_copy(times), isl_map_copy(access.relation));
-        elements = elements ? isl_set_union(elements, touched) : touched;
-      }
-      if (!elements)
-        continue;
-      elements = isl_set_coalesce(elements);
+    for (auto [array, footprint] : llvm::enumerate(model->footprints)) {
+      isl_set *elements = isl_set_coalesce(
+          isl_set_apply(isl_set_copy(times), isl_map_copy(footprint)));
       int64_t count =
           countPoints(elements, options.maxOperations, ws.approximate);
       ws.elements += count;
@@ -425,14 +456,6 @@ WorkingSetAnalysis::compute(const WorkingSetOptions &options) const {
       isl_set_free(elements);
     }
     isl_set_free(times);
-  };
-  // {t in domain : lo <= t <= hi} for single points lo and hi.
-  auto between = [&](isl_set *lo, isl_set *hi) {
-    isl_set *after =
-        isl_map_range(isl_set_lex_le_set(lo, isl_set_copy(model->domain)));
-    isl_set *before =
-        isl_map_domain(isl_set_lex_le_set(isl_set_copy(model->domain), hi));
-    return isl_set_intersect(after, before);
   };
   // The time coordinates of a single point.
   auto coordinates = [&](isl_set *point) {
@@ -445,6 +468,48 @@ WorkingSetAnalysis::compute(const WorkingSetOptions &options) const {
     }
     isl_point_free(sample);
     return values;
+  };
+  // {t in domain : lo <= t <= hi} for single points lo and hi (lo <= hi).
+  // Built from the points' coordinates as disjoint pieces, not with
+  // isl_set_lex_le_set: that relates the whole domain to itself, one
+  // disjunct per time dimension, and was most of the analysis time.
+  auto between = [&](isl_set *loPoint, isl_set *hiPoint) {
+    SmallVector<int64_t> lo = coordinates(loPoint), hi = coordinates(hiPoint);
+    isl_set_free(loPoint);
+    isl_set_free(hiPoint);
+    isl_set *universe = isl_set_universe(isl_space_copy(timeSpace));
+    // Times equal to `point` on dims [0, d).
+    auto prefix = [&](ArrayRef<int64_t> point, unsigned d) {
+      isl_set *piece = isl_set_copy(universe);
+      for (unsigned t = 0; t < d; ++t)
+        piece = isl_set_fix_si(piece, isl_dim_set, t, point[t]);
+      return piece;
+    };
+    unsigned split = 0;
+    while (split < timeDims && lo[split] == hi[split])
+      ++split;
+    isl_set *interval = prefix(lo, timeDims);
+    if (split < timeDims) {
+      interval = isl_set_union(interval, prefix(hi, timeDims));
+      // lo < t < hi on the first dim where they differ.
+      if (hi[split] - lo[split] >= 2)
+        interval = isl_set_union(
+            interval, isl_set_upper_bound_si(
+                          isl_set_lower_bound_si(prefix(lo, split), isl_dim_set,
+                                                 split, lo[split] + 1),
+                          isl_dim_set, split, hi[split] - 1));
+      // Equal to lo up to d, then after it; equal to hi up to d, then before.
+      for (unsigned d = split + 1; d < timeDims; ++d) {
+        interval = isl_set_union(
+            interval,
+            isl_set_lower_bound_si(prefix(lo, d), isl_dim_set, d, lo[d] + 1));
+        interval = isl_set_union(
+            interval,
+            isl_set_upper_bound_si(prefix(hi, d), isl_dim_set, d, hi[d] - 1));
+      }
+    }
+    isl_set_free(universe);
+    return isl_set_intersect(interval, isl_set_copy(model->domain));
   };
 
   SmallVector<WorkingSet> result;
@@ -489,8 +554,9 @@ WorkingSetAnalysis::compute(const WorkingSetOptions &options) const {
           isl_set_lexmin(isl_map_domain(isl_map_copy(dependence)));
 
       bool spansParallel = false;
-      if (options.parallelDepth && 2 * *options.parallelDepth + 1 < timeDims) {
-        unsigned t = 2 * *options.parallelDepth + 1;
+      if (options.parallelDepth &&
+          *options.parallelDepth < model->loopTimeDims.size()) {
+        unsigned t = model->loopTimeDims[*options.parallelDepth];
         // The pairs whose parallel-loop iterations differ.
         isl_map *across =
             isl_map_subtract(isl_map_copy(dependence),
@@ -503,7 +569,7 @@ WorkingSetAnalysis::compute(const WorkingSetOptions &options) const {
       if (spansParallel) {
         // All iterations of the parallel loop with the outer loops fixed to
         // the first source's values.
-        unsigned t = 2 * *options.parallelDepth + 1;
+        unsigned t = model->loopTimeDims[*options.parallelDepth];
         SmallVector<int64_t> fixed = coordinates(sourceTime);
         isl_set *times = isl_set_copy(model->domain);
         for (unsigned d = 0; d < t; ++d)

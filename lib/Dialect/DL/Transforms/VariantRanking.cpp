@@ -195,8 +195,8 @@ SmallVector<ScheduleAttr> dl::generateVariants(Operation *op,
   SmallVector<Loop> prefix, suffix;
   SmallVector<unsigned> free;
   for (auto [index, dim] : llvm::enumerate(*dims)) {
-    // Optional dimensions (a conv's input-channel blocks) stay whole and
-    // innermost: their tiles come from the tile solver.
+    // Optional dimensions (a conv's input-channel blocks) stay innermost;
+    // their tiles are added below.
     if (dim.optional)
       continue;
     if (dim.innermost)
@@ -240,6 +240,31 @@ SmallVector<ScheduleAttr> dl::generateVariants(Operation *op,
         loops.push_back({tiled, 0});
         if (!isInnermost)
           llvm::append_range(loops, suffix);
+        sequences.push_back(loops);
+      }
+    }
+  }
+
+  // Optional dimensions tiled: the tile loop just inside the outermost
+  // free loop (so the inner free loops reuse one tile of the operand it
+  // indexes, e.g. a conv's filter slice over the output rows), the point loop
+  // innermost.
+  for (auto [index, dim] : llvm::enumerate(*dims)) {
+    if (!dim.optional)
+      continue;
+    SmallVector<int64_t> tiles =
+        tileCandidates(dim.extent, options.tilesPerDim);
+    size_t untiled = sequences.size();
+    for (size_t s = 0; s < untiled; ++s) {
+      size_t outer = prefix.size();
+      // Without a free loop inside the outermost one, nothing would reuse
+      // the tile.
+      if (sequences[s].size() < outer + 2 + suffix.size())
+        continue;
+      for (int64_t tile : tiles) {
+        SmallVector<Loop> loops(sequences[s]);
+        loops.insert(loops.begin() + outer + 1, {unsigned(index), tile});
+        loops.push_back({unsigned(index), 0});
         sequences.push_back(loops);
       }
     }

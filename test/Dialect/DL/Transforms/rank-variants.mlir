@@ -13,11 +13,12 @@
 // reuse across output-channel blocks:
 //   [oh, kb]: filter 2.85 MB, input 0.57 MB   [kb, oh]: 0.91 MB, 2.80 MB
 //   [oh:4, kb, oh]: 2.69 MB, 0.82 MB          [kb:8, oh, kb]: 1.82 MB, 2.12 MB
-// With a 512 KiB L2 none of these fits in L2 and the smallest total wins:
-// [oh, kb]. A 1 MiB L2 holds the input's 0.82 MB of [oh:4, kb, oh]; a 2 MiB
-// L2 holds the filter's 1.82 MB of [kb:8, oh, kb].
+// With a 512 KiB L2 none of these fits in L2; tiling the input channels
+// does: [oh, cb:4, kb, cb] reuses 4 input blocks of a row (0.31 MB with the
+// output row) across kb and wins. A 1 MiB L2 holds the input's 0.82 MB of
+// [oh:4, kb, oh]; a 2 MiB L2 holds the filter's 1.82 MB of [kb:8, oh, kb].
 // BASE-LABEL: func.func @conv_1x1
-// BASE: schedule = #dl.schedule<[n, oh, kb]>
+// BASE: schedule = #dl.schedule<[n, oh, cb:4, kb, cb]>
 // MID-LABEL: func.func @conv_1x1
 // MID: schedule = #dl.schedule<[n, oh:4, kb, oh]>
 // BIG-LABEL: func.func @conv_1x1
@@ -25,7 +26,7 @@
 // With 2 threads the parallel loop is the outermost one over at least 2
 // iterations that is not a reduction.
 // PAR-LABEL: func.func @conv_1x1
-// PAR: schedule = #dl.schedule<[n, oh, kb], parallel = 1>
+// PAR: schedule = #dl.schedule<[n, oh, cb:4, kb, cb], parallel = 1>
 func.func @conv_1x1(%in: memref<1x8x28x28x32xf32>, %f: memref<16x8x1x1x32x32xf32>, %out: memref<1x16x28x28x32xf32>) {
   dl.conv2d ins(%in, %f : memref<1x8x28x28x32xf32>, memref<16x8x1x1x32x32xf32>) outs(%out : memref<1x16x28x28x32xf32>)
   return
@@ -69,12 +70,16 @@ func.func @plain(%in: memref<1x8x8x8xf32>, %f: memref<8x8x1x1xf32>, %out: memref
 // REPORT: "bytes_per_level": [
 // REPORT: "cost":
 // REPORT: "rank": 0,
-// REPORT: "schedule": "#dl.schedule<[n, oh, kb]>",
+// REPORT: "schedule": "#dl.schedule<[n, oh, cb:4, kb, cb]>",
 // REPORT: "working_sets": [
+// REPORT: "bytes": 314112,
+// REPORT: "kind": "max"
+// REPORT: "rank": 5,
+// REPORT: "schedule": "#dl.schedule<[n, oh, kb]>",
 // REPORT: "bytes": 2853640,
 // REPORT: "dependence": "RAR A1[i1, i3, i4, i5, i7, i8] -> A1[i1, i3, i4, i5, i7, i8]",
 // REPORT: "kind": "max"
-// REPORT: "rank": 5,
+// REPORT: "rank": 13,
 // REPORT: "schedule": "#dl.schedule<[n, kb:8, oh, kb]>",
 // REPORT: "op": "dl.matmul",
 // REPORT: "threads": 1

@@ -52,7 +52,10 @@ def RankVariants : Pass<"dl-rank-variants", "::mlir::ModuleOp"> {
     `pack_blocks`) that has no `schedule` yet, generates the variants of its
     outer loops: every order of its dimensions, every tiling of one
     dimension by divisor tiles (the tile loop outermost, the point loop
-    innermost), and with `threads` > 1 the parallel loop (the outermost
+    innermost), each of these with a convolution's input-channel blocks
+    tiled just inside its outermost loop (so the loops inside reuse a slice
+    of the filter or of the input that a cache level can hold), and with
+    `threads` > 1 the parallel loop (the outermost
     non-reduction loop with at least `threads` iterations). Each variant is
     lowered in a scratch module; `WorkingSetAnalysis` computes its working
     sets (PolyDL Algorithm 1, with isl, on the loops including the GEMM

@@ -68,9 +68,11 @@ LogicalResult writeJSONReport(Operation *anchor, StringRef pass, StringRef path,
 /// The variants of a schedulable op: every order of its dimensions longer
 /// than 1 (a dimension that must stay innermost stays there), and every
 /// one-dimension tiling by up to `tilesPerDim` divisors with the tile loop
-/// outermost and the point loop innermost. With threads > 1, the parallel
-/// loop is the outermost loop that is not a reduction and has at least
-/// `threads` iterations (no variant without one).
+/// outermost and the point loop innermost, and each of these with an
+/// optional dimension (a conv's input-channel blocks) tiled by up to
+/// `tilesPerDim` divisors just inside the outermost loop. With threads > 1,
+/// the parallel loop is the outermost loop that is not a reduction and has
+/// at least `threads` iterations (no variant without one).
 SmallVector<ScheduleAttr> generateVariants(Operation *op,
                                            const RankingOptions &options);
 
