@@ -32,6 +32,22 @@ func.func @gemm_k_outer(%a: memref<96x256xf32>, %b: memref<256x64xf32>, %c: memr
   return
 }
 
+// The parallel loop below a reduction tile loop and the zeroing of the
+// result tile it accumulates into (the nest is not perfect down to it).
+// CHECK: gemm_parallel_below_k: max_abs_err={{.*}} ok
+func.func @gemm_parallel_below_k(%a: memref<64x256xf32>, %b: memref<256x96xf32>, %c: memref<64x96xf32>) {
+  dl.matmul ins(%a, %b : memref<64x256xf32>, memref<256x96xf32>) outs(%c : memref<64x96xf32>)
+      {pack_blocks = array<i64: 32, 32, 32>, pack_a, pack_b,
+       schedule = #dl.schedule<[i, k:4, j, k], parallel = 2>}
+  return
+}
+// CHECK: conv_parallel_below_cb: max_abs_err={{.*}} ok
+func.func @conv_parallel_below_cb(%in: memref<1x4x8x8x16xf32>, %f: memref<6x4x3x3x16x16xf32>, %out: memref<1x6x8x8x16xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x4x8x8x16xf32>, memref<6x4x3x3x16x16xf32>) outs(%out : memref<1x6x8x8x16xf32>)
+      {padding = array<i64: 1, 1, 1, 1>, schedule = #dl.schedule<[n, cb:2, kb, oh, cb], parallel = 2>}
+  return
+}
+
 // Tiles at several levels and input-channel blocks split over two brgemm
 // calls (the output accumulates across them), 3x3 taps with padding.
 // CHECK: conv_multi_level: max_abs_err={{.*}} ok

@@ -82,14 +82,16 @@ struct ParallelizeOuterLoopsPass
         roots.push_back(loop);
     for (AffineForOp root : roots) {
       // A loop its schedule chose runs in parallel alone, if it is parallel.
-      SmallVector<AffineForOp> nest;
-      affine::getPerfectlyNestedLoops(nest, root);
-      auto *chosen = llvm::find_if(nest, [](AffineForOp loop) {
-        return loop->hasAttr(dl::DLDialect::getParallelLoopAttrName());
+      // It may be below a reduction tile loop or below a tile's result
+      // initialization (the nest is then not perfect down to it).
+      AffineForOp chosen;
+      root->walk([&](AffineForOp loop) {
+        if (loop->hasAttr(dl::DLDialect::getParallelLoopAttrName()))
+          chosen = loop;
       });
-      if (chosen != nest.end()) {
-        if (affine::isLoopParallel(*chosen))
-          (void)affine::affineParallelize(*chosen);
+      if (chosen) {
+        if (affine::isLoopParallel(chosen))
+          (void)affine::affineParallelize(chosen);
         continue;
       }
       SmallVector<AffineForOp> loops = parallelPrefix(root);

@@ -79,3 +79,19 @@ func.func @scheduled_gemm_reduction(%a: memref<8x8xf32>, %b: memref<8x16xf32>, %
   dl.matmul ins(%a, %b : memref<8x8xf32>, memref<8x16xf32>) outs(%c : memref<8x16xf32>) {beta = 1.0 : f32, pack_blocks = array<i64: 4, 8, 2>, schedule = #dl.schedule<[k:2, j, i, k], parallel = 0>}
   return
 }
+
+// The schedule's parallel loop (j) is below the K tile loop, after the
+// beta scaling of the C tile the K tiles accumulate into: the nest is not
+// perfect down to it, and it still runs in parallel alone (inside the
+// sequential K tile loop; the tile's scaling stays sequential before it).
+// CHECK-LABEL: func.func @scheduled_gemm_below_reduction
+// CHECK: affine.for %{{.*}} = 0 to 2 {
+// CHECK: arith.mulf
+// CHECK: affine.for %{{.*}} = 0 to 2 {
+// CHECK-NEXT: affine.parallel (%{{.*}}) = (0) to (2) {
+// CHECK-NOT: affine.parallel
+// CHECK: return
+func.func @scheduled_gemm_below_reduction(%a: memref<8x8xf32>, %b: memref<8x16xf32>, %c: memref<8x16xf32>) {
+  dl.matmul ins(%a, %b : memref<8x8xf32>, memref<8x16xf32>) outs(%c : memref<8x16xf32>) {beta = 0.5 : f32, pack_blocks = array<i64: 4, 8, 2>, schedule = #dl.schedule<[i, k:2, j, k], parallel = 2>}
+  return
+}
