@@ -25,6 +25,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <isl/aff.h>
 #include <isl/ctx.h>
 #include <isl/ilp.h>
 #include <isl/map.h>
@@ -32,6 +33,7 @@
 #include <isl/point.h>
 #include <isl/set.h>
 #include <isl/space.h>
+#include <isl/stride_info.h>
 #include <isl/union_map.h>
 #include <isl/union_set.h>
 #include <isl/val.h>
@@ -162,24 +164,70 @@ std::string constraintsToIsl(const affine::FlatAffineValueConstraints &cst,
   return "exists (" + joined(locals) + " : " + body + ")";
 }
 
-/// Distinct points of `set` (no parameters): boxes by their extents, other
-/// pieces by isl's enumeration within `maxOperations` (0: no enumeration),
-/// else their bounding box (and `approximate` is set).
+/// The points of a box (or of `piece`'s bounding box).
+int64_t boxCount(isl_set *piece) {
+  int64_t count = 1;
+  for (int d = 0, e = isl_set_dim(piece, isl_dim_set); d < e; ++d) {
+    isl_val *lo = isl_set_dim_min_val(isl_set_copy(piece), d);
+    isl_val *hi = isl_set_dim_max_val(isl_set_copy(piece), d);
+    if (isl_val_is_int(lo) && isl_val_is_int(hi))
+      count *= isl_val_get_num_si(hi) - isl_val_get_num_si(lo) + 1;
+    isl_val_free(lo);
+    isl_val_free(hi);
+  }
+  return count;
+}
+
+/// The points of `piece` when they form a box on a lattice (the elements a
+/// strided access touches): with each dimension's stride and constant offset
+/// from isl, x_d = offset_d + stride_d * y_d maps the y of a box one-to-one
+/// onto the piece's points. None if some offset is not constant or the y
+/// are not a box. isl_set_count_val would enumerate them instead (most of a
+/// strided convolution's analysis time).
+std::optional<int64_t> latticeBoxCount(isl_set *piece) {
+  isl_space *space = isl_set_get_space(piece);
+  isl_multi_aff *toPoints =
+      isl_multi_aff_identity_on_domain_space(isl_space_copy(space));
+  bool strided = false, constantOffsets = true;
+  for (int d = 0, e = isl_set_dim(piece, isl_dim_set); d < e; ++d) {
+    isl_stride_info *info = isl_set_get_stride_info(piece, d);
+    isl_val *stride = isl_stride_info_get_stride(info);
+    isl_aff *offset = isl_stride_info_get_offset(info);
+    isl_stride_info_free(info);
+    if (isl_val_is_one(stride) != isl_bool_true) {
+      constantOffsets &= isl_aff_is_cst(offset) == isl_bool_true;
+      strided = true;
+      isl_aff *coordinate = isl_aff_var_on_domain(
+          isl_local_space_from_space(isl_space_copy(space)), isl_dim_set, d);
+      coordinate = isl_aff_add_constant_val(
+          isl_aff_scale_val(coordinate, isl_val_copy(stride)),
+          isl_aff_get_constant_val(offset));
+      toPoints = isl_multi_aff_set_at(toPoints, d, coordinate);
+    }
+    isl_val_free(stride);
+    isl_aff_free(offset);
+  }
+  isl_space_free(space);
+  if (!strided || !constantOffsets) {
+    isl_multi_aff_free(toPoints);
+    return std::nullopt;
+  }
+  isl_set *lattice = isl_set_coalesce(
+      isl_set_preimage_multi_aff(isl_set_copy(piece), toPoints));
+  std::optional<int64_t> count;
+  if (isl_set_is_box(lattice) == isl_bool_true)
+    count = boxCount(lattice);
+  isl_set_free(lattice);
+  return count;
+}
+
+/// Distinct points of `set` (no parameters): boxes by their extents, boxes
+/// on a lattice by theirs, other pieces by isl's enumeration within
+/// `maxOperations` (0: no enumeration), else their bounding box (and
+/// `approximate` is set).
 int64_t countPoints(isl_set *set, unsigned long maxOperations,
                     bool &approximate) {
   isl_ctx *ctx = isl_set_get_ctx(set);
-  auto boxCount = [](isl_set *piece) -> int64_t {
-    int64_t count = 1;
-    for (int d = 0, e = isl_set_dim(piece, isl_dim_set); d < e; ++d) {
-      isl_val *lo = isl_set_dim_min_val(isl_set_copy(piece), d);
-      isl_val *hi = isl_set_dim_max_val(isl_set_copy(piece), d);
-      if (isl_val_is_int(lo) && isl_val_is_int(hi))
-        count *= isl_val_get_num_si(hi) - isl_val_get_num_si(lo) + 1;
-      isl_val_free(lo);
-      isl_val_free(hi);
-    }
-    return count;
-  };
   int64_t total = 0;
   isl_set *disjoint = isl_set_make_disjoint(isl_set_copy(set));
   isl_basic_set_list *pieces = isl_set_get_basic_set_list(disjoint);
@@ -192,6 +240,11 @@ int64_t countPoints(isl_set *set, unsigned long maxOperations,
     }
     if (isl_set_is_box(piece) == isl_bool_true) {
       total += boxCount(piece);
+      isl_set_free(piece);
+      continue;
+    }
+    if (std::optional<int64_t> count = latticeBoxCount(piece)) {
+      total += *count;
       isl_set_free(piece);
       continue;
     }

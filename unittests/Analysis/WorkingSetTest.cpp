@@ -2,7 +2,8 @@
 //
 // Algorithm 1 on affine nests parsed from MLIR text (the GEMM example of the
 // PolyDL paper for several N and K, a parallel-loop working set, a blocked
-// convolution computed by hand) and Algorithm 2 / eq. 1 on hand-made lists.
+// convolution computed by hand, a strided access counted on its lattice) and
+// Algorithm 2 / eq. 1 on hand-made lists.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,8 +37,9 @@ protected:
   }
 
   /// The working sets of the first top-level loop nest of `source`.
-  SmallVector<WorkingSet> analyze(const std::string &source,
-                                  std::optional<unsigned> parallelDepth = {}) {
+  SmallVector<WorkingSet>
+  analyze(const std::string &source, std::optional<unsigned> parallelDepth = {},
+          unsigned long maxOperations = WorkingSetOptions().maxOperations) {
     module = parseSourceString<ModuleOp>(source, &context);
     EXPECT_TRUE(module);
     affine::AffineForOp root;
@@ -52,6 +54,7 @@ protected:
       return {};
     WorkingSetOptions options;
     options.parallelDepth = parallelDepth;
+    options.maxOperations = maxOperations;
     return (*analysis)->compute(options);
   }
 
@@ -269,3 +272,43 @@ TEST(CacheModelTest, MachineFileRoundTripAndOverrides) {
 }
 
 } // namespace
+
+// A stride-2 1x1 convolution out[w][k] += in[2w][c] * f[c][k], loops
+// (w, c, k). The filter's reuse from w = 0 to the last w (WS_max) touches the
+// rows 0, 2, ..., 2(W-2) of the input (and in[2(W-1)][0]): a box on a
+// lattice, counted from its extents without enumerating (isl may not
+// enumerate here: maxOperations = 0 would make any enumerated count a
+// bounding box, marked approximate).
+TEST_F(WorkingSetTest, StridedAccessCountedExactlyWithoutEnumeration) {
+  const int64_t w = 5, c = 4, kb = 8;
+  std::string in = "memref<10x4xf32>", f = "memref<4x8xf32>",
+              out = "memref<5x8xf32>";
+  std::string source = "func.func @conv(%in: " + in + ", %f: " + f +
+                       ", %out: " + out +
+                       ") {\n"
+                       "  affine.for %w = 0 to 5 {\n"
+                       "    affine.for %c = 0 to 4 {\n"
+                       "      affine.for %k = 0 to 8 {\n"
+                       "        %x = affine.load %in[%w * 2, %c] : " +
+                       in +
+                       "\n"
+                       "        %y = affine.load %f[%c, %k] : " +
+                       f +
+                       "\n"
+                       "        %o = affine.load %out[%w, %k] : " +
+                       out +
+                       "\n"
+                       "        %p = arith.mulf %x, %y : f32\n"
+                       "        %s = arith.addf %o, %p : f32\n"
+                       "        affine.store %s, %out[%w, %k] : " +
+                       out +
+                       "\n"
+                       "      }\n    }\n  }\n  return\n}\n";
+  SmallVector<WorkingSet> sets =
+      analyze(source, /*parallelDepth=*/std::nullopt, /*maxOperations=*/0);
+  const WorkingSet *filter =
+      find(sets, "RAR A1[i1, i2] -> A1[i1, i2]", WorkingSet::Kind::Max);
+  ASSERT_TRUE(filter);
+  EXPECT_FALSE(filter->approximate);
+  EXPECT_EQ(filter->elements, (w - 1) * c + 1 + c * kb + (w - 1) * kb + 1);
+}

@@ -6,9 +6,10 @@
 // between all pairs of accesses to the same array (RAR, RAW, WAR, WAW), and
 // for each dependence the number of distinct array elements touched between
 // its first source and its first / last target (WS_min / WS_max), or by all
-// iterations of the parallel loop (WS_par). Counting is exact where isl can
-// count within a bounded number of operations; otherwise the bounding box is
-// counted and the working set is marked approximate.
+// iterations of the parallel loop (WS_par). Counting is exact: boxes and
+// boxes on a lattice (strided accesses) from their extents, other pieces by
+// isl's enumeration within a bounded number of operations; past the bound the
+// bounding box is counted and the working set is marked approximate.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,7 +44,8 @@ struct WorkingSetOptions {
   /// Depth (0 = the root loop) of the loop that runs in parallel, if any.
   std::optional<unsigned> parallelDepth;
   /// isl operations allowed per count before the bounding box is used; 0
-  /// counts every piece that is not a box by its bounding box.
+  /// counts every piece that is not a box (or a box on a lattice) by its
+  /// bounding box.
   unsigned long maxOperations = 2000000;
 };
 
