@@ -576,11 +576,42 @@ WorkingSetAnalysis::compute(const WorkingSetOptions &options) const {
     SmallVector<size_t> results;
   };
   SmallVector<Measured> measured;
+  // Accesses with equal relations (the load and the store of an accumulator)
+  // have equal dependences with any other access: each pair of such classes
+  // is computed once. Per pair of classes: the index in `measured`, or none
+  // for no dependence.
+  SmallVector<unsigned> relationClass;
+  for (const ModelAccess &access : model->accesses) {
+    unsigned index = relationClass.size();
+    for (unsigned other = 0; other < index; ++other)
+      if (model->accesses[other].array == access.array &&
+          isl_map_is_equal(model->accesses[other].relation, access.relation) ==
+              isl_bool_true) {
+        index = relationClass[other];
+        break;
+      }
+    relationClass.push_back(index);
+  }
+  DenseMap<std::pair<unsigned, unsigned>, std::optional<size_t>> classPairs;
   static const char *kinds[2][2] = {{"RAR", "WAR"}, {"RAW", "WAW"}};
-  for (const ModelAccess &source : model->accesses) {
-    for (const ModelAccess &target : model->accesses) {
+  for (auto [s, source] : llvm::enumerate(model->accesses)) {
+    for (auto [t, target] : llvm::enumerate(model->accesses)) {
       if (source.array != target.array)
         continue;
+      std::string kind = kinds[source.write][target.write];
+      // A dependence already measured gets this pair's kind in its name.
+      auto nameAlso = [&](const Measured &same) {
+        for (size_t index : same.results)
+          result[index].dependence.insert(result[index].dependence.find(' '),
+                                          "," + kind);
+      };
+      auto [known, isNew] = classPairs.try_emplace(
+          std::make_pair(relationClass[s], relationClass[t]));
+      if (!isNew) {
+        if (known->second)
+          nameAlso(measured[*known->second]);
+        continue;
+      }
       // Pairs of times touching the same element, source strictly first.
       isl_map *dependence = isl_map_intersect(
           isl_map_apply_range(isl_map_copy(source.relation),
@@ -590,17 +621,17 @@ WorkingSetAnalysis::compute(const WorkingSetOptions &options) const {
         isl_map_free(dependence);
         continue;
       }
-      std::string kind = kinds[source.write][target.write];
       auto *same = llvm::find_if(measured, [&](const Measured &m) {
         return isl_map_is_equal(m.dependence, dependence) == isl_bool_true;
       });
       if (same != measured.end()) {
-        for (size_t index : same->results)
-          result[index].dependence.insert(result[index].dependence.find(' '),
-                                          "," + kind);
+        classPairs[{relationClass[s], relationClass[t]}] =
+            same - measured.begin();
+        nameAlso(*same);
         isl_map_free(dependence);
         continue;
       }
+      classPairs[{relationClass[s], relationClass[t]}] = measured.size();
       size_t firstResult = result.size();
       std::string name = kind + " " + source.text + " -> " + target.text;
       isl_set *sourceTime =
