@@ -3,10 +3,14 @@
 // Measures the read bandwidth and the load latency of each cache level and
 // of memory on the running machine, and writes a machine file (JSON) that
 // dl-rank-variants / dl-compile read with --machine-file. Capacities come
-// from sysfs (CacheModel::detect). Bandwidth: a streaming read of a buffer
-// of half a level's capacity (of 8x the last level's for memory), repeated
-// for --min-time; latency: a pointer chase through a random cyclic
-// permutation of cache lines in such a buffer. Units: ns and bytes/ns.
+// from sysfs (CacheModel::detect), except the last level's, which is
+// measured: it is shared by all the cores of the chip (in a VM also with
+// other tenants' cores), and its reported size overstates what one core's
+// working sets can keep (here 32 MiB reported, reads slow down from about
+// 8 MiB). Bandwidth: the fastest of streaming reads of a buffer of half a
+// level's capacity (of 8x the last level's for memory), repeated for
+// --min-time; latency: a pointer chase through a random cyclic permutation
+// of cache lines in such a buffer. Units: ns and bytes/ns.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,7 +22,9 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <numeric>
 #include <random>
@@ -73,21 +79,52 @@ uint64_t sumWords(const Word8 *data, size_t count) {
   return sumWordsBody(data, count);
 }
 
-/// Bytes per ns of reading `bytes` over and over.
-double readBandwidth(size_t bytes, uint64_t &sink) {
+/// Bytes per ns of reading `bytes` over and over: the fastest read, or the
+/// median one (for sizes the other cores' traffic makes vary).
+double readBandwidth(size_t bytes, uint64_t &sink, bool median = false) {
   std::vector<Word8> buffer(std::max<size_t>(4, bytes / sizeof(Word8)));
   for (size_t i = 0; i < buffer.size(); ++i)
     buffer[i] = Word8{i, i + 1, i + 2, i + 3};
   sink += sumWords(buffer.data(), buffer.size()); // Warm up.
-  double seconds = 0.0, best = 0.0;
-  while (seconds < minTime) {
+  // Small buffers are read several times per timing: one read of L1's half
+  // takes about the clock's resolution.
+  size_t passes = std::max<size_t>(1, (1 << 20) / bytes);
+  double seconds = 0.0;
+  std::vector<double> rates;
+  while (seconds < minTime || rates.size() < 3) {
     auto start = Clock::now();
-    sink += sumWords(buffer.data(), buffer.size());
+    for (size_t pass = 0; pass < passes; ++pass)
+      sink += sumWords(buffer.data(), buffer.size());
     double t = std::chrono::duration<double>(Clock::now() - start).count();
     seconds += t;
-    best = std::max(best, buffer.size() * sizeof(Word8) / (t * 1e9));
+    rates.push_back(passes * buffer.size() * sizeof(Word8) / (t * 1e9));
   }
-  return best;
+  if (!median)
+    return *std::max_element(rates.begin(), rates.end());
+  std::nth_element(rates.begin(), rates.begin() + rates.size() / 2,
+                   rates.end());
+  return rates[rates.size() / 2];
+}
+
+/// The part of the last cache level one core can use: the largest buffer,
+/// from twice the level below up to twice the reported capacity in steps of
+/// sqrt(2), whose median read is still at least half-way between the one at
+/// the smallest size and memory's.
+int64_t usableCapacity(int64_t below, int64_t reported, double memoryBandwidth,
+                       uint64_t &sink) {
+  double inside = 0.0;
+  int64_t usable = 2 * below;
+  for (double bytes = 2.0 * below; bytes <= 2.0 * reported;
+       bytes *= std::sqrt(2.0)) {
+    double bandwidth =
+        readBandwidth(static_cast<size_t>(bytes), sink, /*median=*/true);
+    if (inside == 0.0)
+      inside = bandwidth;
+    if (bandwidth < (inside + memoryBandwidth) / 2)
+      break;
+    usable = static_cast<int64_t>(bytes);
+  }
+  return usable;
 }
 
 /// ns per dependent load in a random cycle through `bytes` of cache lines.
@@ -124,6 +161,19 @@ int main(int argc, char **argv) {
       "machine and write a machine file for dl-compile --machine-file\n");
   dl::CacheModel model = dl::CacheModel::detect();
   uint64_t sink = 0;
+  size_t memoryBytes = 8 * static_cast<size_t>(model.levels.back().bytes);
+  model.memoryBandwidth = readBandwidth(memoryBytes, sink);
+  model.memoryLatency = loadLatency(memoryBytes, sink);
+  if (model.levels.size() > 1) {
+    dl::CacheLevel &last = model.levels.back();
+    int64_t reported = last.bytes;
+    last.bytes = usableCapacity(model.levels[model.levels.size() - 2].bytes,
+                                reported, model.memoryBandwidth, sink);
+    llvm::errs() << llvm::formatv(
+        "{0}: {1} bytes reported, {2} usable by one core (reads at least "
+        "half-way between {0}'s and memory's bandwidth)\n",
+        last.name, reported, last.bytes);
+  }
   for (dl::CacheLevel &level : model.levels) {
     level.bandwidth = readBandwidth(level.bytes / 2, sink);
     level.latency = loadLatency(level.bytes / 2, sink);
@@ -131,9 +181,6 @@ int main(int argc, char **argv) {
         "{0}: {1} bytes, read {2:f1} bytes/ns, latency {3:f2} ns\n", level.name,
         level.bytes, level.bandwidth, level.latency);
   }
-  size_t memoryBytes = 8 * static_cast<size_t>(model.levels.back().bytes);
-  model.memoryBandwidth = readBandwidth(memoryBytes, sink);
-  model.memoryLatency = loadLatency(memoryBytes, sink);
   llvm::errs() << llvm::formatv(
       "memory: read {0:f1} bytes/ns, latency {1:f2} ns (checksum {2})\n",
       model.memoryBandwidth, model.memoryLatency, sink % 10);

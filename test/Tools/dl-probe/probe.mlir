@@ -9,6 +9,7 @@
 // RUN: not dl-opt %s --dl-rank-variants="cache-sizes=L1=0" 2>&1 | FileCheck %s --check-prefix=ZERO
 // RUN: not dl-compile %s --cache-sizes=L4=1M 2>&1 | FileCheck %s --check-prefix=LEVEL
 
+// PROBE: {{L[0-9]}}: {{[0-9]+}} bytes reported, {{[0-9]+}} usable by one core
 // PROBE: L1: {{[0-9]+}} bytes, read {{.*}} bytes/ns, latency {{.*}} ns
 // PROBE: memory: read {{.*}} bytes/ns
 // FILE: "levels": [
