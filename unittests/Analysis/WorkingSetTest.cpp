@@ -68,39 +68,42 @@ protected:
     return nullptr;
   }
 
+  /// A function accumulating out[outIndex] += in[inIndex] * f[fIndex] in a
+  /// nest of `loops` (name, extent; outermost first). The arrays are A0 =
+  /// in, A1 = f, A2 = out in the analysis' names.
+  static std::string
+  accumulationNest(const std::string &in, const std::string &f,
+                   const std::string &out,
+                   ArrayRef<std::pair<std::string, int64_t>> loops,
+                   const std::string &inIndex, const std::string &fIndex,
+                   const std::string &outIndex) {
+    std::string text = "func.func @nest(%in: " + in + ", %f: " + f +
+                       ", %out: " + out + ") {\n";
+    for (auto [name, extent] : loops)
+      text +=
+          "affine.for %" + name + " = 0 to " + std::to_string(extent) + " {\n";
+    text += "%x = affine.load %in[" + inIndex + "] : " + in + "\n" +
+            "%y = affine.load %f[" + fIndex + "] : " + f + "\n" +
+            "%o = affine.load %out[" + outIndex + "] : " + out + "\n" +
+            "%p = arith.mulf %x, %y : f32\n" +
+            "%s = arith.addf %o, %p : f32\n" + "affine.store %s, %out[" +
+            outIndex + "] : " + out + "\n";
+    for (size_t i = 0; i < loops.size(); ++i)
+      text += "}\n";
+    return text + "return\n}\n";
+  }
+
+  static std::string memref(ArrayRef<int64_t> shape) {
+    std::string text = "memref<";
+    for (int64_t size : shape)
+      text += std::to_string(size) + "x";
+    return text + "f32>";
+  }
+
   static std::string gemm(int64_t m, int64_t n, int64_t k) {
-    std::string a =
-        "memref<" + std::to_string(m) + "x" + std::to_string(k) + "xf32>";
-    std::string b =
-        "memref<" + std::to_string(k) + "x" + std::to_string(n) + "xf32>";
-    std::string c =
-        "memref<" + std::to_string(m) + "x" + std::to_string(n) + "xf32>";
-    return "func.func @gemm(%A: " + a + ", %B: " + b + ", %C: " + c +
-           ") {\n"
-           "  affine.for %i = 0 to " +
-           std::to_string(m) +
-           " {\n"
-           "    affine.for %j = 0 to " +
-           std::to_string(n) +
-           " {\n"
-           "      affine.for %k = 0 to " +
-           std::to_string(k) +
-           " {\n"
-           "        %a = affine.load %A[%i, %k] : " +
-           a +
-           "\n"
-           "        %b = affine.load %B[%k, %j] : " +
-           b +
-           "\n"
-           "        %c = affine.load %C[%i, %j] : " +
-           c +
-           "\n"
-           "        %p = arith.mulf %a, %b : f32\n"
-           "        %s = arith.addf %c, %p : f32\n"
-           "        affine.store %s, %C[%i, %j] : " +
-           c +
-           "\n"
-           "      }\n    }\n  }\n  return\n}\n";
+    return accumulationNest(memref({m, k}), memref({k, n}), memref({m, n}),
+                            {{"i", m}, {"j", n}, {"k", k}}, "%i, %k", "%k, %j",
+                            "%i, %j");
   }
 
   MLIRContext context;
@@ -171,30 +174,10 @@ TEST_F(WorkingSetTest, ParallelLoopWorkingSet) {
 // S[0,0,0,1] (1 + 2 + 2 elements), and all of kk for WS_max (1 + Kb + Kb).
 TEST_F(WorkingSetTest, ConvolutionByHand) {
   const int64_t r = 3, c = 4, kb = 8;
-  std::string in = "memref<7x4xf32>", f = "memref<3x4x8xf32>",
-              out = "memref<5x8xf32>";
-  std::string source = "func.func @conv(%in: " + in + ", %f: " + f +
-                       ", %out: " + out +
-                       ") {\n"
-                       "  affine.for %w = 0 to 5 {\n"
-                       "    affine.for %r = 0 to 3 {\n"
-                       "      affine.for %c = 0 to 4 {\n"
-                       "        affine.for %k = 0 to 8 {\n"
-                       "          %x = affine.load %in[%w + %r, %c] : " +
-                       in +
-                       "\n"
-                       "          %y = affine.load %f[%r, %c, %k] : " +
-                       f +
-                       "\n"
-                       "          %o = affine.load %out[%w, %k] : " +
-                       out +
-                       "\n"
-                       "          %p = arith.mulf %x, %y : f32\n"
-                       "          %s = arith.addf %o, %p : f32\n"
-                       "          affine.store %s, %out[%w, %k] : " +
-                       out +
-                       "\n"
-                       "        }\n      }\n    }\n  }\n  return\n}\n";
+  std::string source =
+      accumulationNest(memref({7, c}), memref({r, c, kb}), memref({5, kb}),
+                       {{"w", 5}, {"r", r}, {"c", c}, {"k", kb}}, "%w + %r, %c",
+                       "%r, %c, %k", "%w, %k");
   SmallVector<WorkingSet> sets = analyze(source);
   const WorkingSet *filter =
       find(sets, "RAR A1[i1, i2, i3] -> A1[i1, i2, i3]", WorkingSet::Kind::Min);
@@ -281,29 +264,9 @@ TEST(CacheModelTest, MachineFileRoundTripAndOverrides) {
 // bounding box, marked approximate).
 TEST_F(WorkingSetTest, StridedAccessCountedExactlyWithoutEnumeration) {
   const int64_t w = 5, c = 4, kb = 8;
-  std::string in = "memref<10x4xf32>", f = "memref<4x8xf32>",
-              out = "memref<5x8xf32>";
-  std::string source = "func.func @conv(%in: " + in + ", %f: " + f +
-                       ", %out: " + out +
-                       ") {\n"
-                       "  affine.for %w = 0 to 5 {\n"
-                       "    affine.for %c = 0 to 4 {\n"
-                       "      affine.for %k = 0 to 8 {\n"
-                       "        %x = affine.load %in[%w * 2, %c] : " +
-                       in +
-                       "\n"
-                       "        %y = affine.load %f[%c, %k] : " +
-                       f +
-                       "\n"
-                       "        %o = affine.load %out[%w, %k] : " +
-                       out +
-                       "\n"
-                       "        %p = arith.mulf %x, %y : f32\n"
-                       "        %s = arith.addf %o, %p : f32\n"
-                       "        affine.store %s, %out[%w, %k] : " +
-                       out +
-                       "\n"
-                       "      }\n    }\n  }\n  return\n}\n";
+  std::string source = accumulationNest(
+      memref({2 * w, c}), memref({c, kb}), memref({w, kb}),
+      {{"w", w}, {"c", c}, {"k", kb}}, "%w * 2, %c", "%c, %k", "%w, %k");
   SmallVector<WorkingSet> sets =
       analyze(source, /*parallelDepth=*/std::nullopt, /*maxOperations=*/0);
   const WorkingSet *filter =
