@@ -79,6 +79,8 @@ public:
   /// union of its accesses: the load and the store of an accumulator give
   /// one relation).
   SmallVector<isl_map *> footprints;
+  /// Per access, the first access of the same array with an equal relation.
+  SmallVector<unsigned> relationClasses;
   SmallVector<int64_t> elementBytes; // Per array.
   std::string text;                  // Domains, accesses and schedules.
 };
@@ -482,6 +484,17 @@ WorkingSetAnalysis::build(AffineForOp root, std::string *whyNot) {
   }
   for (isl_map *&footprint : model->footprints)
     footprint = isl_map_coalesce(footprint);
+  for (auto [index, access] : llvm::enumerate(model->accesses)) {
+    unsigned cls = index;
+    for (unsigned other = 0; other < index; ++other)
+      if (model->accesses[other].array == access.array &&
+          isl_map_is_equal(model->accesses[other].relation, access.relation) ==
+              isl_bool_true) {
+        cls = model->relationClasses[other];
+        break;
+      }
+    model->relationClasses.push_back(cls);
+  }
   return std::unique_ptr<WorkingSetAnalysis>(
       new WorkingSetAnalysis(std::move(model)));
 }
@@ -580,18 +593,7 @@ WorkingSetAnalysis::compute(const WorkingSetOptions &options) const {
   // have equal dependences with any other access: each pair of such classes
   // is computed once. Per pair of classes: the index in `measured`, or none
   // for no dependence.
-  SmallVector<unsigned> relationClass;
-  for (const ModelAccess &access : model->accesses) {
-    unsigned index = relationClass.size();
-    for (unsigned other = 0; other < index; ++other)
-      if (model->accesses[other].array == access.array &&
-          isl_map_is_equal(model->accesses[other].relation, access.relation) ==
-              isl_bool_true) {
-        index = relationClass[other];
-        break;
-      }
-    relationClass.push_back(index);
-  }
+  ArrayRef<unsigned> relationClass = model->relationClasses;
   DenseMap<std::pair<unsigned, unsigned>, std::optional<size_t>> classPairs;
   static const char *kinds[2][2] = {{"RAR", "WAR"}, {"RAW", "WAW"}};
   for (auto [s, source] : llvm::enumerate(model->accesses)) {
