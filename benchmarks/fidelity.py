@@ -62,6 +62,11 @@ def main():
     parser.add_argument("--block", type=int, default=32)
     parser.add_argument("--machine-file", default=None,
                         help="machine file (dl-probe) for the ranking")
+    parser.add_argument("--ranking-cost", default=None, choices=["traffic", "working-sets"],
+                        help="cost the ranking sorts by (default: dl-compile's)")
+    parser.add_argument("--keep-reports", action="store_true",
+                        help="keep each shape's autotune report (every variant's model "
+                             "cost and measured time) as <out>/fidelity-<threads>/<name>.json")
     parser.add_argument("--conv-csv", default=os.path.join(harness.HERE, "resnet50_conv.csv"))
     parser.add_argument("--gemm-csv", default=os.path.join(harness.HERE, "gemm.csv"))
     args = parser.parse_args()
@@ -91,12 +96,19 @@ def main():
                    f"--bench-min-time={args.min_time}", "--run", "--json"]
             if args.machine_file:
                 cmd.append(f"--machine-file={args.machine_file}")
+            if args.ranking_cost:
+                cmd.append(f"--ranking-cost={args.ranking_cost}")
             proc = subprocess.run(harness.pinned(cmd, args.threads), capture_output=True,
                                   text=True)
             if proc.returncode != 0:
                 sys.exit(f"error: {name}: {' '.join(cmd)} failed:\n{proc.stdout}{proc.stderr}")
             with open(report) as f:
                 data = json.load(f)
+            if args.keep_reports:
+                kept = os.path.join(out, f"fidelity-{args.threads}")
+                os.makedirs(kept, exist_ok=True)
+                with open(os.path.join(kept, f"{name}.json"), "w") as f:
+                    json.dump(data, f, indent=1)
         variants = data["variants"]
         times = [v["median_ms"] for v in variants]
         costs = [v["model_costs"][0] for v in variants]

@@ -206,3 +206,24 @@ LevelAssignment dl::assignToLevels(ArrayRef<int64_t> workingSetBytes,
       assignment.memoryBytes * model.memoryLatency / model.memoryBandwidth;
   return assignment;
 }
+
+LevelAssignment dl::assignTraffic(ArrayRef<Reuse> reuses,
+                                  int64_t firstTouchBytes,
+                                  const CacheModel &model) {
+  LevelAssignment assignment;
+  assignment.bytesPerLevel.assign(model.levels.size(), 0);
+  assignment.memoryBytes = firstTouchBytes;
+  for (const Reuse &reuse : reuses) {
+    auto *level = llvm::find_if(model.levels, [&](const CacheLevel &level) {
+      return reuse.distanceBytes <= level.bytes;
+    });
+    if (level == model.levels.end())
+      assignment.memoryBytes += reuse.bytes;
+    else
+      assignment.bytesPerLevel[level - model.levels.begin()] += reuse.bytes;
+  }
+  for (auto [i, level] : llvm::enumerate(model.levels))
+    assignment.cost += assignment.bytesPerLevel[i] / level.bandwidth;
+  assignment.cost += assignment.memoryBytes / model.memoryBandwidth;
+  return assignment;
+}

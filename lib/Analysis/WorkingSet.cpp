@@ -26,6 +26,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <isl/aff.h>
+#include <isl/constraint.h>
 #include <isl/ctx.h>
 #include <isl/ilp.h>
 #include <isl/map.h>
@@ -223,10 +224,48 @@ std::optional<int64_t> latticeBoxCount(isl_set *piece) {
   return count;
 }
 
-/// Distinct points of `set` (no parameters): boxes by their extents, boxes
-/// on a lattice by theirs, other pieces by isl's enumeration within
-/// `maxOperations` (0: no enumeration), else their bounding box (and
-/// `approximate` is set).
+/// Whether no constraint of `piece` relates dimension `d` to another
+/// dimension or to a local variable, and no local variable is defined from
+/// it: the piece is then the product of d's interval and the rest.
+bool isIndependentDim(isl_basic_set *piece, int d) {
+  int dims = isl_basic_set_dim(piece, isl_dim_set);
+  int divs = isl_basic_set_dim(piece, isl_dim_div);
+  for (int l = 0; l < divs; ++l) {
+    isl_aff *div = isl_basic_set_get_div(piece, l);
+    bool involves =
+        isl_aff_involves_dims(div, isl_dim_in, d, 1) != isl_bool_false;
+    isl_aff_free(div);
+    if (involves)
+      return false;
+  }
+  isl_constraint_list *constraints = isl_basic_set_get_constraint_list(piece);
+  bool independent = true;
+  for (int c = 0, e = isl_constraint_list_n_constraint(constraints);
+       c < e && independent; ++c) {
+    isl_constraint *constraint =
+        isl_constraint_list_get_constraint(constraints, c);
+    if (isl_constraint_involves_dims(constraint, isl_dim_set, d, 1) ==
+        isl_bool_true) {
+      for (int other = 0; other < dims && independent; ++other)
+        independent = other == d ||
+                      isl_constraint_involves_dims(constraint, isl_dim_set,
+                                                   other, 1) == isl_bool_false;
+      independent &=
+          divs == 0 || isl_constraint_involves_dims(constraint, isl_dim_div, 0,
+                                                    divs) == isl_bool_false;
+    }
+    isl_constraint_free(constraint);
+  }
+  isl_constraint_list_free(constraints);
+  return independent;
+}
+
+/// Distinct points of `set` (no parameters). Per disjoint piece, the
+/// dimensions no constraint ties to others count by their extents (a set of
+/// times is mostly such dimensions: the 32 x 32 of a microkernel band would
+/// otherwise be enumerated point by point), and what remains is counted as a
+/// box, a box on a lattice, or by isl's enumeration within `maxOperations`
+/// (0: no enumeration), else by its bounding box (and `approximate` is set).
 int64_t countPoints(isl_set *set, unsigned long maxOperations,
                     bool &approximate) {
   isl_ctx *ctx = isl_set_get_ctx(set);
@@ -234,19 +273,34 @@ int64_t countPoints(isl_set *set, unsigned long maxOperations,
   isl_set *disjoint = isl_set_make_disjoint(isl_set_copy(set));
   isl_basic_set_list *pieces = isl_set_get_basic_set_list(disjoint);
   for (int i = 0, e = isl_basic_set_list_n_basic_set(pieces); i < e; ++i) {
-    isl_set *piece =
-        isl_set_from_basic_set(isl_basic_set_list_get_basic_set(pieces, i));
-    if (isl_set_is_empty(piece) == isl_bool_true) {
-      isl_set_free(piece);
+    isl_basic_set *basic = isl_basic_set_list_get_basic_set(pieces, i);
+    if (isl_basic_set_is_empty(basic) != isl_bool_false) {
+      isl_basic_set_free(basic);
       continue;
     }
+    int64_t factor = 1;
+    for (int d = isl_basic_set_dim(basic, isl_dim_set) - 1; d >= 0; --d) {
+      if (!isIndependentDim(basic, d))
+        continue;
+      isl_set *whole = isl_set_from_basic_set(isl_basic_set_copy(basic));
+      isl_val *lo = isl_set_dim_min_val(isl_set_copy(whole), d);
+      isl_val *hi = isl_set_dim_max_val(whole, d);
+      bool bounded = isl_val_is_int(lo) && isl_val_is_int(hi);
+      if (bounded)
+        factor *= isl_val_get_num_si(hi) - isl_val_get_num_si(lo) + 1;
+      isl_val_free(lo);
+      isl_val_free(hi);
+      if (bounded)
+        basic = isl_basic_set_project_out(basic, isl_dim_set, d, 1);
+    }
+    isl_set *piece = isl_set_from_basic_set(basic);
     if (isl_set_is_box(piece) == isl_bool_true) {
-      total += boxCount(piece);
+      total += factor * boxCount(piece);
       isl_set_free(piece);
       continue;
     }
     if (std::optional<int64_t> count = latticeBoxCount(piece)) {
-      total += *count;
+      total += factor * *count;
       isl_set_free(piece);
       continue;
     }
@@ -258,11 +312,11 @@ int64_t countPoints(isl_set *set, unsigned long maxOperations,
       isl_ctx_set_max_operations(ctx, 0);
     }
     if (count && isl_val_is_int(count)) {
-      total += isl_val_get_num_si(count);
+      total += factor * isl_val_get_num_si(count);
     } else {
       isl_ctx_reset_error(ctx);
       approximate = true;
-      total += boxCount(piece);
+      total += factor * boxCount(piece);
     }
     isl_val_free(count);
     isl_set_free(piece);
@@ -505,41 +559,57 @@ WorkingSetAnalysis::~WorkingSetAnalysis() = default;
 
 std::string WorkingSetAnalysis::describe() const { return model->text; }
 
-SmallVector<WorkingSet>
-WorkingSetAnalysis::compute(const WorkingSetOptions &options) const {
-  unsigned timeDims = model->timeDims;
-  isl_space *timeSpace = isl_set_get_space(model->domain);
+namespace {
 
-  // Elements (and bytes) that the instances `times` touch.
-  auto measure = [&](isl_set *times, WorkingSet &ws) {
-    for (auto [array, footprint] : llvm::enumerate(model->footprints)) {
-      isl_set *elements = isl_set_coalesce(
+/// Counting in the model's time space, shared by the working sets and the
+/// reuse profile: what a set of instances touches, and the instances between
+/// two others.
+class TimeCounter {
+public:
+  /// `domain` (borrowed) is the set of instances `between` returns from.
+  TimeCounter(const PolyhedralModel &model, isl_set *domain,
+              unsigned long maxOperations)
+      : model(model), domain(domain), maxOperations(maxOperations),
+        timeSpace(isl_set_get_space(domain)) {}
+  ~TimeCounter() { isl_space_free(timeSpace); }
+
+  /// Adds the distinct elements (and their bytes) that the instances
+  /// `times` (taken) touch.
+  void measure(isl_set *times, int64_t &elements, int64_t &bytes,
+               bool &approximate) const {
+    for (auto [array, footprint] : llvm::enumerate(model.footprints)) {
+      isl_set *touched = isl_set_coalesce(
           isl_set_apply(isl_set_copy(times), isl_map_copy(footprint)));
-      int64_t count =
-          countPoints(elements, options.maxOperations, ws.approximate);
-      ws.elements += count;
-      ws.bytes += count * model->elementBytes[array];
-      isl_set_free(elements);
+      int64_t count = countPoints(touched, maxOperations, approximate);
+      elements += count;
+      bytes += count * model.elementBytes[array];
+      isl_set_free(touched);
     }
     isl_set_free(times);
-  };
-  // The time coordinates of a single point.
-  auto coordinates = [&](isl_set *point) {
+  }
+  void measure(isl_set *times, WorkingSet &ws) const {
+    measure(times, ws.elements, ws.bytes, ws.approximate);
+  }
+
+  /// The time coordinates of a single point (borrowed).
+  SmallVector<int64_t> coordinates(isl_set *point) const {
     SmallVector<int64_t> values;
     isl_point *sample = isl_set_sample_point(isl_set_copy(point));
-    for (unsigned t = 0; t < timeDims; ++t) {
+    for (unsigned t = 0; t < model.timeDims; ++t) {
       isl_val *value = isl_point_get_coordinate_val(sample, isl_dim_set, t);
       values.push_back(isl_val_get_num_si(value));
       isl_val_free(value);
     }
     isl_point_free(sample);
     return values;
-  };
-  // {t in domain : lo <= t <= hi} for single points lo and hi (lo <= hi).
-  // Built from the points' coordinates as disjoint pieces, not with
-  // isl_set_lex_le_set: that relates the whole domain to itself, one
-  // disjunct per time dimension, and was most of the analysis time.
-  auto between = [&](isl_set *loPoint, isl_set *hiPoint) {
+  }
+
+  /// {t in domain : lo <= t <= hi} for single points lo and hi (taken,
+  /// lo <= hi). Built from the points' coordinates as disjoint pieces, not
+  /// with isl_set_lex_le_set: that relates the whole domain to itself, one
+  /// disjunct per time dimension, and was most of the analysis time.
+  isl_set *between(isl_set *loPoint, isl_set *hiPoint) const {
+    unsigned timeDims = model.timeDims;
     SmallVector<int64_t> lo = coordinates(loPoint), hi = coordinates(hiPoint);
     isl_set_free(loPoint);
     isl_set_free(hiPoint);
@@ -575,8 +645,24 @@ WorkingSetAnalysis::compute(const WorkingSetOptions &options) const {
       }
     }
     isl_set_free(universe);
-    return isl_set_intersect(interval, isl_set_copy(model->domain));
-  };
+    return isl_set_intersect(interval, isl_set_copy(domain));
+  }
+
+  isl_space *space() const { return timeSpace; }
+
+private:
+  const PolyhedralModel &model;
+  isl_set *domain;
+  unsigned long maxOperations;
+  isl_space *timeSpace;
+};
+
+} // namespace
+
+SmallVector<WorkingSet>
+WorkingSetAnalysis::compute(const WorkingSetOptions &options) const {
+  TimeCounter counter(*model, model->domain, options.maxOperations);
+  isl_space *timeSpace = counter.space();
 
   SmallVector<WorkingSet> result;
   // Dependences already measured, with the results they produced. The
@@ -656,12 +742,12 @@ WorkingSetAnalysis::compute(const WorkingSetOptions &options) const {
         // All iterations of the parallel loop with the outer loops fixed to
         // the first source's values.
         unsigned t = model->loopTimeDims[*options.parallelDepth];
-        SmallVector<int64_t> fixed = coordinates(sourceTime);
+        SmallVector<int64_t> fixed = counter.coordinates(sourceTime);
         isl_set *times = isl_set_copy(model->domain);
         for (unsigned d = 0; d < t; ++d)
           times = isl_set_fix_si(times, isl_dim_set, d, fixed[d]);
         WorkingSet ws{WorkingSet::Kind::Parallel, name};
-        measure(times, ws);
+        counter.measure(times, ws);
         result.push_back(ws);
       } else {
         isl_set *targets =
@@ -669,9 +755,10 @@ WorkingSetAnalysis::compute(const WorkingSetOptions &options) const {
         isl_set *first = isl_set_lexmin(isl_set_copy(targets));
         isl_set *last = isl_set_lexmax(targets);
         WorkingSet wsMin{WorkingSet::Kind::Min, name};
-        measure(between(isl_set_copy(sourceTime), first), wsMin);
+        counter.measure(counter.between(isl_set_copy(sourceTime), first),
+                        wsMin);
         WorkingSet wsMax{WorkingSet::Kind::Max, name};
-        measure(between(isl_set_copy(sourceTime), last), wsMax);
+        counter.measure(counter.between(isl_set_copy(sourceTime), last), wsMax);
         result.push_back(wsMin);
         result.push_back(wsMax);
       }
@@ -684,6 +771,108 @@ WorkingSetAnalysis::compute(const WorkingSetOptions &options) const {
   }
   for (Measured &entry : measured)
     isl_map_free(entry.dependence);
-  isl_space_free(timeSpace);
   return result;
+}
+
+namespace {
+
+/// The instances of `domain` (taken) that the first of `threads` threads
+/// runs when the loop at time dimension `t` is split into contiguous chunks.
+isl_set *firstThreadChunk(isl_set *domain, unsigned t, unsigned threads) {
+  unsigned dims = isl_set_dim(domain, isl_dim_set);
+  isl_set *values =
+      isl_set_project_out(isl_set_project_out(isl_set_copy(domain), isl_dim_set,
+                                              t + 1, dims - t - 1),
+                          isl_dim_set, 0, t);
+  SmallVector<int64_t> iterations;
+  isl_set_foreach_point(
+      values,
+      [](isl_point *point, void *user) {
+        isl_val *value = isl_point_get_coordinate_val(point, isl_dim_set, 0);
+        static_cast<SmallVector<int64_t> *>(user)->push_back(
+            isl_val_get_num_si(value));
+        isl_val_free(value);
+        isl_point_free(point);
+        return isl_stat_ok;
+      },
+      &iterations);
+  isl_set_free(values);
+  if (iterations.empty())
+    return domain;
+  llvm::sort(iterations);
+  size_t chunk = (iterations.size() + threads - 1) / threads;
+  return isl_set_upper_bound_si(domain, isl_dim_set, t, iterations[chunk - 1]);
+}
+
+} // namespace
+
+ReuseProfile
+WorkingSetAnalysis::computeReuse(const WorkingSetOptions &options) const {
+  unsigned timeDims = model->timeDims;
+  isl_set *domain = isl_set_copy(model->domain);
+  if (options.parallelDepth && options.threads > 1 &&
+      *options.parallelDepth < model->loopTimeDims.size())
+    domain = firstThreadChunk(
+        domain, model->loopTimeDims[*options.parallelDepth], options.threads);
+  TimeCounter counter(*model, domain, options.maxOperations);
+  auto carrierName = [&](unsigned t) {
+    const auto *depth = llvm::find(model->loopTimeDims, t);
+    if (depth != model->loopTimeDims.end())
+      return "d" + std::to_string(depth - model->loopTimeDims.begin());
+    return "p" + std::to_string(t);
+  };
+
+  ReuseProfile profile;
+  for (auto [array, footprint] : llvm::enumerate(model->footprints)) {
+    int64_t elementBytes = model->elementBytes[array];
+    isl_map *touches =
+        isl_map_intersect_domain(isl_map_copy(footprint), isl_set_copy(domain));
+    isl_set *elements = isl_map_range(isl_map_copy(touches));
+    profile.firstTouchBytes.push_back(
+        countPoints(elements, options.maxOperations, profile.approximate) *
+        elementBytes);
+    isl_set_free(elements);
+    // Pairs of instances touching the same element.
+    isl_map *sameElement = isl_map_apply_range(
+        isl_map_copy(touches), isl_map_reverse(isl_map_copy(touches)));
+    isl_map_free(touches);
+    // A reuse carried by a deeper dimension is nearer in time than one
+    // carried by an outer dimension: going inside out, an instance's next
+    // access is carried by the first dimension that carries any.
+    isl_set *covered = isl_set_empty(isl_space_copy(counter.space()));
+    for (int t = timeDims - 1; t >= 0; --t) {
+      isl_map *carried = isl_map_copy(sameElement);
+      for (int d = 0; d < t; ++d)
+        carried = isl_map_equate(carried, isl_dim_in, d, isl_dim_out, d);
+      carried = isl_map_order_lt(carried, isl_dim_in, t, isl_dim_out, t);
+      isl_set *sources =
+          isl_set_coalesce(isl_map_domain(isl_map_copy(carried)));
+      isl_set *nextHere =
+          isl_set_subtract(isl_set_copy(sources), isl_set_copy(covered));
+      covered = isl_set_coalesce(isl_set_union(covered, sources));
+      if (isl_set_is_empty(nextHere) != isl_bool_false) {
+        isl_set_free(nextHere);
+        isl_map_free(carried);
+        continue;
+      }
+      ReuseClass reuse;
+      reuse.array = array;
+      reuse.carrier = carrierName(t);
+      reuse.elementBytes = elementBytes;
+      isl_set *source = isl_set_lexmin(isl_set_copy(nextHere));
+      reuse.accesses =
+          countPoints(nextHere, options.maxOperations, reuse.approximate);
+      isl_set_free(nextHere);
+      isl_set *next =
+          isl_set_lexmin(isl_set_apply(isl_set_copy(source), carried));
+      counter.measure(counter.between(source, next), reuse.distanceElements,
+                      reuse.distanceBytes, reuse.approximate);
+      profile.approximate |= reuse.approximate;
+      profile.reuses.push_back(std::move(reuse));
+    }
+    isl_set_free(covered);
+    isl_map_free(sameElement);
+  }
+  isl_set_free(domain);
+  return profile;
 }

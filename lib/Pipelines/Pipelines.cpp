@@ -76,10 +76,12 @@ void dl::buildDLToLLVMPipeline(OpPassManager &pm,
       pm.addPass(dl::createSolveTileSizes(
           getModelPassOptions<dl::SolveTileSizesOptions>(options,
                                                          options.tileReport)));
-    if (options.rank)
-      pm.addPass(
-          dl::createRankVariants(getModelPassOptions<dl::RankVariantsOptions>(
-              options, options.rankingReport)));
+    if (options.rank) {
+      auto rankOptions = getModelPassOptions<dl::RankVariantsOptions>(
+          options, options.rankingReport);
+      rankOptions.cost = options.rankingCost;
+      pm.addPass(dl::createRankVariants(rankOptions));
+    }
   }
   pm.addPass(dl::createConvertDLToAffine());
   pm.addPass(createCanonicalizerPass());

@@ -107,6 +107,12 @@ cl::opt<std::string>
                 cl::desc("Machine file written by dl-probe (capacities, "
                          "latencies, bandwidths) for the ranking"),
                 cl::value_desc("file"), cl::cat(category));
+cl::opt<std::string> rankingCost(
+    "ranking-cost",
+    cl::desc("Cost the ranking sorts variants by: 'traffic' (bytes each "
+             "cache level supplies, from the reuse profile) or "
+             "'working-sets' (PolyDL's eq. 1)"),
+    cl::value_desc("model"), cl::init("traffic"), cl::cat(category));
 cl::opt<std::string> rankingReport(
     "dl-ranking-report",
     cl::desc("Write every ranked variant (working sets, bytes per cache "
@@ -185,6 +191,7 @@ std::function<void(OpPassManager &)> getPipeline(PipelineKind kind) {
     options.tileReport = tileReport;
     options.cacheSizes = cacheSizes;
     options.machineFile = machineFile;
+    options.rankingCost = rankingCost;
     options.rankingReport = rankingReport;
     options.reportFallbacks = remarks;
     dl::buildDLToLLVMPipeline(pm, options);
@@ -379,9 +386,10 @@ LogicalResult autotune(ModuleOp module) {
     return module.emitError(error);
   dl::RankingOptions options;
   options.cache = *cache;
+  options.cost = *dl::parseRankingCost(rankingCost); // Checked in main.
   options.threads = getThreadCount();
   SmallVector<Operation *> ops = dl::getUnscheduledOps(module);
-  SmallVector<dl::OpRanking> rankings;
+  std::vector<dl::OpRanking> rankings;
   size_t candidates = 0;
   for (Operation *op : ops) {
     rankings.push_back(dl::rankVariants(op, options));
@@ -422,7 +430,7 @@ LogicalResult autotune(ModuleOp module) {
       std::string text;
       llvm::raw_string_ostream(text) << variant.schedule;
       schedules.push_back(text);
-      costs.push_back(variant.assignment.cost);
+      costs.push_back(variant.cost);
     }
     FailureOr<std::unique_ptr<dl::JitModule>> compiled =
         dl::JitModule::create(*candidate, getPipeline(PipelineKind::Optimized));
@@ -594,6 +602,11 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(
       argc, argv,
       "dl-compile: compile dl ops to native code, or run and time them\n");
+  if (!dl::parseRankingCost(rankingCost)) {
+    llvm::errs() << "dl-compile: error: unknown --ranking-cost '" << rankingCost
+                 << "' (expected 'traffic' or 'working-sets')\n";
+    return 1;
+  }
 
   DialectRegistry registry;
   dl::registerAllDLDialects(registry);

@@ -2,8 +2,9 @@
 //
 // Algorithm 1 on affine nests parsed from MLIR text (the GEMM example of the
 // PolyDL paper for several N and K, a parallel-loop working set, a blocked
-// convolution computed by hand, a strided access counted on its lattice) and
-// Algorithm 2 / eq. 1 on hand-made lists.
+// convolution computed by hand, a strided access counted on its lattice),
+// the reuse profiles of the GEMM and the convolution by hand, and
+// Algorithm 2 / eq. 1 and the traffic cost on hand-made lists.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,10 +37,9 @@ protected:
                         func::FuncDialect, memref::MemRefDialect>();
   }
 
-  /// The working sets of the first top-level loop nest of `source`.
-  SmallVector<WorkingSet>
-  analyze(const std::string &source, std::optional<unsigned> parallelDepth = {},
-          unsigned long maxOperations = WorkingSetOptions().maxOperations) {
+  /// The analysis of the first top-level loop nest of `source` (null and a
+  /// test failure if it cannot be built).
+  std::unique_ptr<WorkingSetAnalysis> build(const std::string &source) {
     module = parseSourceString<ModuleOp>(source, &context);
     EXPECT_TRUE(module);
     affine::AffineForOp root;
@@ -50,12 +50,43 @@ protected:
     std::string whyNot;
     auto analysis = WorkingSetAnalysis::build(root, &whyNot);
     EXPECT_TRUE(succeeded(analysis)) << whyNot;
-    if (failed(analysis))
+    return succeeded(analysis) ? std::move(*analysis) : nullptr;
+  }
+
+  /// The working sets of the first top-level loop nest of `source`.
+  SmallVector<WorkingSet>
+  analyze(const std::string &source, std::optional<unsigned> parallelDepth = {},
+          unsigned long maxOperations = WorkingSetOptions().maxOperations) {
+    std::unique_ptr<WorkingSetAnalysis> analysis = build(source);
+    if (!analysis)
       return {};
     WorkingSetOptions options;
     options.parallelDepth = parallelDepth;
     options.maxOperations = maxOperations;
-    return (*analysis)->compute(options);
+    return analysis->compute(options);
+  }
+
+  /// The reuse profile of the first top-level loop nest of `source`.
+  ReuseProfile profile(const std::string &source,
+                       std::optional<unsigned> parallelDepth = {},
+                       unsigned threads = 1) {
+    std::unique_ptr<WorkingSetAnalysis> analysis = build(source);
+    if (!analysis)
+      return {};
+    WorkingSetOptions options;
+    options.parallelDepth = parallelDepth;
+    options.threads = threads;
+    return analysis->computeReuse(options);
+  }
+
+  /// The reuse class of `array` carried by `carrier`.
+  static const ReuseClass *findReuse(const ReuseProfile &profile,
+                                     unsigned array,
+                                     const std::string &carrier) {
+    for (const ReuseClass &reuse : profile.reuses)
+      if (reuse.array == array && reuse.carrier == carrier)
+        return &reuse;
+    return nullptr;
   }
 
   /// The working set of `kind` of the dependence named `dependence`.
@@ -191,6 +222,80 @@ TEST_F(WorkingSetTest, ConvolutionByHand) {
   EXPECT_EQ(inputMax->elements, 1 + kb + kb);
 }
 
+// The reuse profile of the GEMM (i, j, k), by hand. A[i][k] is next used by
+// the next j, except at the last j: M(N-1)K accesses, at the distance of the
+// paper's WS_min (2K + 3 elements). B[k][j] is next used by the next i:
+// (M-1)NK accesses, at the distance of B's WS_min. C[i][j] (load and store
+// at one instance) is next used by the next k: MN(K-1) accesses, 5
+// elements apart (A[0][0..1], B[0..1][0], C[0][0]). Nothing else is reused,
+// and every element is touched once first.
+TEST_F(WorkingSetTest, GemmReuseProfile) {
+  const int64_t m = 6, n = 5, k = 4;
+  ReuseProfile reuse = profile(gemm(m, n, k));
+  EXPECT_EQ(reuse.reuses.size(), 3u);
+  EXPECT_FALSE(reuse.approximate);
+  ASSERT_EQ(reuse.firstTouchBytes.size(), 3u);
+  EXPECT_EQ(reuse.firstTouchBytes[0], 4 * m * k);
+  EXPECT_EQ(reuse.firstTouchBytes[1], 4 * k * n);
+  EXPECT_EQ(reuse.firstTouchBytes[2], 4 * m * n);
+  const ReuseClass *a = findReuse(reuse, 0, "d1");
+  const ReuseClass *b = findReuse(reuse, 1, "d0");
+  const ReuseClass *c = findReuse(reuse, 2, "d2");
+  ASSERT_TRUE(a && b && c);
+  EXPECT_EQ(a->accesses, m * (n - 1) * k);
+  EXPECT_EQ(a->distanceElements, 2 * k + 3);
+  EXPECT_EQ(a->distanceBytes, 4 * (2 * k + 3));
+  EXPECT_EQ(b->accesses, (m - 1) * n * k);
+  EXPECT_EQ(b->distanceElements, k * n + (k + 1) + (n + 1));
+  EXPECT_EQ(c->accesses, m * n * (k - 1));
+  EXPECT_EQ(c->distanceElements, 5);
+  EXPECT_EQ(a->elementBytes, 4);
+}
+
+// With i parallel over 2 threads, the profile is the first thread's: i in
+// [0, M/2). B is reused by its next i only within that chunk, A and C as
+// before over half the rows, and the thread touches half of A and C.
+TEST_F(WorkingSetTest, ReuseProfileOfOneThread) {
+  const int64_t m = 6, n = 5, k = 4;
+  ReuseProfile reuse =
+      profile(gemm(m, n, k), /*parallelDepth=*/0, /*threads=*/2);
+  ASSERT_EQ(reuse.firstTouchBytes.size(), 3u);
+  EXPECT_EQ(reuse.firstTouchBytes[0], 4 * (m / 2) * k);
+  EXPECT_EQ(reuse.firstTouchBytes[1], 4 * k * n);
+  const ReuseClass *a = findReuse(reuse, 0, "d1");
+  const ReuseClass *b = findReuse(reuse, 1, "d0");
+  ASSERT_TRUE(a && b);
+  EXPECT_EQ(a->accesses, (m / 2) * (n - 1) * k);
+  EXPECT_EQ(b->accesses, (m / 2 - 1) * n * k);
+}
+
+// The blocked 1-D convolution of ConvolutionByHand, loops (w, r, c, k): the
+// input in[w + r][c] is next used by the next k (W R C (Kb-1) accesses, 5
+// elements apart as the input's WS_min). At the last k its next use is at
+// (w + 1, r - 1, c, 0), carried by w, for r >= 1 and w < W - 1:
+// (W-1)(R-1)C accesses. The first of them, S[0,1,0,Kb-1], reaches S[1,0,0,0]
+// through the rest of w = 0: input rows 1..R-1 ((R-1)C), the filter's
+// f[1][0][Kb-1], f[1][1..C-1][*], f[2..R-1][*][*] and f[0][0][0], out[0][*]
+// and out[1][0].
+TEST_F(WorkingSetTest, ConvolutionReuseProfileByHand) {
+  const int64_t w = 5, r = 3, c = 4, kb = 8;
+  std::string source =
+      accumulationNest(memref({7, c}), memref({r, c, kb}), memref({w, kb}),
+                       {{"w", w}, {"r", r}, {"c", c}, {"k", kb}}, "%w + %r, %c",
+                       "%r, %c, %k", "%w, %k");
+  ReuseProfile reuse = profile(source);
+  const ReuseClass *nextK = findReuse(reuse, 0, "d3");
+  const ReuseClass *nextW = findReuse(reuse, 0, "d0");
+  ASSERT_TRUE(nextK && nextW);
+  EXPECT_EQ(nextK->accesses, w * r * c * (kb - 1));
+  EXPECT_EQ(nextK->distanceElements, 1 + 2 + 2);
+  EXPECT_EQ(nextW->accesses, (w - 1) * (r - 1) * c);
+  EXPECT_EQ(nextW->distanceElements,
+            (r - 1) * c + 1 + (c - 1) * kb + (r - 2) * c * kb + 1 + kb + 1);
+  EXPECT_FALSE(findReuse(reuse, 0, "d1"));
+  EXPECT_FALSE(findReuse(reuse, 0, "d2"));
+}
+
 TEST(CacheModelTest, Algorithm2AssignsSortedSetsToTheFastestLevelWithRoom) {
   CacheModel model;
   model.levels = {{"L1", 100, 1.0, 10.0}, {"L2", 1000, 10.0, 10.0}};
@@ -204,6 +309,22 @@ TEST(CacheModelTest, Algorithm2AssignsSortedSetsToTheFastestLevelWithRoom) {
   EXPECT_EQ(a.bytesPerLevel[1], 950);
   EXPECT_EQ(a.memoryBytes, 5000);
   EXPECT_DOUBLE_EQ(a.cost, 70 * 1.0 / 10 + 950 * 10.0 / 10 + 5000 * 100.0 / 10);
+}
+
+// Each reuse goes to the fastest level its distance fits, first touches to
+// memory; the cost is bytes over bandwidth.
+TEST(CacheModelTest, TrafficServesEachReuseFromTheFastestLevelHoldingIt) {
+  CacheModel model;
+  model.levels = {{"L1", 100, 1.0, 10.0}, {"L2", 1000, 10.0, 5.0}};
+  model.memoryLatency = 100.0;
+  model.memoryBandwidth = 2.0;
+  LevelAssignment a = assignTraffic(
+      {{100, 7000}, {101, 500}, {1000, 20}, {1001, 30}}, 40, model);
+  ASSERT_EQ(a.bytesPerLevel.size(), 2u);
+  EXPECT_EQ(a.bytesPerLevel[0], 7000);
+  EXPECT_EQ(a.bytesPerLevel[1], 520);
+  EXPECT_EQ(a.memoryBytes, 70);
+  EXPECT_DOUBLE_EQ(a.cost, 7000 / 10.0 + 520 / 5.0 + 70 / 2.0);
 }
 
 TEST(CacheModelTest, SizesFromSpecAndErrors) {

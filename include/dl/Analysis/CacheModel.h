@@ -65,8 +65,9 @@ struct CacheModel {
                                            StringRef sizes, std::string &error);
 };
 
-/// Algorithm 2 and eq. 1: how many bytes of working sets each level holds,
-/// what goes to memory, and the cost.
+/// Bytes per cache level and memory, and their cost: the working sets each
+/// level holds (Algorithm 2 and eq. 1), or the bytes each level supplies
+/// (the traffic cost).
 struct LevelAssignment {
   SmallVector<int64_t> bytesPerLevel;
   int64_t memoryBytes = 0;
@@ -79,6 +80,22 @@ struct LevelAssignment {
 /// / bw_mem (eq. 1).
 LevelAssignment assignToLevels(ArrayRef<int64_t> workingSetBytes,
                                const CacheModel &model);
+
+/// A reuse of `bytes` bytes whose reuse distance is `distanceBytes`.
+struct Reuse {
+  int64_t distanceBytes;
+  int64_t bytes;
+};
+
+/// The traffic cost of a reuse profile: each reuse is supplied by the fastest
+/// level whose capacity holds its distance (an LRU cache keeps an element
+/// while fewer distinct bytes than its capacity are touched), else by memory,
+/// as are the `firstTouchBytes`; the cost sums sum_L bytes_L / bw_L, the
+/// time to stream each level's bytes at its bandwidth (hardware prefetch
+/// hides the latency of these regular streams). Unlike eq. 1, a working set
+/// re-read a thousand times costs a thousand times as much.
+LevelAssignment assignTraffic(ArrayRef<Reuse> reuses, int64_t firstTouchBytes,
+                              const CacheModel &model);
 
 } // namespace dl
 } // namespace mlir

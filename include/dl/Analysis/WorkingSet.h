@@ -11,6 +11,11 @@
 // isl's enumeration within a bounded number of operations; past the bound the
 // bounding box is counted and the working set is marked approximate.
 //
+// The same machinery gives the reuse profile: for every array and every loop
+// carrying the next use of an element, how many accesses reuse there and at
+// what distance, i.e. how often each working set is re-read, which the
+// working sets alone do not say.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef DL_ANALYSIS_WORKINGSET_H
@@ -39,10 +44,45 @@ struct WorkingSet {
   bool approximate = false;
 };
 
+/// Accesses to one array whose next access to the same element is carried
+/// by the same time dimension (the same loop), and how far that reuse is.
+struct ReuseClass {
+  unsigned array = 0;
+  /// What carries the reuse: the loop at depth d ("d2"), or for a reuse
+  /// between statements the schedule position t ("p1").
+  std::string carrier;
+  /// Instances whose next access to their element is carried there.
+  int64_t accesses = 0;
+  /// Bytes of one element of the array.
+  int64_t elementBytes = 0;
+  /// The reuse distance of the first such instance: the distinct elements
+  /// (and bytes) of all arrays touched from it to its next access, both
+  /// included. A fully associative LRU cache of at least `distanceBytes`
+  /// still holds the element when it is used again.
+  int64_t distanceElements = 0;
+  int64_t distanceBytes = 0;
+  /// Some count was a bounding box.
+  bool approximate = false;
+};
+
+/// Every access of the nest classified by where its element is used next:
+/// the data a cache hierarchy must supply, and from how far back.
+struct ReuseProfile {
+  /// Per array, the bytes of its distinct elements (their first accesses
+  /// come from memory).
+  SmallVector<int64_t> firstTouchBytes;
+  SmallVector<ReuseClass> reuses;
+  bool approximate = false;
+};
+
 /// Options of the analysis.
 struct WorkingSetOptions {
   /// Depth (0 = the root loop) of the loop that runs in parallel, if any.
   std::optional<unsigned> parallelDepth;
+  /// Threads sharing the parallel loop. The reuse profile is one thread's:
+  /// the parallel loop's iterations are split into `threads` contiguous
+  /// chunks (a static schedule) and the profile covers the first.
+  unsigned threads = 1;
   /// isl operations allowed per count before the bounding box is used; 0
   /// counts every piece that is not a box (or a box on a lattice) by its
   /// bounding box.
@@ -63,6 +103,12 @@ public:
 
   /// Algorithm 1 over every dependence of the nest.
   SmallVector<WorkingSet> compute(const WorkingSetOptions &options) const;
+
+  /// The reuse profile: for every array and every loop (or statement
+  /// position) carrying a reuse, how many accesses have their next use of the
+  /// element carried there and the reuse distance of the first of them.
+  /// Unlike the working sets, it counts how often each reuse happens.
+  ReuseProfile computeReuse(const WorkingSetOptions &options) const;
 
   /// The model in isl notation (domain, accesses, schedule), for reports.
   std::string describe() const;

@@ -48,6 +48,11 @@ struct DLPipelineOptions : public PassPipelineOptions<DLPipelineOptions> {
   Option<std::string> machineFile{
       *this, "machine-file",
       llvm::cl::desc("Machine file (from dl-probe) for the ranking")};
+  Option<std::string> rankingCost{
+      *this, "ranking-cost",
+      llvm::cl::desc("Cost dl-rank-variants ranks by: 'traffic' or "
+                     "'working-sets' (PolyDL's eq. 1)"),
+      llvm::cl::init("traffic")};
   Option<std::string> rankingReport{
       *this, "ranking-report",
       llvm::cl::desc("Write the ranking of every variant as JSON here")};

@@ -8,6 +8,7 @@
 // RUN: not dl-compile %S/Inputs/returns-value.mlir --run 2>&1 | FileCheck %s --check-prefix=RESULT
 // RUN: not dl-compile %s --emit=shared 2>&1 | FileCheck %s --check-prefix=SHARED
 // RUN: not dl-compile %s --run --function=nothing 2>&1 | FileCheck %s --check-prefix=NOFUNC
+// RUN: not dl-compile %s --ranking-cost=misses 2>&1 | FileCheck %s --check-prefix=COST
 
 // NOFILE: error: cannot open input file '{{.*}}does-not-exist'
 // VERIFY: verifier-error.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'dl.conv2d' op expects strides > 0
@@ -22,3 +23,4 @@ func.func @dynamic(%x: memref<?xf32>) {
   return
 }
 // NOFUNC: error: no public function with a body to run
+// COST: dl-compile: error: unknown --ranking-cost 'misses' (expected 'traffic' or 'working-sets')

@@ -37,8 +37,15 @@ struct RankVariantsPass : dl::impl::RankVariantsBase<RankVariantsPass> {
       getOperation().emitError("dl-rank-variants: ") << error;
       return signalPassFailure();
     }
+    std::optional<RankingCost> rankingCost = parseRankingCost(cost);
+    if (!rankingCost) {
+      getOperation().emitError("dl-rank-variants: unknown cost '")
+          << cost << "' (expected 'traffic' or 'working-sets')";
+      return signalPassFailure();
+    }
     RankingOptions options;
     options.cache = *cache;
+    options.cost = *rankingCost;
     options.threads = std::max(1u, threads.getValue());
     options.tilesPerDim = tilesPerDim;
     options.islMaxOperations = islMaxOperations;
@@ -63,8 +70,10 @@ struct RankVariantsPass : dl::impl::RankVariantsBase<RankVariantsPass> {
       if (approximated > 0)
         op->emitRemark("dl-rank-variants: exact counts exceeded "
                        "isl-max-operations=")
-            << options.islMaxOperations << "; the working sets of "
-            << approximated << " of " << ranking.variants.size()
+            << options.islMaxOperations << "; the "
+            << (options.cost == RankingCost::Traffic ? "reuse profiles"
+                                                     : "working sets")
+            << " of " << approximated << " of " << ranking.variants.size()
             << " variants are bounding-box counts";
       setSchedule(op, best.schedule);
     }

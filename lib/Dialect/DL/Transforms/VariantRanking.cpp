@@ -20,6 +20,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Threading.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <chrono>
@@ -114,15 +115,34 @@ RankedVariant evaluate(Operation *op, ScheduleAttr schedule,
   }
   WorkingSetOptions wsOptions;
   wsOptions.maxOperations = options.islMaxOperations;
-  if (options.threads > 1)
+  if (options.threads > 1) {
     wsOptions.parallelDepth = schedule.getParallelLoop();
-  variant.workingSets = (*analysis)->compute(wsOptions);
-  SmallVector<int64_t> bytes;
-  for (const WorkingSet &ws : variant.workingSets) {
-    bytes.push_back(ws.bytes);
-    variant.approximate |= ws.approximate;
+    wsOptions.threads = options.threads;
   }
-  variant.assignment = assignToLevels(bytes, options.cache);
+  if (options.cost == RankingCost::WorkingSets) {
+    variant.workingSets = (*analysis)->compute(wsOptions);
+    SmallVector<int64_t> bytes;
+    for (const WorkingSet &ws : variant.workingSets) {
+      bytes.push_back(ws.bytes);
+      variant.approximate |= ws.approximate;
+    }
+    variant.assignment = assignToLevels(bytes, options.cache);
+    variant.cost = variant.assignment.cost;
+    return variant;
+  }
+  variant.reuse = (*analysis)->computeReuse(wsOptions);
+  variant.approximate |= variant.reuse.approximate;
+  SmallVector<Reuse> reuses;
+  for (const ReuseClass &reuse : variant.reuse.reuses)
+    reuses.push_back(
+        {reuse.distanceBytes, reuse.accesses * reuse.elementBytes});
+  // The profile is one thread's; the last level holds all threads' data.
+  CacheModel perThread = options.cache;
+  if (!perThread.levels.empty())
+    perThread.levels.back().bytes /= options.threads;
+  variant.traffic = assignTraffic(
+      reuses, llvm::sum_of(variant.reuse.firstTouchBytes), perThread);
+  variant.cost = variant.traffic.cost;
   return variant;
 }
 
@@ -297,10 +317,18 @@ SmallVector<ScheduleAttr> dl::generateVariants(Operation *op,
   return variants;
 }
 
+std::optional<RankingCost> dl::parseRankingCost(StringRef name) {
+  return llvm::StringSwitch<std::optional<RankingCost>>(name)
+      .Case("traffic", RankingCost::Traffic)
+      .Case("working-sets", RankingCost::WorkingSets)
+      .Default(std::nullopt);
+}
+
 OpRanking dl::rankVariants(Operation *op, const RankingOptions &options) {
   auto start = std::chrono::steady_clock::now();
   SmallVector<ScheduleAttr> schedules = generateVariants(op, options);
   OpRanking ranking;
+  ranking.cost = options.cost;
   ranking.variants.resize(schedules.size());
   // Each variant has its own scratch module and isl context.
   parallelFor(op->getContext(), 0, schedules.size(), [&](size_t i) {
@@ -310,7 +338,7 @@ OpRanking dl::rankVariants(Operation *op, const RankingOptions &options) {
                     [](const RankedVariant &a, const RankedVariant &b) {
                       if (a.failure.empty() != b.failure.empty())
                         return a.failure.empty();
-                      return a.assignment.cost < b.assignment.cost;
+                      return a.cost < b.cost;
                     });
   ranking.analysisSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
@@ -335,18 +363,36 @@ llvm::json::Object dl::rankingToJSON(Operation *op, const OpRanking &ranking,
                                         {"dependence", ws.dependence},
                                         {"bytes", ws.bytes},
                                         {"approximate", ws.approximate}});
-    entry["cost"] = variant.assignment.cost;
-    entry["bytes_per_level"] =
-        llvm::json::Array(variant.assignment.bytesPerLevel);
-    entry["memory_bytes"] = variant.assignment.memoryBytes;
+    llvm::json::Array reuses;
+    for (const ReuseClass &reuse : variant.reuse.reuses)
+      reuses.push_back(
+          llvm::json::Object{{"array", static_cast<int64_t>(reuse.array)},
+                             {"carrier", reuse.carrier},
+                             {"bytes", reuse.accesses * reuse.elementBytes},
+                             {"distance_bytes", reuse.distanceBytes},
+                             {"approximate", reuse.approximate}});
+    const LevelAssignment &levels = ranking.cost == RankingCost::Traffic
+                                        ? variant.traffic
+                                        : variant.assignment;
+    entry["cost"] = variant.cost;
+    entry["bytes_per_level"] = llvm::json::Array(levels.bytesPerLevel);
+    entry["memory_bytes"] = levels.memoryBytes;
     entry["approximate"] = variant.approximate;
-    entry["working_sets"] = std::move(sets);
+    if (ranking.cost == RankingCost::Traffic) {
+      entry["first_touch_bytes"] =
+          llvm::json::Array(variant.reuse.firstTouchBytes);
+      entry["reuses"] = std::move(reuses);
+    } else {
+      entry["working_sets"] = std::move(sets);
+    }
     variants.push_back(std::move(entry));
   }
   // The machine's levels and memory, then the op and its variants.
   llvm::json::Object result = cache.toJSON();
   result["op"] = op->getName().getStringRef();
   result["location"] = toString(op->getLoc());
+  result["cost_model"] =
+      ranking.cost == RankingCost::Traffic ? "traffic" : "working-sets";
   result["analysis_seconds"] = ranking.analysisSeconds;
   result["variants"] = std::move(variants);
   return result;

@@ -46,7 +46,7 @@ def PackGemmOperands : Pass<"dl-pack-gemm-operands", "::mlir::func::FuncOp"> {
 }
 
 def RankVariants : Pass<"dl-rank-variants", "::mlir::ModuleOp"> {
-  let summary = "Choose each heavy op's loop schedule by PolyDL's working-set ranking";
+  let summary = "Choose each heavy op's loop schedule by a polyhedral working-set ranking";
   let description = [{
     For every `dl.conv2d` (blocked, static sizes) and `dl.matmul` (with
     `pack_blocks`) that has no `schedule` yet, generates the variants of its
@@ -57,18 +57,34 @@ def RankVariants : Pass<"dl-rank-variants", "::mlir::ModuleOp"> {
     of the filter or of the input that a cache level can hold), and with
     `threads` > 1 the parallel loop (the outermost
     non-reduction loop with at least `threads` iterations). Each variant is
-    lowered in a scratch module; `WorkingSetAnalysis` computes its working
-    sets (PolyDL Algorithm 1, with isl, on the loops including the GEMM
-    band), Algorithm 2 assigns them to the cache levels and eq. 1 gives its
-    cost. The cheapest becomes the op's `#dl.schedule`, which
-    `convert-dl-to-affine` applies.
+    lowered in a scratch module and analyzed with isl on its loops, GEMM
+    band included (`WorkingSetAnalysis`). The cheapest becomes the op's
+    `#dl.schedule`, which `convert-dl-to-affine` applies.
+
+    Two costs (`cost`):
+    - `traffic` (default): the reuse profile. Every access is classified by
+      the loop that carries the next use of its element; for each array and
+      carrying loop the analysis counts the accesses and measures the reuse
+      distance (distinct bytes touched in between, as in PolyDL's
+      Algorithm 1, from the class's first access to its next use). Each
+      class is served by the fastest level whose capacity holds its distance
+      (the last level's capacity divided among `threads`), first touches by
+      memory, and the cost is the sum of bytes / bandwidth per level. It
+      counts how often a working set is re-read: a panel streamed 64 times
+      costs 64 times as much.
+    - `working-sets`: PolyDL as published. The working sets of every
+      dependence (Algorithm 1: WS_min, WS_max, or WS_par across the
+      parallel loop) are assigned to the levels by Algorithm 2 and eq. 1
+      sums WS * latency / bandwidth. Each working set counts once, however
+      often it is re-read; on GEMMs whose whole-problem working sets
+      dominate, orders that stream a panel 16 or 64 times cost almost alike.
 
     Cache capacities are this machine's (sysfs), or a `machine-file`'s
     (written by `dl-probe`, with latencies and bandwidths), with
     `cache-sizes` on top (for cross-compiling). Defaults: latencies 4 / 14 /
     50 / 300 cycles and bandwidths 64 / 32 / 16 / 8 bytes per cycle for L1 /
-    L2 / L3 / memory. `report` writes every variant with its working sets,
-    bytes per level and cost as JSON. Variants are analyzed in parallel on
+    L2 / L3 / memory. `report` writes every variant with its reuse classes
+    (or working sets), bytes per level and cost as JSON. Variants are analyzed in parallel on
     the context's threads. A count that exceeds isl's operation bound
     (`isl-max-operations`) becomes the bounding box's count: the ranking
     still completes, and the op gets a remark saying how many variants were
@@ -91,7 +107,10 @@ def RankVariants : Pass<"dl-rank-variants", "::mlir::ModuleOp"> {
     Option<"islMaxOperations", "isl-max-operations", "unsigned long",
            /*default=*/"2000000",
            "isl operations allowed per working-set count; past it the count "
-           "is the bounding box's (with a remark); 0 never enumerates">
+           "is the bounding box's (with a remark); 0 never enumerates">,
+    Option<"cost", "cost", "std::string", /*default=*/"\"traffic\"",
+           "Variant cost: 'traffic' (bytes each level supplies over the run, "
+           "from the reuse profile) or 'working-sets' (PolyDL's eq. 1)">
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",

@@ -20,8 +20,21 @@
 namespace mlir {
 namespace dl {
 
+/// What a variant's cost is.
+enum class RankingCost {
+  /// PolyDL's eq. 1 over the working sets assigned by Algorithm 2.
+  WorkingSets,
+  /// The bytes each level supplies over the whole run (assignTraffic over
+  /// the reuse profile).
+  Traffic,
+};
+
+/// "traffic" or "working-sets"; none for other text.
+std::optional<RankingCost> parseRankingCost(StringRef name);
+
 struct RankingOptions {
   CacheModel cache = CacheModel::defaults();
+  RankingCost cost = RankingCost::Traffic;
   /// Threads of the generated code: above 1, each variant runs one loop in
   /// parallel (WS_par of the analysis).
   unsigned threads = 1;
@@ -34,8 +47,15 @@ struct RankingOptions {
 /// One variant with its modeled cost.
 struct RankedVariant {
   ScheduleAttr schedule;
+  /// The working sets and their eq.-1 assignment (with the WorkingSets
+  /// cost), or the reuse profile and its traffic (with the Traffic cost: one
+  /// thread's, the last level shared by all threads).
   SmallVector<WorkingSet> workingSets;
   LevelAssignment assignment;
+  ReuseProfile reuse;
+  LevelAssignment traffic;
+  /// The cost the ranking sorts by (RankingOptions::cost).
+  double cost = 0.0;
   /// Some count fell back to a bounding box.
   bool approximate = false;
   /// The analysis could not model this variant (it ranks last).
@@ -44,7 +64,9 @@ struct RankedVariant {
 
 /// The ranking of one op: variants cheapest first.
 struct OpRanking {
-  SmallVector<RankedVariant> variants;
+  std::vector<RankedVariant> variants;
+  /// The cost they are sorted by.
+  RankingCost cost = RankingCost::Traffic;
   double analysisSeconds = 0.0;
 };
 

@@ -1,0 +1,61 @@
+// dl-rank-variants with its default cost, traffic: every access is served by
+// the fastest level whose capacity holds its reuse distance, and a variant
+// costs the bytes each level supplies over its bandwidth. Cache sizes are
+// given so the choices do not depend on the machine running the test.
+// RUN: dl-opt %s --dl-pack-gemm-operands --dl-rank-variants="cache-sizes=L1=32K,L2=512K,L3=32M report=%t.json" | FileCheck %s --check-prefix=BASE
+// RUN: FileCheck %s --check-prefix=REPORT < %t.json
+// RUN: dl-opt %s --dl-pack-gemm-operands --dl-rank-variants="threads=2 cache-sizes=L1=32K,L2=512K,L3=32M" | FileCheck %s --check-prefix=PAR
+// RUN: not dl-opt %s --dl-rank-variants="cost=misses" 2>&1 | FileCheck %s --check-prefix=BAD
+
+// A 512^3 GEMM packed in 128x32x128 blocks: A and B are 1 MiB each. In
+// [i, j, k] a 128-row panel of A (256 KiB) is reused by every j within L2,
+// and B is re-read from L3 by each of the 4 row panels: 3 MiB from L3 after
+// its first touch. In [j, i, k] (what eq. 1 picks, rank-variants.mlir) a
+// 32-column panel of B stays in L1/L2 but all of A is re-read from L3 by each
+// of the 16 column panels: 15 MiB. Eq. 1 counts each working set once; the
+// traffic cost counts the 3 and the 15 re-reads.
+// BASE-LABEL: func.func @gemm
+// BASE: schedule = #dl.schedule<[i, j, k]>
+// With 2 threads, rows are split between them; each thread still re-reads B
+// for each of its row panels (and holds half of the L3).
+// PAR-LABEL: func.func @gemm
+// PAR: schedule = #dl.schedule<[i, j, k], parallel = 0>
+func.func @gemm(%a: memref<512x512xf32>, %b: memref<512x512xf32>, %c: memref<512x512xf32>) {
+  dl.matmul ins(%a, %b : memref<512x512xf32>, memref<512x512xf32>) outs(%c : memref<512x512xf32>)
+  return
+}
+
+// The 1x1 convolution of rank-variants.mlir, 256 -> 512 channels on 28x28
+// (filter 512 KiB, input 784 KiB, output 1.5 MiB). Eq. 1's pick there,
+// [n, oh, cb:4, kb, cb], re-reads the whole filter for each of the 28 output
+// rows at a distance of 610 KB, past L2: 14 MB from L3. Seven rows per filter
+// pass, [n, oh:7, cb:4, kb, oh, cb], re-read the filter 3 times (1.6 MB) and
+// the output once per input-channel tile, while the input blocks of 7 rows are
+// reused within L2 (142 KB apart).
+// BASE-LABEL: func.func @conv_1x1
+// BASE: schedule = #dl.schedule<[n, oh:7, cb:4, kb, oh, cb]>
+func.func @conv_1x1(%in: memref<1x8x28x28x32xf32>, %f: memref<16x8x1x1x32x32xf32>, %out: memref<1x16x28x28x32xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x8x28x28x32xf32>, memref<16x8x1x1x32x32xf32>) outs(%out : memref<1x16x28x28x32xf32>)
+  return
+}
+
+// The report names the cost model and lists per variant the bytes each level
+// supplies, the first touches per array, and each reuse class (array, loop
+// carrying it, bytes, distance).
+// REPORT: "cost_model": "traffic",
+// REPORT: "op": "dl.matmul",
+// REPORT: "variants": [
+// REPORT: "bytes_per_level": [
+// REPORT: "cost":
+// REPORT: "first_touch_bytes": [
+// REPORT-NEXT: 1048576,
+// REPORT-NEXT: 1048576,
+// REPORT-NEXT: 1048576
+// REPORT: "memory_bytes": 3145728,
+// REPORT: "rank": 0,
+// REPORT: "reuses": [
+// REPORT: "carrier": "d
+// REPORT: "distance_bytes":
+// REPORT: "schedule": "#dl.schedule<[i, j, k]>"
+
+// BAD: error: dl-rank-variants: unknown cost 'misses' (expected 'traffic' or 'working-sets')
