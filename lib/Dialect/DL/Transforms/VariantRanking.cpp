@@ -1,10 +1,11 @@
 //===- VariantRanking.cpp - PolyDL ranking of loop variants -----*- C++ -*-===//
 //
-// Generates the schedules of a heavy op's outer loops and ranks them by
-// PolyDL's cost. A variant is analyzed on the loops it lowers to (a scratch
-// copy of the op lowered by convert-dl-to-affine), so the analysis sees
-// exactly the nest the pipeline will build, GEMM band included (PolyDL keeps
-// the microkernel's loop form for the analysis, section 2).
+// Generates the schedules of a heavy op's outer loops and ranks them by the
+// traffic of their reuse profiles or by PolyDL's eq. 1. A variant is analyzed
+// on the loops it lowers to (a scratch copy of the op lowered by
+// convert-dl-to-affine), so the analysis sees exactly the nest the pipeline
+// will build, GEMM band included (PolyDL keeps the microkernel's loop form for
+// the analysis, section 2).
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,10 +1,11 @@
 //===- VariantRanking.h - PolyDL ranking of loop variants -------*- C++ -*-===//
 //
 // The variants of a heavy op's outer loops (orders, divisor tiles, which loop
-// is parallel) and their ranking by PolyDL's cost: each variant is lowered
-// in a scratch module, its working sets computed (WorkingSetAnalysis),
-// assigned to the cache levels (Algorithm 2) and costed (eq. 1). Used by
-// the pass dl-rank-variants and by dl-compile --autotune-top-k.
+// is parallel) and their ranking: each variant is lowered in a scratch
+// module and analyzed (WorkingSetAnalysis); its cost is the traffic of its
+// reuse profile (assignTraffic) or PolyDL's working sets assigned to the
+// cache levels (Algorithm 2) and costed by eq. 1. Used by the pass
+// dl-rank-variants and by dl-compile --autotune-top-k.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,7 +37,8 @@ struct RankingOptions {
   CacheModel cache = CacheModel::defaults();
   RankingCost cost = RankingCost::Traffic;
   /// Threads of the generated code: above 1, each variant runs one loop in
-  /// parallel (WS_par of the analysis).
+  /// parallel (WS_par of the working sets; the reuse profile is one
+  /// thread's).
   unsigned threads = 1;
   /// Divisor tiles tried per dimension.
   unsigned tilesPerDim = 2;
