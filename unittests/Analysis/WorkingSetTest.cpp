@@ -57,26 +57,23 @@ protected:
   SmallVector<WorkingSet>
   analyze(const std::string &source, std::optional<unsigned> parallelDepth = {},
           unsigned long maxOperations = WorkingSetOptions().maxOperations) {
-    std::unique_ptr<WorkingSetAnalysis> analysis = build(source);
-    if (!analysis)
-      return {};
     WorkingSetOptions options;
     options.parallelDepth = parallelDepth;
     options.maxOperations = maxOperations;
-    return analysis->compute(options);
+    std::unique_ptr<WorkingSetAnalysis> analysis = build(source);
+    return analysis ? analysis->compute(options) : SmallVector<WorkingSet>();
   }
 
-  /// The reuse profile of the first top-level loop nest of `source`.
+  /// The reuse profile of the first top-level loop nest of `source`, with
+  /// the loop at `parallelDepth` split among `threads`.
   ReuseProfile profile(const std::string &source,
                        std::optional<unsigned> parallelDepth = {},
                        unsigned threads = 1) {
-    std::unique_ptr<WorkingSetAnalysis> analysis = build(source);
-    if (!analysis)
-      return {};
     WorkingSetOptions options;
     options.parallelDepth = parallelDepth;
     options.threads = threads;
-    return analysis->computeReuse(options);
+    std::unique_ptr<WorkingSetAnalysis> analysis = build(source);
+    return analysis ? analysis->computeReuse(options) : ReuseProfile();
   }
 
   /// The reuse class of `array` carried by `carrier`.
