@@ -430,7 +430,7 @@ LogicalResult autotune(ModuleOp module) {
       std::string text;
       llvm::raw_string_ostream(text) << variant.schedule;
       schedules.push_back(text);
-      costs.push_back(variant.cost);
+      costs.push_back(variant.assignment.cost);
     }
     FailureOr<std::unique_ptr<dl::JitModule>> compiled =
         dl::JitModule::create(*candidate, getPipeline(PipelineKind::Optimized));

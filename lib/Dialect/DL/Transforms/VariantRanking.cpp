@@ -128,7 +128,6 @@ RankedVariant evaluate(Operation *op, ScheduleAttr schedule,
       variant.approximate |= ws.approximate;
     }
     variant.assignment = assignToLevels(bytes, options.cache);
-    variant.cost = variant.assignment.cost;
     return variant;
   }
   variant.reuse = (*analysis)->computeReuse(wsOptions);
@@ -141,9 +140,8 @@ RankedVariant evaluate(Operation *op, ScheduleAttr schedule,
   CacheModel perThread = options.cache;
   if (!perThread.levels.empty())
     perThread.levels.back().bytes /= options.threads;
-  variant.traffic = assignTraffic(
+  variant.assignment = assignTraffic(
       reuses, llvm::sum_of(variant.reuse.firstTouchBytes), perThread);
-  variant.cost = variant.traffic.cost;
   return variant;
 }
 
@@ -339,7 +337,7 @@ OpRanking dl::rankVariants(Operation *op, const RankingOptions &options) {
                     [](const RankedVariant &a, const RankedVariant &b) {
                       if (a.failure.empty() != b.failure.empty())
                         return a.failure.empty();
-                      return a.cost < b.cost;
+                      return a.assignment.cost < b.assignment.cost;
                     });
   ranking.analysisSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
@@ -372,12 +370,10 @@ llvm::json::Object dl::rankingToJSON(Operation *op, const OpRanking &ranking,
                              {"bytes", reuse.accesses * reuse.elementBytes},
                              {"distance_bytes", reuse.distanceBytes},
                              {"approximate", reuse.approximate}});
-    const LevelAssignment &levels = ranking.cost == RankingCost::Traffic
-                                        ? variant.traffic
-                                        : variant.assignment;
-    entry["cost"] = variant.cost;
-    entry["bytes_per_level"] = llvm::json::Array(levels.bytesPerLevel);
-    entry["memory_bytes"] = levels.memoryBytes;
+    entry["cost"] = variant.assignment.cost;
+    entry["bytes_per_level"] =
+        llvm::json::Array(variant.assignment.bytesPerLevel);
+    entry["memory_bytes"] = variant.assignment.memoryBytes;
     entry["approximate"] = variant.approximate;
     if (ranking.cost == RankingCost::Traffic) {
       entry["first_touch_bytes"] =

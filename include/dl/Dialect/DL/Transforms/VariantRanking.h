@@ -49,15 +49,13 @@ struct RankingOptions {
 /// One variant with its modeled cost.
 struct RankedVariant {
   ScheduleAttr schedule;
-  /// The working sets and their eq.-1 assignment (with the WorkingSets
-  /// cost), or the reuse profile and its traffic (with the Traffic cost: one
-  /// thread's, the last level shared by all threads).
+  /// The working sets (with the WorkingSets cost) or the reuse profile
+  /// (with the Traffic cost: one thread's, the last level shared by all
+  /// threads), and their bytes per level and cost, which the ranking sorts
+  /// by.
   SmallVector<WorkingSet> workingSets;
-  LevelAssignment assignment;
   ReuseProfile reuse;
-  LevelAssignment traffic;
-  /// The cost the ranking sorts by (RankingOptions::cost).
-  double cost = 0.0;
+  LevelAssignment assignment;
   /// Some count fell back to a bounding box.
   bool approximate = false;
   /// The analysis could not model this variant (it ranks last).
