@@ -167,17 +167,24 @@ std::string constraintsToIsl(const affine::FlatAffineValueConstraints &cst,
   return "exists (" + joined(locals) + " : " + body + ")";
 }
 
+/// The number of values dimension `d` of `set` (borrowed) takes between
+/// its minimum and maximum; none when it is unbounded.
+std::optional<int64_t> dimExtent(isl_set *set, int d) {
+  isl_val *lo = isl_set_dim_min_val(isl_set_copy(set), d);
+  isl_val *hi = isl_set_dim_max_val(isl_set_copy(set), d);
+  std::optional<int64_t> extent;
+  if (isl_val_is_int(lo) && isl_val_is_int(hi))
+    extent = isl_val_get_num_si(hi) - isl_val_get_num_si(lo) + 1;
+  isl_val_free(lo);
+  isl_val_free(hi);
+  return extent;
+}
+
 /// The points of a box (or of `piece`'s bounding box).
 int64_t boxCount(isl_set *piece) {
   int64_t count = 1;
-  for (int d = 0, e = isl_set_dim(piece, isl_dim_set); d < e; ++d) {
-    isl_val *lo = isl_set_dim_min_val(isl_set_copy(piece), d);
-    isl_val *hi = isl_set_dim_max_val(isl_set_copy(piece), d);
-    if (isl_val_is_int(lo) && isl_val_is_int(hi))
-      count *= isl_val_get_num_si(hi) - isl_val_get_num_si(lo) + 1;
-    isl_val_free(lo);
-    isl_val_free(hi);
-  }
+  for (int d = 0, e = isl_set_dim(piece, isl_dim_set); d < e; ++d)
+    count *= dimExtent(piece, d).value_or(1);
   return count;
 }
 
@@ -283,15 +290,12 @@ int64_t countPoints(isl_set *set, unsigned long maxOperations,
       if (!isIndependentDim(basic, d))
         continue;
       isl_set *whole = isl_set_from_basic_set(isl_basic_set_copy(basic));
-      isl_val *lo = isl_set_dim_min_val(isl_set_copy(whole), d);
-      isl_val *hi = isl_set_dim_max_val(whole, d);
-      bool bounded = isl_val_is_int(lo) && isl_val_is_int(hi);
-      if (bounded)
-        factor *= isl_val_get_num_si(hi) - isl_val_get_num_si(lo) + 1;
-      isl_val_free(lo);
-      isl_val_free(hi);
-      if (bounded)
-        basic = isl_basic_set_project_out(basic, isl_dim_set, d, 1);
+      std::optional<int64_t> extent = dimExtent(whole, d);
+      isl_set_free(whole);
+      if (!extent)
+        continue;
+      factor *= *extent;
+      basic = isl_basic_set_project_out(basic, isl_dim_set, d, 1);
     }
     isl_set *piece = isl_set_from_basic_set(basic);
     if (isl_set_is_box(piece) == isl_bool_true) {
