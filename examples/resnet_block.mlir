@@ -5,7 +5,9 @@
 //   dl-compile examples/resnet_block.mlir --run --bench
 //
 // --run checks both functions against the reference lowering; --bench times
-// them.
+// them. The tensors are in the plain layouts (NCHW, KCRS); the compiler
+// converts the convolution to the blocked layouts its microkernels need
+// (see `dl-opt --dl-block-conv-layouts`).
 
 func.func @resnet_block(%input: memref<1x64x56x56xf32>,
                         %filter: memref<64x64x3x3xf32>,

@@ -199,8 +199,8 @@ extern "C" const char *dl_runtime_target(void) { return "none"; }
 
 namespace {
 constexpr size_t kHeaderBytes = 64; // Keeps the user pointer 64-byte aligned.
-constexpr size_t kCachedMinBytes = size_t(1) << 20;
-constexpr int kCacheSlots = 4;
+constexpr size_t kCachedMinBytes = size_t(128) << 10;
+constexpr int kCacheSlots = 8;
 
 struct ScratchCache {
   void *blocks[kCacheSlots] = {};

@@ -71,6 +71,7 @@ static PassOptions getModelPassOptions(const dl::DLPipelineOptions &options,
 void dl::buildDLToLLVMPipeline(OpPassManager &pm,
                                const DLPipelineOptions &options) {
   if (options.microkernels) {
+    pm.addNestedPass<func::FuncOp>(dl::createBlockConvLayouts());
     pm.addNestedPass<func::FuncOp>(dl::createPackGemmOperands());
     if (options.solveTiles)
       pm.addPass(dl::createSolveTileSizes(

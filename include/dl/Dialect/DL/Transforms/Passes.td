@@ -12,6 +12,51 @@
 
 include "mlir/Pass/PassBase.td"
 
+def BlockConvLayouts : Pass<"dl-block-conv-layouts", "::mlir::func::FuncOp"> {
+  let summary = "Run plain-layout convolutions in the blocked layout";
+  let description = [{
+    Rewrites every `dl.conv2d` in the plain layout (`NCHW` input, `KCRS`
+    filter) with static sizes into `dl.pack` of its input and filter into
+    fresh buffers in the blocked layouts (`NCHW{c}c`, `KCRS{c}c{k}k`), the
+    same convolution on them, and `dl.unpack` of its result into the
+    original output. Only the blocked form has the batch-reduce GEMM band
+    (a `c x k` block of the filter times `c`-vectors of the input, summed
+    over input-channel blocks and filter taps) that
+    `dl-outline-microkernels` calls LIBXSMM for; the plain form stays a
+    loop nest, tens of times slower on ResNet-50 layers. The copies cost one
+    read and one write of each tensor, small next to the convolution's
+    `2 * R * S * C` flops per output element.
+
+    The blocks are the largest divisors of `C` and `K` not above `block-c`
+    and `block-k`; `block-k` is the microkernel's vector dimension (32, four
+    AVX2 registers per row, as for `dl-pack-gemm-operands`). A convolution
+    whose `K` has no divisor between 2 and `block-k` is left as it is
+    (blocks of one output channel give the microkernel no vector
+    dimension).
+
+    ```mlir
+    dl.conv2d ins(%in, %f : memref<1x64x56x56xf32>, memref<64x64x3x3xf32>)
+              outs(%out : memref<1x64x56x56xf32>) {padding = ...}
+    // becomes
+    %in_blocked = memref.alloc() : memref<1x2x56x56x32xf32>
+    dl.pack ins(%in : ...) outs(%in_blocked : ...)
+    %f_blocked = memref.alloc() : memref<2x2x3x3x32x32xf32>
+    dl.pack ins(%f : ...) outs(%f_blocked : ...)
+    %out_blocked = memref.alloc() : memref<1x2x56x56x32xf32>
+    dl.conv2d ins(%in_blocked, %f_blocked : ...) outs(%out_blocked : ...)
+    dl.unpack ins(%out_blocked : ...) outs(%out : ...)
+    memref.dealloc ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+  let options = [
+    Option<"blockC", "block-c", "int64_t", /*default=*/"32",
+           "Largest block of input channels (the microkernel's reduction)">,
+    Option<"blockK", "block-k", "int64_t", /*default=*/"32",
+           "Largest block of output channels (the vector dimension)">
+  ];
+}
+
 def PackGemmOperands : Pass<"dl-pack-gemm-operands", "::mlir::func::FuncOp"> {
   let summary = "Choose GEMM blocks and which operands to copy into packed blocks";
   let description = [{
