@@ -5,7 +5,11 @@
 // convolution, and dl.unpack of its result. The blocked form is the one whose
 // inner band is a batch-reduce GEMM, so the scheduling passes and the
 // microkernel outlining apply to convolutions written in the plain layout
-// too. The rewrite stays on dl ops, so dl-opt shows the chosen blocks.
+// too. Between convolutions the activations then stay blocked: element-wise
+// ops on an unpacked result also run on its blocked copy, a pack of a buffer
+// whose blocked copy is at hand reads that copy, and plain buffers nobody
+// reads any more are dropped. The rewrite stays on dl ops, so dl-opt shows
+// the chosen blocks and the copies that remain.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +18,8 @@
 #include "dl/Dialect/DL/Transforms/Passes.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir {
 namespace dl {
@@ -27,28 +33,88 @@ using namespace mlir::dl;
 
 namespace {
 
-struct BlockConvLayoutsPass
-    : dl::impl::BlockConvLayoutsBase<BlockConvLayoutsPass> {
-  using BlockConvLayoutsBase::BlockConvLayoutsBase;
+/// A buffer allocated in the function (memref.alloc) and used only by dl ops
+/// and its deallocation: nothing outside the dl ops can see or alias it.
+bool isLocalBuffer(Value buffer) {
+  if (!buffer.getDefiningOp<memref::AllocOp>())
+    return false;
+  return llvm::all_of(buffer.getUsers(), [](Operation *user) {
+    return isa<memref::DeallocOp>(user) ||
+           isa_and_nonnull<DLDialect>(user->getDialect());
+  });
+}
 
-  void runOnOperation() override {
-    if (blockC < 1 || blockK < 1) {
-      getOperation().emitError(
-          "dl-block-conv-layouts: block-c and block-k must be >= 1");
-      return signalPassFailure();
-    }
+/// True when `op`'s only effect is to write `buffer`: a dl op whose one
+/// destination is `buffer` (it may read `buffer` too).
+bool onlyWrites(Operation *op, Value buffer) {
+  auto dps = dyn_cast<DestinationStyleOpInterface>(op);
+  return dps && isa_and_nonnull<DLDialect>(op->getDialect()) &&
+         dps.getNumDpsInits() == 1 && dps.getDpsInits()[0] == buffer;
+}
+
+/// The blocked copies of plain local buffers, along one block's ops: a
+/// plain buffer maps to a blocked buffer holding the same values, from the
+/// unpack that wrote the plain one until either is written otherwise.
+class BlockedCopies {
+public:
+  Value lookup(Value plain) const { return copies.lookup(plain); }
+  void set(Value plain, Value blocked) { copies[plain] = blocked; }
+  /// Forgets what a write of `buffer` makes stale.
+  void written(Value buffer) {
+    copies.erase(buffer);
+    copies.remove_if([&](auto &entry) { return entry.second == buffer; });
+  }
+  void clear() { copies.clear(); }
+  /// Whether `blocked` is the copy of `plain` and of no other buffer.
+  bool onlyCopyOf(Value blocked, Value plain) const {
+    return llvm::all_of(copies, [&](auto &entry) {
+      return entry.second != blocked || entry.first == plain;
+    });
+  }
+
+private:
+  llvm::MapVector<Value, Value> copies;
+};
+
+/// The rewrite of one function; `scratch` holds the buffers it allocated.
+class LayoutRewriter {
+public:
+  LayoutRewriter(func::FuncOp func, int64_t blockC, int64_t blockK)
+      : func(func), blockC(blockC), blockK(blockK) {}
+
+  void run() {
     SmallVector<Conv2DOp> plainConvs;
-    getOperation().walk([&](Conv2DOp op) {
+    func.walk([&](Conv2DOp op) {
       if (!op.isBlocked() && op.getInput().getType().hasStaticShape() &&
           op.getFilter().getType().hasStaticShape() &&
           op.getOutput().getType().hasStaticShape())
         plainConvs.push_back(op);
     });
+    if (plainConvs.empty())
+      return;
     for (Conv2DOp op : plainConvs)
-      block(op);
+      blockConv(op);
+    SmallVector<Block *> blocks;
+    func.walk([&](Block *block) { blocks.push_back(block); });
+    for (Block *block : blocks)
+      reuseBlockedCopies(*block);
+    eraseUnreadBuffers();
+    deallocateScratch();
   }
 
-  void block(Conv2DOp op) {
+private:
+  MemRefType blockedType(ArrayRef<int64_t> shape) {
+    return MemRefType::get(shape, Float32Type::get(func.getContext()));
+  }
+
+  Value allocateScratch(OpBuilder &b, Location loc, MemRefType type) {
+    Value buffer = memref::AllocOp::create(b, loc, type);
+    scratch.insert(buffer);
+    return buffer;
+  }
+
+  /// pack input and filter, convolve blocked, unpack the result.
+  void blockConv(Conv2DOp op) {
     ArrayRef<int64_t> input = op.getInput().getType().getShape();
     ArrayRef<int64_t> filter = op.getFilter().getType().getShape();
     ArrayRef<int64_t> output = op.getOutput().getType().getShape();
@@ -60,25 +126,180 @@ struct BlockConvLayoutsPass
 
     OpBuilder b(op);
     Location loc = op.getLoc();
-    auto allocate = [&](ArrayRef<int64_t> shape) {
-      return memref::AllocOp::create(
-          b, loc, MemRefType::get(shape, b.getF32Type()));
-    };
-    Value blockedInput =
-        allocate({input[0], channels / cb, input[2], input[3], cb});
+    Value blockedInput = allocateScratch(
+        b, loc, blockedType({input[0], channels / cb, input[2], input[3], cb}));
     PackOp::create(b, loc, op.getInput(), blockedInput);
-    Value blockedFilter = allocate(
-        {outChannels / kb, channels / cb, filter[2], filter[3], cb, kb});
+    Value blockedFilter =
+        allocateScratch(b, loc,
+                        blockedType({outChannels / kb, channels / cb, filter[2],
+                                     filter[3], cb, kb}));
     PackOp::create(b, loc, op.getFilter(), blockedFilter);
-    Value blockedOutput =
-        allocate({output[0], outChannels / kb, output[2], output[3], kb});
+    Value blockedOutput = allocateScratch(
+        b, loc,
+        blockedType({output[0], outChannels / kb, output[2], output[3], kb}));
     Conv2DOp::create(b, loc, TypeRange{},
                      ValueRange{blockedInput, blockedFilter, blockedOutput},
                      op->getAttrs());
     UnpackOp::create(b, loc, blockedOutput, op.getOutput());
-    for (Value buffer : {blockedInput, blockedFilter, blockedOutput})
-      memref::DeallocOp::create(b, loc, buffer);
     op.erase();
+  }
+
+  /// Walks `block`'s ops in order, tracking which plain local buffers have an
+  /// up-to-date blocked copy: element-wise ops on such buffers are repeated
+  /// on the copies (the plain ones are erased later if nobody reads them),
+  /// and a pack of such a buffer into scratch is replaced by the copy.
+  void reuseBlockedCopies(Block &block) {
+    BlockedCopies copies;
+    for (Operation &op : llvm::make_early_inc_range(block)) {
+      if (auto unpack = dyn_cast<UnpackOp>(op)) {
+        copies.written(unpack.getDest());
+        if (scratch.contains(unpack.getSource()) &&
+            isLocalBuffer(unpack.getDest()))
+          copies.set(unpack.getDest(), unpack.getSource());
+        continue;
+      }
+      if (auto pack = dyn_cast<PackOp>(op)) {
+        Value copy = copies.lookup(pack.getSource());
+        // The pack's destination is scratch of a blocked convolution, read
+        // by that convolution only.
+        if (copy && copy.getType() == pack.getDest().getType() &&
+            scratch.contains(pack.getDest())) {
+          Value dest = pack.getDest();
+          pack.erase();
+          dest.replaceAllUsesWith(copy);
+          scratch.remove(dest);
+          dest.getDefiningOp()->erase();
+          continue;
+        }
+        copies.written(pack.getDest());
+        continue;
+      }
+      if (isElementwise(&op)) {
+        repeatOnCopies(&op, copies);
+        continue;
+      }
+      if (auto dps = dyn_cast<DestinationStyleOpInterface>(op);
+          dps && isa_and_nonnull<DLDialect>(op.getDialect())) {
+        for (Value written : dps.getDpsInits())
+          copies.written(written);
+        continue;
+      }
+      if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
+        copies.written(dealloc.getMemref());
+        continue;
+      }
+      // Anything else may write any buffer it can reach, unless it declares
+      // that it writes and frees nothing (an allocation, a pure op).
+      auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+      if (!effects || effects.hasEffect<MemoryEffects::Write>() ||
+          effects.hasEffect<MemoryEffects::Free>())
+        copies.clear();
+    }
+  }
+
+  static bool isElementwise(Operation *op) {
+    return isa<ReluOp, Relu6Op, AddOp, BiasAddOp, BatchNormInferenceOp>(op);
+  }
+
+  /// Repeats the element-wise `op` on the blocked copies of its activation
+  /// operands when all have one (of one type), and records the result's
+  /// copy; otherwise its destination's copy is stale.
+  void repeatOnCopies(Operation *op, BlockedCopies &copies) {
+    auto dps = cast<DestinationStyleOpInterface>(op);
+    Value dest = dps.getDpsInits()[0];
+    auto destType = cast<MemRefType>(dest.getType());
+    IRMapping mapping;
+    Type copyType;
+    for (OpOperand *input : dps.getDpsInputOperands()) {
+      Value value = input->get();
+      if (cast<MemRefType>(value.getType()).getRank() == 1)
+        continue; // A per-channel vector: the same in both layouts.
+      Value copy = copies.lookup(value);
+      if (!copy || (copyType && copy.getType() != copyType)) {
+        copies.written(dest);
+        return;
+      }
+      copyType = copy.getType();
+      mapping.map(value, copy);
+    }
+    if (!copyType || destType.getRank() != 4 || !isLocalBuffer(dest)) {
+      copies.written(dest);
+      return;
+    }
+    OpBuilder b(op->getContext());
+    b.setInsertionPointAfter(op);
+    // In place on the copy when the op is in place and the copy serves no
+    // other buffer; otherwise into a new blocked buffer.
+    Value destCopy = mapping.lookupOrNull(dest);
+    if (!destCopy || !copies.onlyCopyOf(destCopy, dest))
+      destCopy = allocateScratch(b, op->getLoc(), cast<MemRefType>(copyType));
+    mapping.map(dest, destCopy);
+    b.clone(*op, mapping);
+    copies.written(dest);
+    copies.written(destCopy);
+    copies.set(dest, destCopy);
+  }
+
+  /// Erases local buffers that nothing reads: their only users write them
+  /// (an unpack whose copy took over, an element-wise op repeated on the
+  /// copy) or free them. Repeats until no more go, since erasing a reader
+  /// can leave another buffer unread.
+  void eraseUnreadBuffers() {
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      SmallVector<memref::AllocOp> allocs;
+      func.walk([&](memref::AllocOp alloc) { allocs.push_back(alloc); });
+      for (memref::AllocOp alloc : allocs) {
+        Value buffer = alloc.getResult();
+        if (!isLocalBuffer(buffer) ||
+            !llvm::all_of(buffer.getUsers(), [&](Operation *user) {
+              return isa<memref::DeallocOp>(user) || onlyWrites(user, buffer);
+            }))
+          continue;
+        // An in-place op uses the buffer twice but is erased once.
+        llvm::SetVector<Operation *> users(llvm::from_range, buffer.getUsers());
+        for (Operation *user : users)
+          user->erase();
+        scratch.remove(buffer);
+        alloc.erase();
+        changed = true;
+      }
+    }
+  }
+
+  /// Frees each scratch buffer after its last user in its block.
+  void deallocateScratch() {
+    for (Value buffer : scratch) {
+      Operation *last = buffer.getDefiningOp();
+      Block *block = last->getBlock();
+      for (Operation *user : buffer.getUsers()) {
+        Operation *inBlock = block->findAncestorOpInBlock(*user);
+        if (inBlock && last->isBeforeInBlock(inBlock))
+          last = inBlock;
+      }
+      OpBuilder b(last->getContext());
+      b.setInsertionPointAfter(last);
+      memref::DeallocOp::create(b, buffer.getLoc(), buffer);
+    }
+  }
+
+  func::FuncOp func;
+  int64_t blockC, blockK;
+  llvm::SetVector<Value> scratch;
+};
+
+struct BlockConvLayoutsPass
+    : dl::impl::BlockConvLayoutsBase<BlockConvLayoutsPass> {
+  using BlockConvLayoutsBase::BlockConvLayoutsBase;
+
+  void runOnOperation() override {
+    if (blockC < 1 || blockK < 1) {
+      getOperation().emitError(
+          "dl-block-conv-layouts: block-c and block-k must be >= 1");
+      return signalPassFailure();
+    }
+    LayoutRewriter(getOperation(), blockC, blockK).run();
   }
 };
 

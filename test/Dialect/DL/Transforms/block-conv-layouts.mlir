@@ -17,10 +17,10 @@
 // CHECK: %[[BOUT:.*]] = memref.alloc() : memref<1x2x56x56x32xf32>
 // CHECK: dl.conv2d ins(%[[BIN]], %[[BF]] : {{.*}}) outs(%[[BOUT]] : memref<1x2x56x56x32xf32>)
 // CHECK-SAME: padding = array<i64: 1, 1, 1, 1>
+// CHECK-DAG: memref.dealloc %[[BIN]] :
+// CHECK-DAG: memref.dealloc %[[BF]] :
 // CHECK: dl.unpack ins(%[[BOUT]] : memref<1x2x56x56x32xf32>) outs(%[[OUT]] : memref<1x64x56x56xf32>)
-// CHECK-DAG: memref.dealloc %[[BIN]]
-// CHECK-DAG: memref.dealloc %[[BF]]
-// CHECK-DAG: memref.dealloc %[[BOUT]]
+// CHECK-NEXT: memref.dealloc %[[BOUT]] :
 // SMALL-LABEL: func @three_by_three
 // SMALL: dl.conv2d {{.*}} : memref<1x4x56x56x16xf32>, memref<8x4x3x3x16x8xf32>) outs({{.*}} : memref<1x8x56x56x8xf32>)
 func.func @three_by_three(%in: memref<1x64x56x56xf32>, %f: memref<64x64x3x3xf32>, %out: memref<1x64x56x56xf32>) {
@@ -60,5 +60,116 @@ func.func @left_alone(%in: memref<1x8x9x9xf32>, %f: memref<37x8x3x3xf32>, %out: 
   dl.conv2d ins(%in, %f : memref<1x8x9x9xf32>, memref<37x8x3x3xf32>) outs(%out : memref<1x37x7x7xf32>)
   dl.conv2d ins(%din, %df : memref<?x8x9x9xf32>, memref<16x8x3x3xf32>) outs(%dout : memref<?x16x7x7xf32>)
   dl.conv2d ins(%bin, %bf : memref<1x1x9x9x8xf32>, memref<2x1x3x3x8x8xf32>) outs(%bout : memref<1x2x7x7x8xf32>)
+  return
+}
+
+// -----
+
+// Between two convolutions the activation stays blocked: the ReLU runs on the
+// first convolution's blocked result, the second convolution reads it, and
+// the plain intermediate (only written now) is gone.
+// CHECK-LABEL: func @chain
+// CHECK-SAME: %[[OUT:[a-z0-9]+]]: memref<1x32x14x14xf32>)
+// CHECK: dl.pack ins(%{{.*}} : memref<1x64x14x14xf32>)
+// CHECK: dl.pack ins(%{{.*}} : memref<64x64x3x3xf32>)
+// CHECK: %[[T:.*]] = memref.alloc() : memref<1x2x14x14x32xf32>
+// CHECK: dl.conv2d {{.*}} outs(%[[T]] : memref<1x2x14x14x32xf32>)
+// CHECK-NOT: dl.unpack
+// CHECK: dl.relu ins(%[[T]] : memref<1x2x14x14x32xf32>) outs(%[[T]] : memref<1x2x14x14x32xf32>)
+// CHECK-NOT: dl.pack ins(%{{.*}} : memref<1x64x14x14xf32>)
+// CHECK: dl.pack ins(%{{.*}} : memref<32x64x1x1xf32>) outs(%[[W2:.*]] : memref<1x2x1x1x32x32xf32>)
+// CHECK: %[[O:.*]] = memref.alloc() : memref<1x1x14x14x32xf32>
+// CHECK: dl.conv2d ins(%[[T]], %[[W2]] : {{.*}}) outs(%[[O]] : memref<1x1x14x14x32xf32>)
+// CHECK: memref.dealloc %[[T]] :
+// CHECK: dl.unpack ins(%[[O]] : memref<1x1x14x14x32xf32>) outs(%[[OUT]] : memref<1x32x14x14xf32>)
+// CHECK-NEXT: memref.dealloc %[[O]] :
+// CHECK-NOT: memref<1x64x14x14xf32>
+// CHECK: return
+func.func @chain(%x: memref<1x64x14x14xf32>, %w1: memref<64x64x3x3xf32>, %w2: memref<32x64x1x1xf32>, %out: memref<1x32x14x14xf32>) {
+  %t = memref.alloc() : memref<1x64x14x14xf32>
+  dl.conv2d ins(%x, %w1 : memref<1x64x14x14xf32>, memref<64x64x3x3xf32>) outs(%t : memref<1x64x14x14xf32>)
+      {padding = array<i64: 1, 1, 1, 1>}
+  dl.relu ins(%t : memref<1x64x14x14xf32>) outs(%t : memref<1x64x14x14xf32>)
+  dl.conv2d ins(%t, %w2 : memref<1x64x14x14xf32>, memref<32x64x1x1xf32>) outs(%out : memref<1x32x14x14xf32>)
+  memref.dealloc %t : memref<1x64x14x14xf32>
+  return
+}
+
+// -----
+
+// Batch norm into a second buffer and an in-place ReLU, both on blocked
+// copies; the residual add reads two blocked copies.
+// CHECK-LABEL: func @bn_relu_add
+// CHECK: dl.conv2d {{.*}} outs(%[[C:.*]] : memref<1x2x14x14x32xf32>)
+// CHECK: %[[N:.*]] = memref.alloc() : memref<1x2x14x14x32xf32>
+// CHECK: dl.batch_norm_inference ins(%[[C]], {{.*}} : memref<1x2x14x14x32xf32>, memref<64xf32>, {{.*}}) outs(%[[N]] : memref<1x2x14x14x32xf32>)
+// CHECK: dl.relu ins(%[[N]] : {{.*}}) outs(%[[N]] :
+// CHECK: %[[S:.*]] = memref.alloc() : memref<1x2x14x14x32xf32>
+// CHECK: dl.add ins(%[[N]], %[[C]] : {{.*}}) outs(%[[S]] :
+// CHECK: dl.conv2d ins(%[[S]], {{.*}})
+// CHECK-NOT: memref<1x64x14x14xf32>
+// CHECK: return
+func.func @bn_relu_add(%x: memref<1x64x14x14xf32>, %w1: memref<64x64x3x3xf32>, %w2: memref<32x64x1x1xf32>,
+                       %gamma: memref<64xf32>, %beta: memref<64xf32>, %mean: memref<64xf32>, %var: memref<64xf32>,
+                       %out: memref<1x32x14x14xf32>) {
+  %c = memref.alloc() : memref<1x64x14x14xf32>
+  %n = memref.alloc() : memref<1x64x14x14xf32>
+  %s = memref.alloc() : memref<1x64x14x14xf32>
+  dl.conv2d ins(%x, %w1 : memref<1x64x14x14xf32>, memref<64x64x3x3xf32>) outs(%c : memref<1x64x14x14xf32>)
+      {padding = array<i64: 1, 1, 1, 1>}
+  dl.batch_norm_inference ins(%c, %gamma, %beta, %mean, %var : memref<1x64x14x14xf32>, memref<64xf32>, memref<64xf32>, memref<64xf32>, memref<64xf32>)
+      outs(%n : memref<1x64x14x14xf32>)
+  dl.relu ins(%n : memref<1x64x14x14xf32>) outs(%n : memref<1x64x14x14xf32>)
+  dl.add ins(%n, %c : memref<1x64x14x14xf32>, memref<1x64x14x14xf32>) outs(%s : memref<1x64x14x14xf32>)
+  dl.conv2d ins(%s, %w2 : memref<1x64x14x14xf32>, memref<32x64x1x1xf32>) outs(%out : memref<1x32x14x14xf32>)
+  memref.dealloc %c : memref<1x64x14x14xf32>
+  memref.dealloc %n : memref<1x64x14x14xf32>
+  memref.dealloc %s : memref<1x64x14x14xf32>
+  return
+}
+
+// -----
+
+// The plain intermediate is kept where it is seen outside (an argument) or
+// changed by an op that does not run on blocked copies (batch norm in
+// training form): the unpack stays and the next convolution packs again.
+// CHECK-LABEL: func @kept
+// CHECK: dl.unpack {{.*}} outs(%[[ARG:.*]] : memref<1x64x14x14xf32>)
+// CHECK: dl.pack ins(%[[ARG]] : memref<1x64x14x14xf32>)
+// CHECK: dl.unpack {{.*}} outs(%[[T:.*]] : memref<1x64x14x14xf32>)
+// CHECK: dl.batch_norm_training ins(%[[T]],
+// CHECK: dl.pack ins(%[[T]] : memref<1x64x14x14xf32>)
+// CHECK: dl.unpack
+// CHECK-SAME: outs(%[[ARG]] : memref<1x64x14x14xf32>)
+func.func @kept(%x: memref<1x64x14x14xf32>, %w: memref<64x64x3x3xf32>, %y: memref<1x64x14x14xf32>,
+                %gamma: memref<64xf32>, %beta: memref<64xf32>, %mean: memref<64xf32>, %var: memref<64xf32>) {
+  %t = memref.alloc() : memref<1x64x14x14xf32>
+  dl.conv2d ins(%x, %w : memref<1x64x14x14xf32>, memref<64x64x3x3xf32>) outs(%y : memref<1x64x14x14xf32>)
+      {padding = array<i64: 1, 1, 1, 1>}
+  dl.conv2d ins(%y, %w : memref<1x64x14x14xf32>, memref<64x64x3x3xf32>) outs(%t : memref<1x64x14x14xf32>)
+      {padding = array<i64: 1, 1, 1, 1>}
+  dl.batch_norm_training ins(%t, %gamma, %beta : memref<1x64x14x14xf32>, memref<64xf32>, memref<64xf32>)
+      outs(%t, %mean, %var : memref<1x64x14x14xf32>, memref<64xf32>, memref<64xf32>)
+  dl.conv2d ins(%t, %w : memref<1x64x14x14xf32>, memref<64x64x3x3xf32>) outs(%y : memref<1x64x14x14xf32>)
+      {padding = array<i64: 1, 1, 1, 1>}
+  memref.dealloc %t : memref<1x64x14x14xf32>
+  return
+}
+
+// -----
+
+// Two functions in one module: each frees its own scratch, once.
+// CHECK-LABEL: func @first
+// CHECK-COUNT-3: memref.dealloc
+// CHECK-NOT: memref.dealloc
+// CHECK-LABEL: func @second
+// CHECK-COUNT-3: memref.dealloc
+// CHECK-NOT: memref.dealloc
+func.func @first(%in: memref<1x8x9x9xf32>, %f: memref<16x8x3x3xf32>, %out: memref<1x16x7x7xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x8x9x9xf32>, memref<16x8x3x3xf32>) outs(%out : memref<1x16x7x7xf32>)
+  return
+}
+func.func @second(%in: memref<1x8x9x9xf32>, %f: memref<16x8x3x3xf32>, %out: memref<1x16x7x7xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x8x9x9xf32>, memref<16x8x3x3xf32>) outs(%out : memref<1x16x7x7xf32>)
   return
 }
