@@ -98,7 +98,7 @@ public:
     func.walk([&](Block *block) { blocks.push_back(block); });
     for (Block *block : blocks)
       reuseBlockedCopies(*block);
-    eraseUnreadBuffers();
+    eraseUnreadWrites();
     deallocateScratch();
   }
 
@@ -240,32 +240,53 @@ private:
     copies.set(dest, destCopy);
   }
 
-  /// Erases local buffers that nothing reads: their only users write them
-  /// (an unpack whose copy took over, an element-wise op repeated on the
-  /// copy) or free them. Repeats until no more go, since erasing a reader
-  /// can leave another buffer unread.
-  void eraseUnreadBuffers() {
+  /// Erases the writes of local buffers that nothing reads afterwards: the
+  /// users that only write a buffer (an unpack whose copy took over, an
+  /// element-wise op also run on the copy) after its last other user, and
+  /// the buffer itself when no other user is left. Repeats until nothing
+  /// changes, since an erased writer may have been another buffer's reader.
+  void eraseUnreadWrites() {
     bool changed = true;
     while (changed) {
       changed = false;
       SmallVector<memref::AllocOp> allocs;
       func.walk([&](memref::AllocOp alloc) { allocs.push_back(alloc); });
-      for (memref::AllocOp alloc : allocs) {
-        Value buffer = alloc.getResult();
-        if (!isLocalBuffer(buffer) ||
-            !llvm::all_of(buffer.getUsers(), [&](Operation *user) {
-              return isa<memref::DeallocOp>(user) || onlyWrites(user, buffer);
-            }))
-          continue;
-        // An in-place op uses the buffer twice but is erased once.
-        llvm::SetVector<Operation *> users(llvm::from_range, buffer.getUsers());
-        for (Operation *user : users)
-          user->erase();
-        scratch.remove(buffer);
-        alloc.erase();
-        changed = true;
-      }
+      for (memref::AllocOp alloc : allocs)
+        changed |= eraseUnreadWrites(alloc);
     }
+  }
+
+  /// The step of eraseUnreadWrites for one buffer; true if it erased any op.
+  bool eraseUnreadWrites(memref::AllocOp alloc) {
+    Value buffer = alloc.getResult();
+    Block *block = alloc->getBlock();
+    if (!isLocalBuffer(buffer) ||
+        llvm::any_of(buffer.getUsers(), [&](Operation *user) {
+          return user->getBlock() != block;
+        }))
+      return false;
+    // An in-place op uses the buffer twice.
+    llvm::SetVector<Operation *> users(llvm::from_range, buffer.getUsers());
+    Operation *lastReader = nullptr;
+    for (Operation *user : users)
+      if (!isa<memref::DeallocOp>(user) && !onlyWrites(user, buffer) &&
+          (!lastReader || lastReader->isBeforeInBlock(user)))
+        lastReader = user;
+    SmallVector<Operation *> unread;
+    for (Operation *user : users)
+      if (onlyWrites(user, buffer) &&
+          (!lastReader || lastReader->isBeforeInBlock(user)))
+        unread.push_back(user);
+    for (Operation *user : unread)
+      user->erase();
+    if (!lastReader) {
+      for (Operation *user : llvm::make_early_inc_range(buffer.getUsers()))
+        user->erase(); // The deallocation.
+      scratch.remove(buffer);
+      alloc.erase();
+      return true;
+    }
+    return !unread.empty();
   }
 
   /// Frees each scratch buffer after its last user in its block.

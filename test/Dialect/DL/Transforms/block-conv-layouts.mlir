@@ -173,3 +173,28 @@ func.func @second(%in: memref<1x8x9x9xf32>, %f: memref<16x8x3x3xf32>, %out: memr
   dl.conv2d ins(%in, %f : memref<1x8x9x9xf32>, memref<16x8x3x3xf32>) outs(%out : memref<1x16x7x7xf32>)
   return
 }
+
+// -----
+
+// The add reads an argument, which has no blocked copy, so it stays plain
+// and reads the unpacked %t; the batch norm repeated on %t's blocked copy is
+// then read by nothing and erased.
+// CHECK-LABEL: func @unread_copy
+// CHECK: dl.conv2d {{.*}} outs(%[[C:.*]] : memref<1x2x14x14x32xf32>)
+// CHECK: dl.unpack ins(%[[C]] : {{.*}}) outs(%[[T:.*]] : memref<1x64x14x14xf32>)
+// CHECK-NOT: dl.batch_norm_inference ins(%[[C]]
+// CHECK: dl.batch_norm_inference ins(%[[T]],
+// CHECK-NOT: dl.batch_norm_inference
+// CHECK: dl.add ins(%[[T]], %{{.*}} : memref<1x64x14x14xf32>, memref<1x64x14x14xf32>)
+func.func @unread_copy(%x: memref<1x64x14x14xf32>, %w: memref<64x64x3x3xf32>,
+                       %gamma: memref<64xf32>, %beta: memref<64xf32>, %mean: memref<64xf32>, %var: memref<64xf32>,
+                       %out: memref<1x64x14x14xf32>) {
+  %t = memref.alloc() : memref<1x64x14x14xf32>
+  dl.conv2d ins(%x, %w : memref<1x64x14x14xf32>, memref<64x64x3x3xf32>) outs(%t : memref<1x64x14x14xf32>)
+      {padding = array<i64: 1, 1, 1, 1>}
+  dl.batch_norm_inference ins(%t, %gamma, %beta, %mean, %var : memref<1x64x14x14xf32>, memref<64xf32>, memref<64xf32>, memref<64xf32>, memref<64xf32>)
+      outs(%t : memref<1x64x14x14xf32>)
+  dl.add ins(%t, %x : memref<1x64x14x14xf32>, memref<1x64x14x14xf32>) outs(%out : memref<1x64x14x14xf32>)
+  memref.dealloc %t : memref<1x64x14x14xf32>
+  return
+}
