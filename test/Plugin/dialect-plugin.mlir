@@ -12,11 +12,11 @@
 
 // CHECK-LABEL: func.func @relu
 // CHECK: affine.for
-// CHECK: arith.maximumf
+// CHECK: arith.maxnumf
 // CHECK-NOT: dl.relu
 
 // LLVM-LABEL: llvm.func @relu
-// LLVM: llvm.intr.maximum
+// LLVM: llvm.intr.maxnum
 // LLVM-NOT: affine.
 
 // PASSES-DAG: --convert-dl-to-affine

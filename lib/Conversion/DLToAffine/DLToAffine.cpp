@@ -808,6 +808,8 @@ struct BatchNormInferenceLowering : OpRewritePattern<BatchNormInferenceOp> {
     Value epsilon =
         f32Constant(rewriter, loc, op.getEpsilon().convertToFloat());
     Value one = f32Constant(rewriter, loc, 1.0);
+    if (layout.blocked)
+      return lowerBlocked(op, rewriter, layout, epsilon, one);
     buildNest(rewriter, loc, layout.channelBounds,
               [&](OpBuilder &b, Location l, ValueRange channelIvs) {
                 AffineExpr ch = layout.channelIndex(b);
@@ -821,6 +823,54 @@ struct BatchNormInferenceLowering : OpRewritePattern<BatchNormInferenceOp> {
                                     param(op.getBeta()), param(op.getMean()),
                                     invStd);
               });
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  /// The blocked layout holds a channel's elements one block apart (every
+  /// 128 bytes for blocks of 32), so a sweep per channel would read whole
+  /// cache lines for one float each (20x slower than memory order, measured
+  /// on a 256-channel 56x56 activation). Instead: `scale = gamma * invStd`
+  /// per channel into a scratch vector, then one sweep in memory order
+  /// computing `(input - mean) * scale + beta`, contiguous along the block.
+  LogicalResult lowerBlocked(BatchNormInferenceOp op, PatternRewriter &rewriter,
+                             const ChannelLayout &layout, Value epsilon,
+                             Value one) const {
+    Location loc = op.getLoc();
+    MemRefType vectorType = op.getGamma().getType();
+    SmallVector<Value> dynamicSize;
+    if (vectorType.isDynamicDim(0))
+      dynamicSize.push_back(
+          memref::DimOp::create(rewriter, loc, op.getGamma(), 0));
+    Value scale = memref::AllocOp::create(
+        rewriter, loc,
+        MemRefType::get(vectorType.getShape(), rewriter.getF32Type()),
+        dynamicSize);
+    buildNest(rewriter, loc, getSizes(rewriter, loc, op.getGamma()),
+              [&](OpBuilder &b, Location l, ValueRange ivs) {
+                AffineExpr c = b.getAffineDimExpr(0);
+                Value invStd = buildInvStd(
+                    b, l, loadAt(b, l, op.getVariance(), ivs, c), epsilon, one);
+                Value gamma = loadAt(b, l, op.getGamma(), ivs, c);
+                storeAt(b, l, arith::MulFOp::create(b, l, gamma, invStd), scale,
+                        ivs, c);
+              });
+    buildNest(rewriter, loc, getSizes(rewriter, loc, op.getOutput()),
+              [&](OpBuilder &b, Location l, ValueRange ivs) {
+                SmallVector<AffineExpr> idx = identityIndex(b, ivs.size());
+                AffineExpr c = b.getAffineDimExpr(1) * layout.block +
+                               b.getAffineDimExpr(4);
+                Value x = loadAt(b, l, op.getInput(), ivs, idx);
+                Value centered = arith::SubFOp::create(
+                    b, l, x, loadAt(b, l, op.getMean(), ivs, c));
+                Value scaled = arith::MulFOp::create(
+                    b, l, centered, loadAt(b, l, scale, ivs, c));
+                storeAt(b, l,
+                        arith::AddFOp::create(
+                            b, l, scaled, loadAt(b, l, op.getBeta(), ivs, c)),
+                        op.getOutput(), ivs, idx);
+              });
+    memref::DeallocOp::create(rewriter, loc, scale);
     rewriter.eraseOp(op);
     return success();
   }
@@ -901,6 +951,12 @@ void lowerElementwise(
   rewriter.eraseOp(op);
 }
 
+// ReLU and ReLU6 use IEEE maxNum / minNum (NaN gives the other operand, so
+// ReLU(NaN) = 0, as Eigen's and so TensorFlow's CPU ReLU): x86's vmaxps
+// computes maxNum(x, 0) in one instruction. With NaN-propagating `maximumf`
+// an in-place ReLU stores only the lanes that are not NaN, and LLVM emits a
+// masked store (vmaskmovps), which made a 56x56x256 in-place ReLU 4x slower
+// than the same ReLU into another buffer here.
 struct ReluLowering : OpRewritePattern<ReluOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(ReluOp op,
@@ -908,7 +964,7 @@ struct ReluLowering : OpRewritePattern<ReluOp> {
     Value zero = f32Constant(rewriter, op.getLoc(), 0.0);
     lowerElementwise(rewriter, op, op.getInput(), op.getOutput(),
                      [&](OpBuilder &b, Location l, ValueRange x) -> Value {
-                       return arith::MaximumFOp::create(b, l, x[0], zero);
+                       return arith::MaxNumFOp::create(b, l, x[0], zero);
                      });
     return success();
   }
@@ -922,8 +978,8 @@ struct Relu6Lowering : OpRewritePattern<Relu6Op> {
     Value six = f32Constant(rewriter, op.getLoc(), 6.0);
     lowerElementwise(rewriter, op, op.getInput(), op.getOutput(),
                      [&](OpBuilder &b, Location l, ValueRange x) -> Value {
-                       Value low = arith::MaximumFOp::create(b, l, x[0], zero);
-                       return arith::MinimumFOp::create(b, l, low, six);
+                       Value low = arith::MaxNumFOp::create(b, l, x[0], zero);
+                       return arith::MinNumFOp::create(b, l, low, six);
                      });
     return success();
   }

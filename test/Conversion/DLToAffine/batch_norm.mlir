@@ -46,20 +46,35 @@ func.func @training(%x: memref<2x3x4x5xf32>, %g: memref<3xf32>, %b: memref<3xf32
   return
 }
 
-// Blocked NCHW16c: channel loops (cb, c); per-channel vectors at cb * 16 + c.
+// Blocked NCHW16c: scale = gamma / sqrt(variance + eps) per channel into a
+// scratch vector, then one sweep in memory order (the block innermost) with
+// per-channel vectors at cb * 16 + c.
 // CHECK-LABEL: func.func @inference_blocked
-// CHECK-SAME: (%[[X:[a-z0-9_]+]]: memref<1x2x3x3x16xf32>, %[[G:[a-z0-9_]+]]: memref<32xf32>, %{{.*}}: memref<32xf32>, %{{.*}}: memref<32xf32>, %[[V:[a-z0-9_]+]]: memref<32xf32>, %[[Y:[a-z0-9_]+]]: memref<1x2x3x3x16xf32>)
+// CHECK-SAME: (%[[X:[a-z0-9_]+]]: memref<1x2x3x3x16xf32>, %[[G:[a-z0-9_]+]]: memref<32xf32>, %[[B:[a-z0-9_]+]]: memref<32xf32>, %[[M:[a-z0-9_]+]]: memref<32xf32>, %[[V:[a-z0-9_]+]]: memref<32xf32>, %[[Y:[a-z0-9_]+]]: memref<1x2x3x3x16xf32>)
 // CHECK: %[[EPS:.*]] = arith.constant 9.99999974E-6 : f32
-// CHECK: affine.for %[[CB:.*]] = 0 to 2 {
-// CHECK-NEXT: affine.for %[[CI:.*]] = 0 to 16 {
-// CHECK-NEXT: %[[VV:.*]] = affine.load %[[V]][%[[CB]] * 16 + %[[CI]]]
+// CHECK: %[[SCALE:.*]] = memref.alloc() : memref<32xf32>
+// CHECK: affine.for %[[C:.*]] = 0 to 32 {
+// CHECK-NEXT: %[[VV:.*]] = affine.load %[[V]][%[[C]]]
 // CHECK-NEXT: %[[SH:.*]] = arith.addf %[[VV]], %[[EPS]]
-// CHECK-NEXT: math.sqrt %[[SH]]
+// CHECK-NEXT: %[[SQ:.*]] = math.sqrt %[[SH]]
+// CHECK-NEXT: %[[INV:.*]] = arith.divf %{{.*}}, %[[SQ]]
+// CHECK-NEXT: %[[GV:.*]] = affine.load %[[G]][%[[C]]]
+// CHECK-NEXT: %[[S:.*]] = arith.mulf %[[GV]], %[[INV]]
+// CHECK-NEXT: affine.store %[[S]], %[[SCALE]][%[[C]]]
 // CHECK: affine.for %[[N:.*]] = 0 to 1 {
+// CHECK-NEXT: affine.for %[[CB:.*]] = 0 to 2 {
 // CHECK-NEXT: affine.for %[[H:.*]] = 0 to 3 {
 // CHECK-NEXT: affine.for %[[W:.*]] = 0 to 3 {
-// CHECK-NEXT: affine.load %[[X]][%[[N]], %[[CB]], %[[H]], %[[W]], %[[CI]]]
-// CHECK: affine.store %{{.*}}, %[[Y]][%[[N]], %[[CB]], %[[H]], %[[W]], %[[CI]]]
+// CHECK-NEXT: affine.for %[[CI:.*]] = 0 to 16 {
+// CHECK-NEXT: %[[XV:.*]] = affine.load %[[X]][%[[N]], %[[CB]], %[[H]], %[[W]], %[[CI]]]
+// CHECK-NEXT: %[[MV:.*]] = affine.load %[[M]][%[[CB]] * 16 + %[[CI]]]
+// CHECK-NEXT: %[[XC:.*]] = arith.subf %[[XV]], %[[MV]]
+// CHECK-NEXT: %[[SV:.*]] = affine.load %[[SCALE]][%[[CB]] * 16 + %[[CI]]]
+// CHECK-NEXT: %[[XS:.*]] = arith.mulf %[[XC]], %[[SV]]
+// CHECK-NEXT: %[[BV:.*]] = affine.load %[[B]][%[[CB]] * 16 + %[[CI]]]
+// CHECK-NEXT: %[[YV:.*]] = arith.addf %[[XS]], %[[BV]]
+// CHECK-NEXT: affine.store %[[YV]], %[[Y]][%[[N]], %[[CB]], %[[H]], %[[W]], %[[CI]]]
+// CHECK: memref.dealloc %[[SCALE]]
 func.func @inference_blocked(%x: memref<1x2x3x3x16xf32>, %g: memref<32xf32>, %b: memref<32xf32>,
                              %m: memref<32xf32>, %v: memref<32xf32>, %y: memref<1x2x3x3x16xf32>) {
   dl.batch_norm_inference ins(%x, %g, %b, %m, %v : memref<1x2x3x3x16xf32>, memref<32xf32>,

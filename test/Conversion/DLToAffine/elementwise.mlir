@@ -6,7 +6,7 @@
 // CHECK: affine.for %[[I:.*]] = 0 to 7 {
 // CHECK-NEXT: affine.for %[[J:.*]] = 0 to 3 {
 // CHECK-NEXT: %[[X:.*]] = affine.load %{{.*}}[%[[I]], %[[J]]]
-// CHECK-NEXT: %[[Y:.*]] = arith.maximumf %[[X]], %[[ZERO]]
+// CHECK-NEXT: %[[Y:.*]] = arith.maxnumf %[[X]], %[[ZERO]]
 // CHECK-NEXT: affine.store %[[Y]], %{{.*}}[%[[I]], %[[J]]]
 func.func @relu(%x: memref<7x3xf32>, %y: memref<7x3xf32>) {
   dl.relu ins(%x : memref<7x3xf32>) outs(%y : memref<7x3xf32>)
@@ -20,8 +20,8 @@ func.func @relu(%x: memref<7x3xf32>, %y: memref<7x3xf32>) {
 // CHECK-DAG: %[[N:.*]] = memref.dim %[[X]]
 // CHECK: affine.for %[[I:.*]] = 0 to %[[N]] {
 // CHECK-NEXT: %[[V:.*]] = affine.load %[[X]][%[[I]]]
-// CHECK-NEXT: %[[LOW:.*]] = arith.maximumf %[[V]], %[[ZERO]]
-// CHECK-NEXT: %[[R:.*]] = arith.minimumf %[[LOW]], %[[SIX]]
+// CHECK-NEXT: %[[LOW:.*]] = arith.maxnumf %[[V]], %[[ZERO]]
+// CHECK-NEXT: %[[R:.*]] = arith.minnumf %[[LOW]], %[[SIX]]
 // CHECK-NEXT: affine.store %[[R]], %[[X]][%[[I]]]
 func.func @relu6_in_place(%x: memref<?xf32>) {
   dl.relu6 ins(%x : memref<?xf32>) outs(%x : memref<?xf32>)

@@ -197,7 +197,8 @@ class DL_UnaryElementwiseOp<string mnemonic, string expr>
   let summary = "element-wise `output = " # expr # "`";
   let description = [{
     Element-wise on buffers of any rank and equal shape; `input` and
-    `output` may be the same buffer (in place).
+    `output` may be the same buffer (in place). `max` and `min` are IEEE
+    maxNum / minNum: a NaN input gives 0.
   }];
   let arguments = (ins Arg<DL_Buffer, "input", [MemRead]>:$input,
                        Arg<DL_Buffer, "output", [MemWrite]>:$output);
