@@ -1,7 +1,8 @@
-// The main job's example (a ResNet-50 conv -> batch norm -> ReLU block and a
-// matmul) runs and matches the reference; --bench prints a timing line per
-// function and --json a machine-readable form. The plain-layout convolution
-// runs in the blocked layout (dl-block-conv-layouts) and calls LIBXSMM.
+// The main job's example (a ResNet-50 conv -> batch norm -> ReLU block, a
+// bottleneck block and a matmul) runs and matches the reference; --bench
+// prints a timing line per function and --json a machine-readable form. The
+// plain-layout convolutions run in the blocked layout
+// (dl-block-conv-layouts) and call LIBXSMM.
 // RUN: dl-compile %S/../../examples/resnet_block.mlir --run | FileCheck %s
 // RUN: dl-compile %S/../../examples/resnet_block.mlir --bench --function=matmul \
 // RUN:   --bench-min-reps=1 --bench-min-time=0 --bench-warmup=0 | FileCheck %s --check-prefix=BENCH
@@ -12,9 +13,12 @@
 // KERNELS-LABEL: llvm.func @resnet_block(
 // KERNELS: llvm.call @dl_brgemm_{{.*}}dispatch
 // KERNELS: llvm.call @dl_brgemm_{{.*}}invoke
+// KERNELS-LABEL: llvm.func @bottleneck(
+// KERNELS: llvm.call @dl_brgemm_{{.*}}invoke
 // KERNELS-LABEL: llvm.func @matmul(
 
 // CHECK: resnet_block: max_abs_err={{.*}} ok
+// CHECK: bottleneck: max_abs_err={{.*}} ok
 // CHECK: matmul: max_abs_err={{.*}} ok
 
 // BENCH-NOT: resnet_block
