@@ -1,4 +1,5 @@
-// The lowering of dl.pack / dl.unpack: a copy nest over the destination.
+// The lowering of dl.pack / dl.unpack: a copy nest over the blocked tensor,
+// in both directions.
 // RUN: dl-opt %s --convert-dl-to-affine | FileCheck %s
 
 // CHECK-LABEL: func.func @activations
@@ -11,13 +12,14 @@
 // CHECK-NEXT: affine.for %[[C:.*]] = 0 to 16 {
 // CHECK-NEXT: %[[V:.*]] = affine.load %[[P]][%[[N]], %[[CB]] * 16 + %[[C]], %[[H]], %[[W]]]
 // CHECK-NEXT: affine.store %[[V]], %[[BL]][%[[N]], %[[CB]], %[[H]], %[[W]], %[[C]]]
-// Unpack: dest[n][c][h][w] = src[n][c floordiv 16][h][w][c mod 16].
+// Unpack: dest[n][cb * 16 + c][h][w] = src[n][cb][h][w][c].
 // CHECK: affine.for %[[N2:.*]] = 0 to 2 {
-// CHECK-NEXT: affine.for %[[C2:.*]] = 0 to 32 {
+// CHECK-NEXT: affine.for %[[CB2:.*]] = 0 to 2 {
 // CHECK-NEXT: affine.for %[[H2:.*]] = 0 to 5 {
 // CHECK-NEXT: affine.for %[[W2:.*]] = 0 to 5 {
-// CHECK-NEXT: %[[U:.*]] = affine.load %[[BL]][%[[N2]], %[[C2]] floordiv 16, %[[H2]], %[[W2]], %[[C2]] mod 16]
-// CHECK-NEXT: affine.store %[[U]], %[[P]][%[[N2]], %[[C2]], %[[H2]], %[[W2]]]
+// CHECK-NEXT: affine.for %[[C2:.*]] = 0 to 16 {
+// CHECK-NEXT: %[[U:.*]] = affine.load %[[BL]][%[[N2]], %[[CB2]], %[[H2]], %[[W2]], %[[C2]]]
+// CHECK-NEXT: affine.store %[[U]], %[[P]][%[[N2]], %[[CB2]] * 16 + %[[C2]], %[[H2]], %[[W2]]]
 func.func @activations(%p: memref<2x32x5x5xf32>, %b: memref<2x2x5x5x16xf32>) {
   dl.pack ins(%p : memref<2x32x5x5xf32>) outs(%b : memref<2x2x5x5x16xf32>)
   dl.unpack ins(%b : memref<2x2x5x5x16xf32>) outs(%p : memref<2x32x5x5xf32>)
@@ -36,7 +38,8 @@ func.func @activations(%p: memref<2x32x5x5xf32>, %b: memref<2x2x5x5x16xf32>) {
 // CHECK-NEXT: %[[V:.*]] = affine.load %[[P]][%[[KB]] * 8 + %[[K]], %[[CB]] * 4 + %[[C]], %[[R]], %[[S]]]
 // CHECK-NEXT: affine.store %[[V]], %[[BL]][%[[KB]], %[[CB]], %[[R]], %[[S]], %[[C]], %[[K]]]
 // Unpack of a filter.
-// CHECK: affine.load %[[BL]][%{{.*}} floordiv 8, %{{.*}} floordiv 4, %{{.*}}, %{{.*}}, %{{.*}} mod 4, %{{.*}} mod 8]
+// CHECK: %[[F:.*]] = affine.load %[[BL]][%[[KB2:.*]], %[[CB2:.*]], %[[R2:.*]], %[[S2:.*]], %[[C2:.*]], %[[K2:.*]]]
+// CHECK-NEXT: affine.store %[[F]], %[[P]][%[[KB2]] * 8 + %[[K2]], %[[CB2]] * 4 + %[[C2]], %[[R2]], %[[S2]]]
 func.func @filters(%p: memref<16x8x3x3xf32>, %b: memref<2x2x3x3x4x8xf32>) {
   dl.pack ins(%p : memref<16x8x3x3xf32>) outs(%b : memref<2x2x3x3x4x8xf32>)
   dl.unpack ins(%b : memref<2x2x3x3x4x8xf32>) outs(%p : memref<16x8x3x3xf32>)
