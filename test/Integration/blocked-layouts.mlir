@@ -54,3 +54,20 @@ func.func @kept(%x: memref<1x48x9x9xf32>, %w: memref<48x48x3x3xf32>, %y: memref<
   memref.dealloc %t : memref<1x48x9x9xf32>
   return
 }
+
+// The residual add reads the argument %x through its packed copy, the ReLU
+// runs in place on the blocked sum, one unpack writes %out.
+// CHECK: residual: max_abs_err={{.*}} ok
+func.func @residual(%x: memref<2x48x9x9xf32>, %w: memref<48x48x3x3xf32>,
+                    %gamma: memref<48xf32>, %beta: memref<48xf32>, %mean: memref<48xf32>, %var: memref<48xf32>,
+                    %out: memref<2x48x9x9xf32>) {
+  %t = memref.alloc() : memref<2x48x9x9xf32>
+  dl.conv2d ins(%x, %w : memref<2x48x9x9xf32>, memref<48x48x3x3xf32>) outs(%t : memref<2x48x9x9xf32>)
+      {padding = array<i64: 1, 1, 1, 1>}
+  dl.batch_norm_inference ins(%t, %gamma, %beta, %mean, %var : memref<2x48x9x9xf32>, memref<48xf32>, memref<48xf32>, memref<48xf32>, memref<48xf32>)
+      outs(%t : memref<2x48x9x9xf32>)
+  dl.add ins(%t, %x : memref<2x48x9x9xf32>, memref<2x48x9x9xf32>) outs(%out : memref<2x48x9x9xf32>)
+  dl.relu ins(%out : memref<2x48x9x9xf32>) outs(%out : memref<2x48x9x9xf32>)
+  memref.dealloc %t : memref<2x48x9x9xf32>
+  return
+}

@@ -6,10 +6,12 @@
 // inner band is a batch-reduce GEMM, so the scheduling passes and the
 // microkernel outlining apply to convolutions written in the plain layout
 // too. Between convolutions the activations then stay blocked: element-wise
-// ops on an unpacked result also run on its blocked copy, a pack of a buffer
-// whose blocked copy is at hand reads that copy, and plain buffers nobody
-// reads any more are dropped. The rewrite stays on dl ops, so dl-opt shows
-// the chosen blocks and the copies that remain.
+// ops on buffers whose blocked copy is at hand run on the copies (their plain
+// result unpacked), a pack of such a buffer reads the copy, and unpacks and
+// plain buffers nobody reads any more are dropped. The rewrite stays on dl
+// ops, so dl-opt shows the chosen blocks and the copies that remain. Written
+// here because MLIR's generic layout propagation works on linalg/tensor ops,
+// not on dl ops on memrefs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,17 +54,22 @@ bool onlyWrites(Operation *op, Value buffer) {
          dps.getNumDpsInits() == 1 && dps.getDpsInits()[0] == buffer;
 }
 
-/// The blocked copies of plain local buffers, along one block's ops: a
-/// plain buffer maps to a blocked buffer holding the same values, from the
-/// unpack that wrote the plain one until either is written otherwise.
+/// The blocked copies of plain buffers, along one block's ops: a plain
+/// buffer maps to a blocked scratch buffer holding the same values, from
+/// the pack or unpack between them until either is written otherwise.
 class BlockedCopies {
 public:
   Value lookup(Value plain) const { return copies.lookup(plain); }
   void set(Value plain, Value blocked) { copies[plain] = blocked; }
-  /// Forgets what a write of `buffer` makes stale.
+  /// Forgets what a write of `buffer` makes stale: its own copy, what it is
+  /// the copy of, and, when it is not local, the copies of all buffers that
+  /// are not local either (arguments may alias each other).
   void written(Value buffer) {
-    copies.erase(buffer);
-    copies.remove_if([&](auto &entry) { return entry.second == buffer; });
+    bool mayAlias = !isLocalBuffer(buffer);
+    copies.remove_if([&](auto &entry) {
+      return entry.first == buffer || entry.second == buffer ||
+             (mayAlias && !isLocalBuffer(entry.first));
+    });
   }
   void clear() { copies.clear(); }
   /// Whether `blocked` is the copy of `plain` and of no other buffer.
@@ -96,8 +103,10 @@ public:
       blockConv(op);
     SmallVector<Block *> blocks;
     func.walk([&](Block *block) { blocks.push_back(block); });
-    for (Block *block : blocks)
+    for (Block *block : blocks) {
       reuseBlockedCopies(*block);
+      eraseOverwrittenUnpacks(*block);
+    }
     eraseUnreadWrites();
     deallocateScratch();
   }
@@ -144,24 +153,25 @@ private:
     op.erase();
   }
 
-  /// Walks `block`'s ops in order, tracking which plain local buffers have an
-  /// up-to-date blocked copy: element-wise ops on such buffers are repeated
-  /// on the copies (the plain ones are erased later if nobody reads them),
-  /// and a pack of such a buffer into scratch is replaced by the copy.
+  /// Walks `block`'s ops in order, tracking which plain buffers have an
+  /// up-to-date blocked copy: an element-wise op on such buffers runs on the
+  /// copies, its plain result unpacked from the blocked one (an unpack that
+  /// is erased later if nobody reads it), and a pack of such a buffer into
+  /// scratch is replaced by the copy.
   void reuseBlockedCopies(Block &block) {
     BlockedCopies copies;
     for (Operation &op : llvm::make_early_inc_range(block)) {
       if (auto unpack = dyn_cast<UnpackOp>(op)) {
         copies.written(unpack.getDest());
-        if (scratch.contains(unpack.getSource()) &&
-            isLocalBuffer(unpack.getDest()))
+        if (scratch.contains(unpack.getSource()))
           copies.set(unpack.getDest(), unpack.getSource());
         continue;
       }
       if (auto pack = dyn_cast<PackOp>(op)) {
         Value copy = copies.lookup(pack.getSource());
         // The pack's destination is scratch of a blocked convolution, read
-        // by that convolution only.
+        // by that convolution only. (Filters too: a filter used twice is
+        // packed once.)
         if (copy && copy.getType() == pack.getDest().getType() &&
             scratch.contains(pack.getDest())) {
           Value dest = pack.getDest();
@@ -172,6 +182,8 @@ private:
           continue;
         }
         copies.written(pack.getDest());
+        if (scratch.contains(pack.getDest()))
+          copies.set(pack.getSource(), pack.getDest());
         continue;
       }
       if (isElementwise(&op)) {
@@ -201,9 +213,10 @@ private:
     return isa<ReluOp, Relu6Op, AddOp, BiasAddOp, BatchNormInferenceOp>(op);
   }
 
-  /// Repeats the element-wise `op` on the blocked copies of its activation
-  /// operands when all have one (of one type), and records the result's
-  /// copy; otherwise its destination's copy is stale.
+  /// Replaces the element-wise `op` by the same op on the blocked copies of
+  /// its activation operands, when all have one (of one type), and an
+  /// unpack of its blocked result into its destination; otherwise its
+  /// destination's copy is stale.
   void repeatOnCopies(Operation *op, BlockedCopies &copies) {
     auto dps = cast<DestinationStyleOpInterface>(op);
     Value dest = dps.getDpsInits()[0];
@@ -222,7 +235,7 @@ private:
       copyType = copy.getType();
       mapping.map(value, copy);
     }
-    if (!copyType || destType.getRank() != 4 || !isLocalBuffer(dest)) {
+    if (!copyType || destType.getRank() != 4) {
       copies.written(dest);
       return;
     }
@@ -235,9 +248,48 @@ private:
       destCopy = allocateScratch(b, op->getLoc(), cast<MemRefType>(copyType));
     mapping.map(dest, destCopy);
     b.clone(*op, mapping);
+    UnpackOp::create(b, op->getLoc(), destCopy, dest);
+    op->erase();
     copies.written(dest);
     copies.written(destCopy);
     copies.set(dest, destCopy);
+  }
+
+  /// Erases the unpacks in `block` whose destination is unpacked into again
+  /// before anything may read it (an in-place ReLU after a batch norm, both
+  /// run on blocked copies, unpacks into the same buffer twice). A buffer
+  /// that is not local may be read through an alias by any op that reads
+  /// another such buffer.
+  void eraseOverwrittenUnpacks(Block &block) {
+    SmallVector<UnpackOp> unpacks(block.getOps<UnpackOp>());
+    for (UnpackOp unpack : unpacks) {
+      Value dest = unpack.getDest();
+      bool mayAlias = !isLocalBuffer(dest);
+      for (Operation *next = unpack->getNextNode(); next;
+           next = next->getNextNode()) {
+        auto overwrite = dyn_cast<UnpackOp>(next);
+        if (overwrite && overwrite.getDest() == dest) {
+          unpack.erase();
+          break;
+        }
+        if (mayRead(next, dest, mayAlias))
+          break;
+      }
+    }
+  }
+
+  /// Whether `op` may read `buffer` (or, with `mayAlias`, any buffer that
+  /// is not local).
+  static bool mayRead(Operation *op, Value buffer, bool mayAlias) {
+    if (isa<memref::AllocOp, memref::DeallocOp>(op))
+      return false;
+    auto dps = dyn_cast<DestinationStyleOpInterface>(op);
+    if (!dps || !isa_and_nonnull<DLDialect>(op->getDialect()))
+      return true;
+    // A dl op reads its inputs, and an in-place one its destination.
+    return llvm::any_of(op->getOperands(), [&](Value operand) {
+      return operand == buffer || (mayAlias && !isLocalBuffer(operand));
+    });
   }
 
   /// Erases the writes of local buffers that nothing reads afterwards: the

@@ -130,12 +130,17 @@ func.func @bn_relu_add(%x: memref<1x64x14x14xf32>, %w1: memref<64x64x3x3xf32>, %
 
 // -----
 
-// The plain intermediate is kept where it is seen outside (an argument) or
-// changed by an op that does not run on blocked copies (batch norm in
-// training form): the unpack stays and the next convolution packs again.
+// %t is changed by an op that does not run on blocked copies (batch norm
+// in training form): its unpack stays and the next convolution packs it
+// again. The argument %y is unpacked (it is seen outside) and the next
+// convolution reads its blocked copy. The filter is packed again after each
+// write of an argument: arguments may alias each other.
 // CHECK-LABEL: func @kept
-// CHECK: dl.unpack {{.*}} outs(%[[ARG:.*]] : memref<1x64x14x14xf32>)
-// CHECK: dl.pack ins(%[[ARG]] : memref<1x64x14x14xf32>)
+// CHECK: dl.conv2d {{.*}} outs(%[[Y1:.*]] : memref<1x2x14x14x32xf32>)
+// CHECK: dl.unpack ins(%[[Y1]] : {{.*}}) outs(%[[ARG:.*]] : memref<1x64x14x14xf32>)
+// CHECK-NOT: dl.pack ins(%[[ARG]]
+// CHECK: dl.pack ins(%{{.*}} : memref<64x64x3x3xf32>)
+// CHECK: dl.conv2d ins(%[[Y1]],
 // CHECK: dl.unpack {{.*}} outs(%[[T:.*]] : memref<1x64x14x14xf32>)
 // CHECK: dl.batch_norm_training ins(%[[T]],
 // CHECK: dl.pack ins(%[[T]] : memref<1x64x14x14xf32>)
@@ -176,25 +181,49 @@ func.func @second(%in: memref<1x8x9x9xf32>, %f: memref<16x8x3x3xf32>, %out: memr
 
 // -----
 
-// The add reads an argument, which has no blocked copy, so it stays plain
-// and reads the unpacked %t; the batch norm repeated on %t's blocked copy is
-// then read by nothing and erased.
-// CHECK-LABEL: func @unread_copy
+// The add reads the argument %x through the blocked copy its pack made;
+// the in-place ReLU after it runs on the blocked sum, and of the two
+// unpacks into %out only the last remains.
+// CHECK-LABEL: func @residual
+// CHECK-SAME: %[[OUT:[a-z0-9]+]]: memref<1x64x14x14xf32>)
+// CHECK: dl.pack ins(%{{.*}} : memref<1x64x14x14xf32>) outs(%[[XB:.*]] : memref<1x2x14x14x32xf32>)
 // CHECK: dl.conv2d {{.*}} outs(%[[C:.*]] : memref<1x2x14x14x32xf32>)
-// CHECK: dl.unpack ins(%[[C]] : {{.*}}) outs(%[[T:.*]] : memref<1x64x14x14xf32>)
-// CHECK-NOT: dl.batch_norm_inference ins(%[[C]]
-// CHECK: dl.batch_norm_inference ins(%[[T]],
-// CHECK-NOT: dl.batch_norm_inference
-// CHECK: dl.add ins(%[[T]], %{{.*}} : memref<1x64x14x14xf32>, memref<1x64x14x14xf32>)
-func.func @unread_copy(%x: memref<1x64x14x14xf32>, %w: memref<64x64x3x3xf32>,
-                       %gamma: memref<64xf32>, %beta: memref<64xf32>, %mean: memref<64xf32>, %var: memref<64xf32>,
-                       %out: memref<1x64x14x14xf32>) {
+// CHECK: dl.batch_norm_inference ins(%[[C]],
+// CHECK: dl.add ins(%[[C]], %[[XB]] : {{.*}}) outs(%[[S:.*]] : memref<1x2x14x14x32xf32>)
+// CHECK-NOT: dl.unpack
+// CHECK: dl.relu ins(%[[S]] : {{.*}}) outs(%[[S]] :
+// CHECK: dl.unpack ins(%[[S]] : {{.*}}) outs(%[[OUT]] :
+// CHECK-NOT: dl.unpack
+// CHECK: return
+func.func @residual(%x: memref<1x64x14x14xf32>, %w: memref<64x64x3x3xf32>,
+                    %gamma: memref<64xf32>, %beta: memref<64xf32>, %mean: memref<64xf32>, %var: memref<64xf32>,
+                    %out: memref<1x64x14x14xf32>) {
   %t = memref.alloc() : memref<1x64x14x14xf32>
   dl.conv2d ins(%x, %w : memref<1x64x14x14xf32>, memref<64x64x3x3xf32>) outs(%t : memref<1x64x14x14xf32>)
       {padding = array<i64: 1, 1, 1, 1>}
   dl.batch_norm_inference ins(%t, %gamma, %beta, %mean, %var : memref<1x64x14x14xf32>, memref<64xf32>, memref<64xf32>, memref<64xf32>, memref<64xf32>)
       outs(%t : memref<1x64x14x14xf32>)
   dl.add ins(%t, %x : memref<1x64x14x14xf32>, memref<1x64x14x14xf32>) outs(%out : memref<1x64x14x14xf32>)
+  dl.relu ins(%out : memref<1x64x14x14xf32>) outs(%out : memref<1x64x14x14xf32>)
   memref.dealloc %t : memref<1x64x14x14xf32>
+  return
+}
+
+// -----
+
+// A write of another argument (%z may be %y) makes %y's blocked copy stale:
+// the second convolution packs %y again.
+// CHECK-LABEL: func @aliasing
+// CHECK-SAME: %[[Y:[a-z0-9]+]]: memref<1x64x14x14xf32>, %[[Z:[a-z0-9]+]]: memref<1x64x14x14xf32>
+// CHECK: dl.unpack {{.*}} outs(%[[Y]] :
+// CHECK: dl.relu ins(%[[Z]] :
+// CHECK: dl.pack ins(%[[Y]] : memref<1x64x14x14xf32>)
+func.func @aliasing(%x: memref<1x64x14x14xf32>, %w: memref<64x64x3x3xf32>,
+                    %y: memref<1x64x14x14xf32>, %z: memref<1x64x14x14xf32>, %out: memref<1x64x14x14xf32>) {
+  dl.conv2d ins(%x, %w : memref<1x64x14x14xf32>, memref<64x64x3x3xf32>) outs(%y : memref<1x64x14x14xf32>)
+      {padding = array<i64: 1, 1, 1, 1>}
+  dl.relu ins(%z : memref<1x64x14x14xf32>) outs(%z : memref<1x64x14x14xf32>)
+  dl.conv2d ins(%y, %w : memref<1x64x14x14xf32>, memref<64x64x3x3xf32>) outs(%out : memref<1x64x14x14xf32>)
+      {padding = array<i64: 1, 1, 1, 1>}
   return
 }

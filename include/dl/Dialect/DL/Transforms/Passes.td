@@ -36,18 +36,19 @@ def BlockConvLayouts : Pass<"dl-block-conv-layouts", "::mlir::func::FuncOp"> {
 
     Between convolutions the activations stay blocked. Along each block's
     ops, the pass tracks which plain buffers have an up-to-date blocked copy
-    (from an unpack, until either is written otherwise); only buffers
-    allocated in the function and used by dl ops alone qualify, since
-    nothing else can alias them. An element-wise op (`relu`, `relu6`,
-    `add`, `bias_add`, `batch_norm_inference`) whose activation operands
-    all have copies is repeated on the copies, in place when the op is; a
-    convolution's pack of a buffer with a copy reads the copy instead. Then
-    every local buffer that nothing reads any more (its users only write it
-    or free it) is erased with those users, so a chain
-    conv -> ReLU -> conv through a plain intermediate becomes
-    conv -> ReLU -> conv in the blocked layout, with one pack at the start
-    and one unpack at the end. Scratch buffers are freed after their last
-    use.
+    (made by a pack or an unpack, until either is written otherwise; a
+    write of a buffer that is not allocated in the function also ends the
+    copies of all such buffers, since arguments may alias). An element-wise
+    op (`relu`, `relu6`, `add`, `bias_add`, `batch_norm_inference`) whose
+    activation operands all have copies runs on the copies instead (in
+    place when the op is) and its result is unpacked into its destination;
+    a convolution's pack of a buffer with a copy reads the copy instead (a
+    filter used twice is packed once). Then unpacks overwritten before
+    anything may read their destination, and writes of local buffers that
+    nothing reads afterwards, are erased, so a bottleneck block
+    conv -> BN -> ReLU -> conv -> ... -> add -> ReLU written in the plain
+    layout runs blocked from one pack of its input to one unpack of its
+    result. Scratch buffers are freed after their last use.
 
     ```mlir
     dl.conv2d ins(%in, %f : memref<1x64x56x56xf32>, memref<64x64x3x3xf32>)
