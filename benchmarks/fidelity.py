@@ -108,9 +108,10 @@ def main():
                         help="seconds of timed runs per variant")
     parser.add_argument("--rounds", type=int, default=2,
                         help="runs per shape; each variant keeps its fastest median")
-    parser.add_argument("--confirm-rounds", type=int, default=3,
+    parser.add_argument("--confirm-rounds", type=int, default=5,
                         help="interleaved re-timings of the pick and the sweep's fastest "
-                             "variant (0: no confirmation)")
+                             "variant (0: no confirmation; 3 let single bursts of this "
+                             "machine decide a shape)")
     parser.add_argument("--only", default=None, help="regex over shape names")
     parser.add_argument("--block", type=int, default=32)
     parser.add_argument("--machine-file", default=None,
