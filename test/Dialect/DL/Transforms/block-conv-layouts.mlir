@@ -1,5 +1,6 @@
 // Which convolutions dl-block-conv-layouts moves to the blocked layout, the
-// blocks it picks, and that the convolution keeps its attributes.
+// blocks it picks, that the convolution keeps its attributes, and which
+// activations stay blocked between dl ops (and which may not).
 // RUN: dl-opt %s --dl-block-conv-layouts --split-input-file | FileCheck %s
 // RUN: dl-opt %s --dl-block-conv-layouts="block-c=16 block-k=8" --split-input-file | FileCheck %s --check-prefix=SMALL
 // RUN: not dl-opt %s --dl-block-conv-layouts="block-k=0" 2>&1 | FileCheck %s --check-prefix=INVALID
