@@ -180,6 +180,16 @@ struct ChannelLayout {
   }
 };
 
+/// The (input) channel of the element at the ivs of a nest over all dims of
+/// `tensor` in order: d1, or d1 * c + d4 when dims 1 and 4 hold the channel
+/// block and the channel within it (blocked activations and filters).
+AffineExpr elementChannel(OpBuilder &b, MemRefType tensor) {
+  AffineExpr channel = b.getAffineDimExpr(1);
+  if (tensor.getRank() < 5)
+    return channel;
+  return channel * tensor.getDimSize(4) + b.getAffineDimExpr(4);
+}
+
 /// Converts an index-typed count to f32.
 Value indexToF32(OpBuilder &b, Location loc, OpFoldResult count) {
   if (auto attr = dyn_cast<Attribute>(count))
@@ -809,7 +819,7 @@ struct BatchNormInferenceLowering : OpRewritePattern<BatchNormInferenceOp> {
         f32Constant(rewriter, loc, op.getEpsilon().convertToFloat());
     Value one = f32Constant(rewriter, loc, 1.0);
     if (layout.blocked)
-      return lowerBlocked(op, rewriter, layout, epsilon, one);
+      return lowerBlocked(op, rewriter, epsilon, one);
     buildNest(rewriter, loc, layout.channelBounds,
               [&](OpBuilder &b, Location l, ValueRange channelIvs) {
                 AffineExpr ch = layout.channelIndex(b);
@@ -834,8 +844,7 @@ struct BatchNormInferenceLowering : OpRewritePattern<BatchNormInferenceOp> {
   /// per channel into a scratch vector, then one sweep in memory order
   /// computing `(input - mean) * scale + beta`, contiguous along the block.
   LogicalResult lowerBlocked(BatchNormInferenceOp op, PatternRewriter &rewriter,
-                             const ChannelLayout &layout, Value epsilon,
-                             Value one) const {
+                             Value epsilon, Value one) const {
     Location loc = op.getLoc();
     MemRefType vectorType = op.getGamma().getType();
     SmallVector<Value> dynamicSize;
@@ -858,8 +867,7 @@ struct BatchNormInferenceLowering : OpRewritePattern<BatchNormInferenceOp> {
     buildNest(rewriter, loc, getSizes(rewriter, loc, op.getOutput()),
               [&](OpBuilder &b, Location l, ValueRange ivs) {
                 SmallVector<AffineExpr> idx = identityIndex(b, ivs.size());
-                AffineExpr c = b.getAffineDimExpr(1) * layout.block +
-                               b.getAffineDimExpr(4);
+                AffineExpr c = elementChannel(b, op.getInput().getType());
                 Value x = loadAt(b, l, op.getInput(), ivs, idx);
                 Value centered = arith::SubFOp::create(
                     b, l, x, loadAt(b, l, op.getMean(), ivs, c));
@@ -952,10 +960,10 @@ void lowerElementwise(
 }
 
 // ReLU and ReLU6 use IEEE maxNum / minNum (NaN gives the other operand, so
-// ReLU(NaN) = 0): x86's vmaxps computes maxNum(x, 0) in one instruction. With NaN-propagating `maximumf`
-// an in-place ReLU stores only the lanes that are not NaN, and LLVM emits a
-// masked store (vmaskmovps), which made a 56x56x256 in-place ReLU 4x slower
-// than the same ReLU into another buffer here.
+// ReLU(NaN) = 0): x86's vmaxps computes maxNum(x, 0) in one instruction. With
+// NaN-propagating `maximumf` an in-place ReLU stores only the lanes that are
+// not NaN, and LLVM emits a masked store (vmaskmovps), which made a 56x56x256
+// in-place ReLU 4x slower than the same ReLU into another buffer here.
 struct ReluLowering : OpRewritePattern<ReluOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(ReluOp op,
@@ -1001,14 +1009,10 @@ struct BiasAddLowering : OpRewritePattern<BiasAddOp> {
   LogicalResult matchAndRewrite(BiasAddOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    int64_t rank = op.getInput().getType().getRank();
     buildNest(rewriter, loc, getSizes(rewriter, loc, op.getOutput()),
               [&](OpBuilder &b, Location l, ValueRange ivs) {
                 SmallVector<AffineExpr> idx = identityIndex(b, ivs.size());
-                AffineExpr channel = b.getAffineDimExpr(1);
-                if (rank == 5)
-                  channel = channel * op.getInput().getType().getDimSize(4) +
-                            b.getAffineDimExpr(4);
+                AffineExpr channel = elementChannel(b, op.getInput().getType());
                 Value x = loadAt(b, l, op.getInput(), ivs, idx);
                 Value bias = loadAt(b, l, op.getBias(), ivs, channel);
                 storeAt(b, l, arith::AddFOp::create(b, l, x, bias),
@@ -1028,10 +1032,10 @@ struct BiasAddLowering : OpRewritePattern<BiasAddOp> {
 /// filters [kb][cb][r][s][c][k] -> [kb*K + k][cb*C + c][r][s].
 SmallVector<AffineExpr> plainFromBlocked(OpBuilder &b, MemRefType blocked) {
   auto d = [&](unsigned i) { return b.getAffineDimExpr(i); };
+  AffineExpr channel = elementChannel(b, blocked);
   if (blocked.getRank() == 5)
-    return {d(0), d(1) * blocked.getDimSize(4) + d(4), d(2), d(3)};
-  return {d(0) * blocked.getDimSize(5) + d(5),
-          d(1) * blocked.getDimSize(4) + d(4), d(2), d(3)};
+    return {d(0), channel, d(2), d(3)};
+  return {d(0) * blocked.getDimSize(5) + d(5), channel, d(2), d(3)};
 }
 
 /// Copies between the plain tensor and the blocked one, in either direction

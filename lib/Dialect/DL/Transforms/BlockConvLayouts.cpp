@@ -187,7 +187,7 @@ private:
         continue;
       }
       if (isElementwise(&op)) {
-        repeatOnCopies(&op, copies);
+        runOnCopies(&op, copies);
         continue;
       }
       if (auto dps = dyn_cast<DestinationStyleOpInterface>(op);
@@ -217,7 +217,7 @@ private:
   /// its activation operands, when all have one (of one type), and an
   /// unpack of its blocked result into its destination; otherwise its
   /// destination's copy is stale.
-  void repeatOnCopies(Operation *op, BlockedCopies &copies) {
+  void runOnCopies(Operation *op, BlockedCopies &copies) {
     auto dps = cast<DestinationStyleOpInterface>(op);
     Value dest = dps.getDpsInits()[0];
     auto destType = cast<MemRefType>(dest.getType());
