@@ -72,7 +72,9 @@ void dl::buildDLToLLVMPipeline(OpPassManager &pm,
                                const DLPipelineOptions &options) {
   if (options.microkernels) {
     pm.addNestedPass<func::FuncOp>(dl::createBlockConvLayouts());
-    pm.addNestedPass<func::FuncOp>(dl::createPackGemmOperands());
+    dl::PackGemmOperandsOptions packOptions;
+    packOptions.maxBatchBytes = options.maxBatchBytes;
+    pm.addNestedPass<func::FuncOp>(dl::createPackGemmOperands(packOptions));
     if (options.solveTiles)
       pm.addPass(dl::createSolveTileSizes(
           getModelPassOptions<dl::SolveTileSizesOptions>(options,
@@ -94,6 +96,7 @@ void dl::buildDLToLLVMPipeline(OpPassManager &pm,
   if (options.microkernels) {
     dl::OutlineMicrokernelsOptions outlineOptions;
     outlineOptions.reportFallbacks = options.reportFallbacks;
+    outlineOptions.maxBatchBytes = options.maxBatchBytes;
     pm.addPass(dl::createOutlineMicrokernels(outlineOptions));
     // Hoists the Pure dispatches out of all loops.
     pm.addPass(createLoopInvariantCodeMotionPass());

@@ -1,8 +1,13 @@
 // Outlined microkernels against the reference lowering, on even and odd
-// shapes, sequential and with 2 threads. The FileCheck of the emitted module
-// proves the kernels are called (one dispatch per band form).
+// shapes, sequential and with 2 threads, and with kernel calls that reduce
+// over fewer blocks (max-batch-bytes: the default order's K loop tiled by
+// batch_blocks, outer batch loops kept around the calls). The FileCheck of
+// the emitted module proves the kernels are called (one dispatch per band
+// form).
 // RUN: dl-compile %s --run --threads=1 | FileCheck %s
 // RUN: dl-compile %s --run --threads=2 | FileCheck %s
+// RUN: dl-compile %s --run --threads=2 --max-batch-bytes=4096 | FileCheck %s
+// RUN: dl-compile %s --run --threads=1 --rank=false --max-batch-bytes=4096 | FileCheck %s
 // RUN: dl-compile %s --run --microkernels=false | FileCheck %s
 // RUN: dl-compile %s --emit=mlir --threads=2 | FileCheck %s --check-prefix=CALLS
 

@@ -113,6 +113,11 @@ cl::opt<std::string> rankingCost(
              "cache level supplies, from the reuse profile) or "
              "'working-sets' (PolyDL's eq. 1)"),
     cl::value_desc("model"), cl::init("traffic"), cl::cat(category));
+cl::opt<int64_t> maxBatchBytes(
+    "max-batch-bytes",
+    cl::desc("Most bytes of A and B blocks one batch-reduce microkernel call "
+             "reads (0: no bound)"),
+    cl::init(262144), cl::cat(category));
 cl::opt<std::string> rankingReport(
     "dl-ranking-report",
     cl::desc("Write every ranked variant (working sets, bytes per cache "
@@ -194,6 +199,7 @@ std::function<void(OpPassManager &)> getPipeline(PipelineKind kind) {
     options.rankingCost = rankingCost;
     options.rankingReport = rankingReport;
     options.reportFallbacks = remarks;
+    options.maxBatchBytes = maxBatchBytes;
     dl::buildDLToLLVMPipeline(pm, options);
   };
 }

@@ -56,6 +56,12 @@ struct DLPipelineOptions : public PassPipelineOptions<DLPipelineOptions> {
   Option<std::string> rankingReport{
       *this, "ranking-report",
       llvm::cl::desc("Write the ranking of every variant as JSON here")};
+  Option<int64_t> maxBatchBytes{
+      *this, "max-batch-bytes",
+      llvm::cl::desc("Most bytes of A and B blocks one batch-reduce kernel "
+                     "call reads (dl-pack-gemm-operands, "
+                     "dl-outline-microkernels; 0: no bound)"),
+      llvm::cl::init(262144)};
   Option<bool> reportFallbacks{
       *this, "report-fallbacks",
       llvm::cl::desc("Remark on every GEMM band that keeps its loops (the "

@@ -455,7 +455,7 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
       return rewriter.getIndexAttr(size);
     };
     OuterLoops outer = getOuterLoops(
-        rewriter, op.getScheduleAttr(), op.getScheduleDims(),
+        rewriter, op.getEffectiveSchedule(), op.getScheduleDims(),
         {blockCount(m / bm), blockCount(n / bn), blockCount(k / bk)});
     unsigned band = outer.bounds.size();
     auto initTile = [&](OpBuilder &b, Location l, ValueRange outerIvs,

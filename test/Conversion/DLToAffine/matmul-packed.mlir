@@ -89,3 +89,41 @@ func.func @k_outer(%a: memref<8x12xf32>, %b: memref<12x4xf32>, %c: memref<8x4xf3
        schedule = #dl.schedule<[i, k:2, j, k]>}
   return
 }
+
+// -----
+
+// batch_blocks = 2 of the 6 K blocks: without a schedule, the default order
+// with the K-block loop tiled, [i, j, k:2, k]; the per-tile zeroing stays
+// before the outermost K loop.
+// CHECK-LABEL: func @batch_blocks
+// CHECK: affine.for %[[I0:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.for %[[J0:.*]] = 0 to 2 {
+// CHECK: affine.store
+// CHECK: affine.for %[[KT:.*]] = 0 to 3 {
+// CHECK-NEXT: affine.for %[[K0:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.for %[[I:.*]] = 0 to 4 {
+// CHECK-NEXT: affine.for %[[J:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.for %[[K:.*]] = 0 to 3 {
+// CHECK-NEXT: affine.load %arg0[%[[I0]] * 4 + %[[I]], (%[[KT]] * 2 + %[[K0]]) * 3 + %[[K]]]
+// CHECK: } {dl.gemm_band}
+func.func @batch_blocks(%a: memref<8x18xf32>, %b: memref<18x4xf32>, %c: memref<8x4xf32>) {
+  dl.matmul ins(%a, %b : memref<8x18xf32>, memref<18x4xf32>) outs(%c : memref<8x4xf32>)
+      {pack_blocks = array<i64: 4, 2, 3>, batch_blocks = 2}
+  return
+}
+
+// -----
+
+// A schedule takes precedence over batch_blocks: one loop over the 6 K
+// blocks.
+// CHECK-LABEL: func @scheduled_batch_blocks
+// CHECK: affine.for %[[J0:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.for %[[I0:.*]] = 0 to 2 {
+// CHECK: affine.store
+// CHECK: affine.for %[[K0:.*]] = 0 to 6 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 4 {
+func.func @scheduled_batch_blocks(%a: memref<8x18xf32>, %b: memref<18x4xf32>, %c: memref<8x4xf32>) {
+  dl.matmul ins(%a, %b : memref<8x18xf32>, memref<18x4xf32>) outs(%c : memref<8x4xf32>)
+      {pack_blocks = array<i64: 4, 2, 3>, batch_blocks = 2, schedule = #dl.schedule<[j, i, k]>}
+  return
+}

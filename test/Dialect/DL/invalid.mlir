@@ -1671,7 +1671,7 @@ func.func @pack_blocks_dynamic(%a: memref<?x4xf32>, %b: memref<4x16xf32>, %c: me
 // -----
 
 func.func @pack_a_without_blocks(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32>) {
-  // expected-error @+1 {{'dl.matmul' op pack_a and pack_b need pack_blocks}}
+  // expected-error @+1 {{'dl.matmul' op pack_a, pack_b and batch_blocks need pack_blocks}}
   dl.matmul ins(%a, %b : memref<8x4xf32>, memref<4x16xf32>) outs(%c : memref<8x16xf32>) {pack_a}
   return
 }
@@ -1771,5 +1771,21 @@ func.func @schedule_tile_not_dividing_enclosing_tile(%in: memref<1x2x8x8x4xf32>,
 func.func @schedule_input_channel_blocks_not_last(%in: memref<1x2x8x8x4xf32>, %f: memref<8x2x1x1x4x4xf32>, %out: memref<1x8x8x8x4xf32>) {
   // expected-error @+1 {{'dl.conv2d' op the last loop of the schedule must be over 'cb'}}
   dl.conv2d ins(%in, %f : memref<1x2x8x8x4xf32>, memref<8x2x1x1x4x4xf32>) outs(%out : memref<1x8x8x8x4xf32>) {schedule = #dl.schedule<[n, cb, kb, oh]>}
+  return
+}
+
+// -----
+
+func.func @batch_blocks_not_divisor(%a: memref<8x12xf32>, %b: memref<12x16xf32>, %c: memref<8x16xf32>) {
+  // expected-error @+1 {{'dl.matmul' op batch_blocks must be a positive divisor of the 4 K blocks, got 3}}
+  dl.matmul ins(%a, %b : memref<8x12xf32>, memref<12x16xf32>) outs(%c : memref<8x16xf32>) {pack_blocks = array<i64: 8, 16, 3>, batch_blocks = 3}
+  return
+}
+
+// -----
+
+func.func @batch_blocks_without_blocks(%a: memref<8x12xf32>, %b: memref<12x16xf32>, %c: memref<8x16xf32>) {
+  // expected-error @+1 {{'dl.matmul' op pack_a, pack_b and batch_blocks need pack_blocks}}
+  dl.matmul ins(%a, %b : memref<8x12xf32>, memref<12x16xf32>) outs(%c : memref<8x16xf32>) {batch_blocks = 2}
   return
 }

@@ -154,8 +154,8 @@ std::optional<SmallVector<ScheduleDim>> MatmulOp::getScheduleDims() {
 LogicalResult MatmulOp::verifyPackBlocks(int64_t m, int64_t n, int64_t k) {
   std::optional<ArrayRef<int64_t>> blocks = getPackBlocks();
   if (!blocks) {
-    if (getPackA() || getPackB())
-      return emitOpError("pack_a and pack_b need pack_blocks");
+    if (getPackA() || getPackB() || getBatchBlocks())
+      return emitOpError("pack_a, pack_b and batch_blocks need pack_blocks");
     return success();
   }
   if (blocks->size() != 3)
@@ -171,7 +171,28 @@ LogicalResult MatmulOp::verifyPackBlocks(int64_t m, int64_t n, int64_t k) {
              << name << " must be a positive divisor of " << size << ", got "
              << block;
   }
+  if (std::optional<int64_t> batch = getBatchBlocks()) {
+    int64_t kBlocks = k / (*blocks)[2];
+    if (*batch < 1 || kBlocks % *batch != 0)
+      return emitOpError("batch_blocks must be a positive divisor of the ")
+             << kBlocks << " K blocks, got " << *batch;
+  }
   return success();
+}
+
+ScheduleAttr MatmulOp::getEffectiveSchedule() {
+  if (ScheduleAttr schedule = getScheduleAttr())
+    return schedule;
+  std::optional<int64_t> batch = getBatchBlocks();
+  std::optional<SmallVector<ScheduleDim>> dims = getScheduleDims();
+  if (!batch || !dims || *batch == (*dims)[2].extent)
+    return nullptr;
+  MLIRContext *ctx = getContext();
+  SmallVector<StringAttr> names = llvm::map_to_vector(
+      ArrayRef<StringRef>{"i", "j", "k", "k"},
+      [&](StringRef name) { return StringAttr::get(ctx, name); });
+  return ScheduleAttr::get(ctx, names, ArrayRef<int64_t>{0, 0, *batch, 0},
+                           /*parallel=*/-1);
 }
 
 //===----------------------------------------------------------------------===//

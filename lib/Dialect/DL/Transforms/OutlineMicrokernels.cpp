@@ -72,8 +72,8 @@ struct Access {
 /// Matches one tagged band and outlines it.
 class BandOutliner {
 public:
-  BandOutliner(AffineForOp band, SymbolTable &symbols)
-      : symbols(symbols), band(band) {}
+  BandOutliner(AffineForOp band, SymbolTable &symbols, int64_t maxBatchBytes)
+      : symbols(symbols), band(band), maxBatchBytes(maxBatchBytes) {}
 
   /// Outlines the band, or returns why it stays in loop form.
   LogicalResult run(std::string &reason);
@@ -107,6 +107,7 @@ private:
 
   SymbolTable &symbols;
   AffineForOp band;
+  int64_t maxBatchBytes;              // 0: no bound.
   SmallVector<AffineForOp, 3> loops;  // The band, outermost first.
   SmallVector<int64_t, 3> tripCounts; // Of `loops`.
   SmallVector<AffineForOp> batch;     // Batch loops, outermost first.
@@ -328,6 +329,16 @@ LogicalResult BandOutliner::run(std::string &reason) {
       std::optional<int64_t> ldb = leadingDim(*b, kDim, k, n);
       if (!lda || !ldb)
         continue;
+      // LIBXSMM 1.17's batch-reduce kernel runs the whole batch inside each
+      // of its register tiles, so it reads the batch's blocks once per
+      // tile: blocks beyond the L2 come from memory every time (a 128-row
+      // kernel over all of a 1024x16x500000 GEMM's K ran at 26 GFLOPS, 60
+      // in batches of 2). Outer batch loops stay around the call until the
+      // A and B blocks of one call fit `maxBatchBytes`.
+      int64_t blockBytes = (m * k + k * n) * int64_t(sizeof(float));
+      while (maxBatchBytes > 0 && batch.size() > 1 &&
+             batchCount() * blockBytes > maxBatchBytes)
+        batch.erase(batch.begin());
       bool batchStatic = llvm::all_of(batch, [&](AffineForOp loop) {
         return a->coefficient(leafDim(loop)) && b->coefficient(leafDim(loop));
       });
@@ -535,7 +546,8 @@ struct OutlineMicrokernelsPass
     });
     for (AffineForOp band : bands) {
       std::string reason;
-      if (failed(BandOutliner(band, symbols).run(reason)) && reportFallbacks)
+      if (failed(BandOutliner(band, symbols, maxBatchBytes).run(reason)) &&
+          reportFallbacks)
         band.emitRemark("GEMM band kept as loops: ") << reason;
     }
   }

@@ -4,6 +4,9 @@
 // of C the kernel computes becomes beta_zero (the kernel does not read C) and
 // moves to the fallback branch.
 // RUN: dl-opt %s --pass-pipeline='builtin.module(convert-dl-to-affine,func.func(dl-tile-gemm-bands{max-block=64}),dl-outline-microkernels{report-fallbacks},cse)' --split-input-file --verify-diagnostics | FileCheck %s
+// With max-batch-bytes=8192, outer batch loops whose blocks would exceed it
+// stay around the call:
+// RUN: dl-opt %s --pass-pipeline='builtin.module(convert-dl-to-affine,func.func(dl-tile-gemm-bands{max-block=64}),dl-outline-microkernels{report-fallbacks max-batch-bytes=8192},cse)' --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=CAP
 
 // A tiled GEMM: the K-tile loop is the batch (strided: A moves 64 columns,
 // B moves 64 rows of 96). C is zeroed as a whole before the tile loops, not
@@ -24,6 +27,10 @@
 // CHECK-NEXT: affine.for %{{.*}} = 0 to 256 step 64 {
 // CHECK-NOT: dl.gemm_band
 // CHECK: return
+// One batch loop is never split, whatever its size (the K-tile loop's 4
+// blocks of 64 x 64 + 64 x 48 floats are 112 KiB).
+// CAP-LABEL: func.func @tiled_matmul
+// CAP: dl.gemm_invoke {{.*}} batch(%c4)
 func.func @tiled_matmul(%a: memref<128x256xf32>, %b: memref<256x96xf32>, %c: memref<128x96xf32>) {
   dl.matmul ins(%a, %b : memref<128x256xf32>, memref<256x96xf32>) outs(%c : memref<128x96xf32>)
   return
@@ -74,6 +81,15 @@ func.func @small_matmul(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x
 // CHECK-NEXT: affine.for %{{.*}} = 0 to 8 {
 // CHECK-NEXT: affine.store %{{.*}}, %[[OUT]][%[[N]], %[[KB]], %[[OH]], %{{.*}}, %{{.*}}]
 // CHECK: affine.for %{{.*}} = 0 to 2 {
+// A block of A and B is 14 x 16 + 16 x 8 floats = 1408 bytes: the 18 of all
+// (c_blk, r, s) need 25 KiB, the 9 of (r, s) 12 KiB, the 3 of s 4 KiB. The
+// zeroing of C now precedes the c_blk loop, not the call: no beta_zero.
+// CAP-LABEL: func.func @blocked_conv
+// CAP: affine.store %cst, %arg2[
+// CAP: affine.for %{{.*}} = 0 to 2 {
+// CAP-NEXT: affine.for %{{.*}} = 0 to 3 {
+// CAP-NEXT: dl.gemm_dispatch {k = 16 : i64, lda = 16 : i64, ldb = 8 : i64, ldc = 8 : i64, m = 14 : i64, n = 8 : i64, stride_a = 16 : i64, stride_b = 128 : i64}
+// CAP: dl.gemm_invoke {{.*}} batch(%c3) :
 func.func @blocked_conv(%in: memref<1x2x14x14x16xf32>, %f: memref<4x2x3x3x16x8xf32>, %out: memref<1x4x14x14x8xf32>) {
   dl.conv2d ins(%in, %f : memref<1x2x14x14x16xf32>, memref<4x2x3x3x16x8xf32>) outs(%out : memref<1x4x14x14x8xf32>)
       {padding = array<i64: 1, 1, 1, 1>}

@@ -1,12 +1,16 @@
-// Which blocks and packed operands dl-pack-gemm-operands records on each
-// matmul, and how a smaller cache-independent block limit changes them.
+// Which blocks, packed operands and batch bounds dl-pack-gemm-operands
+// records on each matmul, and how smaller block limits and other batch
+// budgets change them.
 // RUN: dl-opt %s --dl-pack-gemm-operands --split-input-file | FileCheck %s
 // RUN: dl-opt %s --dl-pack-gemm-operands="block-m=32 block-n=16 block-k=32 min-reuse=4" --split-input-file | FileCheck %s --check-prefix=SMALL
+// RUN: dl-opt %s --dl-pack-gemm-operands="max-batch-bytes=1048576" --split-input-file | FileCheck %s --check-prefix=MIB
+// RUN: dl-opt %s --dl-pack-gemm-operands="max-batch-bytes=0" --split-input-file | FileCheck %s --check-prefix=UNBOUNDED
 
 // Square, power-of-two leading dimensions: both operands are read many
-// times and neither block is contiguous in place.
+// times and neither block is contiguous in place. The 4 K blocks of
+// 80 KiB (A's and B's) exceed 256 KiB: 2 per call.
 // CHECK-LABEL: func @square
-// CHECK: dl.matmul {{.*}} {pack_a, pack_b, pack_blocks = array<i64: 128, 32, 128>}
+// CHECK: dl.matmul {{.*}} {batch_blocks = 2 : i64, pack_a, pack_b, pack_blocks = array<i64: 128, 32, 128>}
 // SMALL-LABEL: func @square
 // SMALL: dl.matmul {{.*}} {pack_a, pack_b, pack_blocks = array<i64: 32, 16, 32>}
 func.func @square(%a: memref<512x512xf32>, %b: memref<512x512xf32>, %c: memref<512x512xf32>) {
@@ -20,7 +24,7 @@ func.func @square(%a: memref<512x512xf32>, %b: memref<512x512xf32>, %c: memref<5
 // its rows are 8 KiB apart (L1 set conflicts). With the small limits B is
 // read 4 times: packed by reuse.
 // CHECK-LABEL: func @one_row_block
-// CHECK: dl.matmul {{.*}} {pack_a, pack_b, pack_blocks = array<i64: 128, 32, 128>}
+// CHECK: dl.matmul {{.*}} {batch_blocks = 2 : i64, pack_a, pack_b, pack_blocks = array<i64: 128, 32, 128>}
 // SMALL-LABEL: func @one_row_block
 // SMALL: dl.matmul {{.*}} {pack_a, pack_b, pack_blocks = array<i64: 32, 16, 32>}
 func.func @one_row_block(%a: memref<128x1024xf32>, %b: memref<1024x2048xf32>, %c: memref<128x2048xf32>) {
@@ -34,11 +38,32 @@ func.func @one_row_block(%a: memref<128x1024xf32>, %b: memref<1024x2048xf32>, %c
 // (1000 floats) does not conflict, so A stays in place; B's 16-column
 // blocks are whole rows, contiguous already.
 // CHECK-LABEL: func @narrow
-// CHECK: dl.matmul {{.*}} {pack_blocks = array<i64: 128, 16, 125>}
+// CHECK: dl.matmul {{.*}} {batch_blocks = 2 : i64, pack_blocks = array<i64: 128, 16, 125>}
 // SMALL-LABEL: func @narrow
 // SMALL: dl.matmul {{.*}} {pack_blocks = array<i64: 32, 16, 25>}
 func.func @narrow(%a: memref<256x1000xf32>, %b: memref<1000x16xf32>, %c: memref<256x16xf32>) {
   dl.matmul ins(%a, %b : memref<256x1000xf32>, memref<1000x16xf32>) outs(%c : memref<256x16xf32>)
+  return
+}
+
+// -----
+
+// K = 64000 is 500 blocks of 128; one block of A and one of B are
+// (128 x 128 + 128 x 32) floats = 80 KiB, so a call of the default order
+// may reduce over 3 blocks of the 256 KiB budget: the largest divisor of
+// 500 up to 3 is 2. With 1 MiB, up to 13: 10. Without a bound, all.
+// With blocks of 32, 32 x 32 + 32 x 16 floats = 6 KiB: 2000 blocks, 42 fit,
+// largest divisor 40.
+// CHECK-LABEL: func @long_k
+// CHECK: dl.matmul {{.*}} {batch_blocks = 2 : i64, pack_a, pack_b, pack_blocks = array<i64: 128, 32, 128>}
+// MIB-LABEL: func @long_k
+// MIB: dl.matmul {{.*}} {batch_blocks = 10 : i64, pack_a, pack_b, pack_blocks = array<i64: 128, 32, 128>}
+// UNBOUNDED-LABEL: func @long_k
+// UNBOUNDED: dl.matmul {{.*}} {pack_a, pack_b, pack_blocks = array<i64: 128, 32, 128>}
+// SMALL-LABEL: func @long_k
+// SMALL: dl.matmul {{.*}} {batch_blocks = 40 : i64, pack_a, pack_b, pack_blocks = array<i64: 32, 16, 32>}
+func.func @long_k(%a: memref<256x64000xf32>, %b: memref<64000x64xf32>, %c: memref<256x64xf32>) {
+  dl.matmul ins(%a, %b : memref<256x64000xf32>, memref<64000x64xf32>) outs(%c : memref<256x64xf32>)
   return
 }
 

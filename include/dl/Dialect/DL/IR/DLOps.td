@@ -48,8 +48,13 @@ def DL_MatmulOp : DL_DPSOp<"matmul"> {
     copied into a buffer `[M/bm][K/bk][bm][bk]`; with `pack_b`, `op(B)` into
     `[N/bn][K/bk][bk][bn]`, so that every block the microkernel reads is
     contiguous. The blocks must divide M, N and K (static sizes).
+    `batch_blocks = c` (set by `dl-pack-gemm-operands`; needs
+    `pack_blocks`, divides K/bk) bounds the K blocks one microkernel call
+    reduces over in the default loop order: without a schedule the block
+    loops run `[i, j, k:c, k]` instead of `[i, j, k]`.
     `schedule` (a `#dl.schedule`, set by `dl-rank-variants`) orders and
-    tiles the block loops `i`, `j`, `k`; it needs `pack_blocks`.
+    tiles the block loops `i`, `j`, `k`; it needs `pack_blocks` and takes
+    precedence over `batch_blocks`.
   }];
   let arguments = (ins Arg<DL_Buffer, "A", [MemRead]>:$a,
                        Arg<DL_Buffer, "B", [MemRead]>:$b,
@@ -61,6 +66,7 @@ def DL_MatmulOp : DL_DPSOp<"matmul"> {
                        OptionalAttr<DenseI64ArrayAttr>:$pack_blocks,
                        UnitAttr:$pack_a,
                        UnitAttr:$pack_b,
+                       OptionalAttr<I64Attr>:$batch_blocks,
                        OptionalAttr<DL_ScheduleAttr>:$schedule);
   let assemblyFormat = [{
     `ins` `(` $a `,` $b `:` type($a) `,` type($b) `)`
@@ -73,6 +79,10 @@ def DL_MatmulOp : DL_DPSOp<"matmul"> {
     /// The dimensions a schedule orders: i, j, k (blocks of M, N, K; k
     /// innermost). Only with pack_blocks.
     std::optional<::llvm::SmallVector<ScheduleDim>> getScheduleDims();
+    /// The schedule the lowering applies: `schedule`, else the default
+    /// order with the K loop tiled by `batch_blocks`, else null (the
+    /// default order).
+    ScheduleAttr getEffectiveSchedule();
   }];
 }
 
