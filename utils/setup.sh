@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(
-  cmake ninja-build ccache g++ python3 python3-numpy libgtest-dev
+  cmake ninja-build ccache g++ python3 python3-numpy python3-matplotlib libgtest-dev
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools libxsmm-dev
   libomp-22-dev libdnnl-dev libisl-dev coinor-libipopt-dev pkg-config
 )

@@ -117,7 +117,7 @@ cl::opt<int64_t> maxBatchBytes(
     "max-batch-bytes",
     cl::desc("Most bytes of A and B blocks one batch-reduce microkernel call "
              "reads (0: no bound)"),
-    cl::init(262144), cl::cat(category));
+    cl::init(dl::kDefaultMaxBatchBytes), cl::cat(category));
 cl::opt<std::string> rankingReport(
     "dl-ranking-report",
     cl::desc("Write every ranked variant (working sets, bytes per cache "

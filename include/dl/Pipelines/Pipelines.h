@@ -9,6 +9,7 @@
 #ifndef DL_PIPELINES_PIPELINES_H
 #define DL_PIPELINES_PIPELINES_H
 
+#include "dl/Dialect/DL/Transforms/Blocking.h"
 #include "mlir/Pass/PassOptions.h"
 
 namespace mlir {
@@ -61,7 +62,7 @@ struct DLPipelineOptions : public PassPipelineOptions<DLPipelineOptions> {
       llvm::cl::desc("Most bytes of A and B blocks one batch-reduce kernel "
                      "call reads (dl-pack-gemm-operands, "
                      "dl-outline-microkernels; 0: no bound)"),
-      llvm::cl::init(262144)};
+      llvm::cl::init(kDefaultMaxBatchBytes)};
   Option<bool> reportFallbacks{
       *this, "report-fallbacks",
       llvm::cl::desc("Remark on every GEMM band that keeps its loops (the "

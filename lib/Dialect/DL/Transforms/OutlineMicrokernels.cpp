@@ -538,6 +538,11 @@ struct OutlineMicrokernelsPass
   using OutlineMicrokernelsBase::OutlineMicrokernelsBase;
 
   void runOnOperation() override {
+    if (maxBatchBytes < 0) {
+      getOperation().emitError(
+          "dl-outline-microkernels: max-batch-bytes must be >= 0");
+      return signalPassFailure();
+    }
     SymbolTable symbols(getOperation());
     SmallVector<AffineForOp> bands;
     getOperation().walk([&](AffineForOp loop) {

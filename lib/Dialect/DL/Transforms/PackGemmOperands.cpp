@@ -42,6 +42,11 @@ struct PackGemmOperandsPass
           "dl-pack-gemm-operands: block-m, block-n and block-k must be >= 1");
       return signalPassFailure();
     }
+    if (maxBatchBytes < 0) {
+      getOperation().emitError(
+          "dl-pack-gemm-operands: max-batch-bytes must be >= 0");
+      return signalPassFailure();
+    }
     getOperation().walk([&](MatmulOp op) {
       if (op.getPackBlocks())
         return; // Decided already (by the user or an earlier run).

@@ -5,6 +5,9 @@
 // RUN: dl-opt %s --dl-pack-gemm-operands="block-m=32 block-n=16 block-k=32 min-reuse=4" --split-input-file | FileCheck %s --check-prefix=SMALL
 // RUN: dl-opt %s --dl-pack-gemm-operands="max-batch-bytes=1048576" --split-input-file | FileCheck %s --check-prefix=MIB
 // RUN: dl-opt %s --dl-pack-gemm-operands="max-batch-bytes=0" --split-input-file | FileCheck %s --check-prefix=UNBOUNDED
+// RUN: not dl-opt %s --dl-pack-gemm-operands="max-batch-bytes=-1" 2>&1 | FileCheck %s --check-prefix=INVALID
+
+// INVALID: error: dl-pack-gemm-operands: max-batch-bytes must be >= 0
 
 // Square, power-of-two leading dimensions: both operands are read many
 // times and neither block is contiguous in place. The 4 K blocks of
