@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dl/Dialect/DL/IR/DLOps.h"
+#include "dl/Dialect/DL/Transforms/Blocking.h"
 #include "dl/Dialect/DL/Transforms/Passes.h"
 
 #include "mlir/Analysis/FlatLinearValueConstraints.h"
@@ -335,7 +336,7 @@ LogicalResult BandOutliner::run(std::string &reason) {
       // kernel over all of a 1024x16x500000 GEMM's K ran at 26 GFLOPS, 60
       // in batches of 2). Outer batch loops stay around the call until the
       // A and B blocks of one call fit `maxBatchBytes`.
-      int64_t blockBytes = (m * k + k * n) * int64_t(sizeof(float));
+      int64_t blockBytes = batchElementBytes(m, n, k);
       while (maxBatchBytes > 0 && batch.size() > 1 &&
              batchCount() * blockBytes > maxBatchBytes)
         batch.erase(batch.begin());

@@ -67,7 +67,7 @@ struct PackGemmOperandsPass
       bool packB = op.getTransposeB() ||
                    (bn != n && (m / bm >= minReuse || conflictingRows(n)));
       op.setPackBlocks(ArrayRef<int64_t>{bm, bn, bk});
-      int64_t blockBytes = (bm * bk + bk * bn) * int64_t(sizeof(float));
+      int64_t blockBytes = batchElementBytes(bm, bn, bk);
       if (maxBatchBytes > 0 && (k / bk) * blockBytes > maxBatchBytes)
         op.setBatchBlocks(largestDivisorAtMost(
             k / bk, std::max<int64_t>(1, maxBatchBytes / blockBytes)));

@@ -32,6 +32,13 @@ inline int64_t largestDivisorAtMost(int64_t extent, int64_t limit) {
 /// L2 while LIBXSMM re-reads them once per register tile.
 constexpr int64_t kDefaultMaxBatchBytes = 256 * 1024;
 
+/// The bytes of the A block (m x k) and the B block (k x n), f32, that one
+/// batch element of an m x n x k batch-reduce microkernel call reads: what
+/// `max-batch-bytes` bounds, times the batch count.
+inline int64_t batchElementBytes(int64_t m, int64_t n, int64_t k) {
+  return (m * k + k * n) * int64_t(sizeof(float));
+}
+
 } // namespace dl
 } // namespace mlir
 
