@@ -24,6 +24,8 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <isl/version.h>
+
 #include <chrono>
 #include <cmath>
 
@@ -391,6 +393,8 @@ llvm::json::Object dl::rankingToJSON(Operation *op, const OpRanking &ranking,
   result["cost_model"] =
       ranking.cost == RankingCost::Traffic ? "traffic" : "working-sets";
   result["analysis_seconds"] = ranking.analysisSeconds;
+  // Which isl counted (the analysis time depends on its integer arithmetic).
+  result["isl"] = StringRef(isl_version()).trim().str();
   result["variants"] = std::move(variants);
   return result;
 }

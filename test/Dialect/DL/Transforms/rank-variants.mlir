@@ -64,6 +64,7 @@ func.func @plain(%in: memref<1x8x8x8xf32>, %f: memref<8x8x1x1xf32>, %out: memref
 // its working sets, the bytes Algorithm 2 put in each level and its cost.
 // REPORT: "ops": [
 // REPORT: "analysis_seconds":
+// REPORT: "isl": "isl-{{[^"\\]+}}",
 // REPORT: "levels": [
 // REPORT: "bytes": 524288,
 // REPORT: "op": "dl.conv2d",
