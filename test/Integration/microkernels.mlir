@@ -61,6 +61,15 @@ func.func @conv_strided(%in: memref<1x1x11x9x3xf32>, %f: memref<2x1x3x3x3x8xf32>
   return
 }
 
+// 1x1 convolution with strides (2, 3), odd sizes: the kernels read a dense
+// copy of the pixels used, at unit stride.
+// CHECK: conv1x1_strided: max_abs_err={{.*}} ok
+func.func @conv1x1_strided(%in: memref<2x2x13x11x16xf32>, %f: memref<3x2x1x1x16x8xf32>, %out: memref<2x3x7x4x8xf32>) {
+  dl.conv2d ins(%in, %f : memref<2x2x13x11x16xf32>, memref<3x2x1x1x16x8xf32>) outs(%out : memref<2x3x7x4x8xf32>)
+      {strides = array<i64: 2, 3>}
+  return
+}
+
 // 1x1 convolution, 4 channel blocks: strided batch over c_blk; ow = 112 is
 // tiled by 56.
 // CHECK: conv1x1_wide: max_abs_err={{.*}} ok

@@ -23,7 +23,9 @@ def ConvertDLToAffine : Pass<"convert-dl-to-affine"> {
       `affine.if`) or `(n, k_blk, oh, c_blk, r, s, ow, c, k)` (blocked; the
       input is read from a zero-padded copy when there is padding, so that
       the `(ow, c, k)` band is a GEMM `out[ow][k] += in[ow][c] * w[c][k]`
-      and `(c_blk, r, s)` its batch-reduce). With a `#dl.schedule` (set by
+      and `(c_blk, r, s)` its batch-reduce; an unpadded 1x1 convolution with
+      strides reads a dense copy of the pixels it uses, at unit stride, as
+      oneDNN's "reduce to unit stride" does). With a `#dl.schedule` (set by
       `dl-rank-variants`), the outer loops `(n, k_blk, oh)` of a blocked
       convolution and the block loops `(i, j, k)` of a `dl.matmul` with
       `pack_blocks` are built in the schedule's order and tiling, and its

@@ -101,15 +101,24 @@ func.func @blocked_conv(%in: memref<1x2x14x14x16xf32>, %f: memref<4x2x3x3x16x8xf
 
 // -----
 
-// Stride 2 along W: A's rows are 2 x 16 elements apart (lda = 32). With a
-// 1x1 filter and one channel block, the (c_blk, r, s) loops run once: a plain
-// GEMM. Two channel blocks and a 1x1 filter: one strided batch loop.
+// Stride 2 along W: A's rows are 2 x 16 elements apart (lda = 32), and the
+// three taps of the 1x3 filter one pixel apart (stride_a = 16). A strided 1x1
+// convolution reads a dense copy instead (convert-dl-to-affine): lda = 16.
+// Two channel blocks and a 1x1 filter: one strided batch loop.
 // CHECK-LABEL: func.func @strided_conv
-// CHECK: dl.gemm_dispatch {beta_zero, k = 16 : i64, lda = 32 : i64, ldb = 8 : i64, ldc = 8 : i64, m = 4 : i64, n = 8 : i64}
+// CHECK: dl.gemm_dispatch {beta_zero, k = 16 : i64, lda = 32 : i64, ldb = 8 : i64, ldc = 8 : i64, m = 4 : i64, n = 8 : i64, stride_a = 16 : i64, stride_b = 128 : i64}
+// CHECK: dl.gemm_invoke {{.*}} batch(%c3)
+// CHECK-LABEL: func.func @strided_pointwise_conv
+// CHECK: dl.gemm_dispatch {beta_zero, k = 16 : i64, lda = 16 : i64, ldb = 8 : i64, ldc = 8 : i64, m = 4 : i64, n = 8 : i64}
 // CHECK-LABEL: func.func @two_channel_blocks
 // CHECK: dl.gemm_dispatch {beta_zero, k = 16 : i64, lda = 16 : i64, ldb = 8 : i64, ldc = 8 : i64, m = 4 : i64, n = 8 : i64, stride_a = 256 : i64, stride_b = 128 : i64}
 // CHECK: dl.gemm_invoke {{.*}} batch(%c2)
-func.func @strided_conv(%in: memref<1x1x8x8x16xf32>, %f: memref<1x1x1x1x16x8xf32>, %out: memref<1x1x4x4x8xf32>) {
+func.func @strided_conv(%in: memref<1x1x8x9x16xf32>, %f: memref<1x1x1x3x16x8xf32>, %out: memref<1x1x4x4x8xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x1x8x9x16xf32>, memref<1x1x1x3x16x8xf32>) outs(%out : memref<1x1x4x4x8xf32>)
+      {strides = array<i64: 2, 2>}
+  return
+}
+func.func @strided_pointwise_conv(%in: memref<1x1x8x8x16xf32>, %f: memref<1x1x1x1x16x8xf32>, %out: memref<1x1x4x4x8xf32>) {
   dl.conv2d ins(%in, %f : memref<1x1x8x8x16xf32>, memref<1x1x1x1x16x8xf32>) outs(%out : memref<1x1x4x4x8xf32>)
       {strides = array<i64: 2, 2>}
   return
