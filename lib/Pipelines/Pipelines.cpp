@@ -83,6 +83,7 @@ void dl::buildDLToLLVMPipeline(OpPassManager &pm,
       auto rankOptions = getModelPassOptions<dl::RankVariantsOptions>(
           options, options.rankingReport);
       rankOptions.cost = options.rankingCost;
+      rankOptions.maxBatchBytes = options.maxBatchBytes;
       pm.addPass(dl::createRankVariants(rankOptions));
     }
   }

@@ -116,7 +116,8 @@ cl::opt<std::string> rankingCost(
 cl::opt<int64_t> maxBatchBytes(
     "max-batch-bytes",
     cl::desc("Most bytes of A and B blocks one batch-reduce microkernel call "
-             "reads (0: no bound)"),
+             "reads (0: no bound); the ranking splits a convolution's "
+             "input-channel blocks only past it"),
     cl::init(dl::kDefaultMaxBatchBytes), cl::cat(category));
 cl::opt<std::string> rankingReport(
     "dl-ranking-report",
@@ -394,6 +395,7 @@ LogicalResult autotune(ModuleOp module) {
   options.cache = *cache;
   options.cost = *dl::parseRankingCost(rankingCost); // Checked in main.
   options.threads = getThreadCount();
+  options.maxBatchBytes = maxBatchBytes;
   SmallVector<Operation *> ops = dl::getUnscheduledOps(module);
   std::vector<dl::OpRanking> rankings;
   size_t candidates = 0;

@@ -43,12 +43,18 @@ struct RankVariantsPass : dl::impl::RankVariantsBase<RankVariantsPass> {
           << cost << "' (expected 'traffic' or 'working-sets')";
       return signalPassFailure();
     }
+    if (maxBatchBytes < 0) {
+      getOperation().emitError(
+          "dl-rank-variants: max-batch-bytes must be >= 0");
+      return signalPassFailure();
+    }
     RankingOptions options;
     options.cache = *cache;
     options.cost = *rankingCost;
     options.threads = std::max(1u, threads.getValue());
     options.tilesPerDim = tilesPerDim;
     options.islMaxOperations = islMaxOperations;
+    options.maxBatchBytes = maxBatchBytes;
 
     llvm::json::Array rankings;
     for (Operation *op : getUnscheduledOps(getOperation())) {

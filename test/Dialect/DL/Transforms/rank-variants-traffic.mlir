@@ -2,10 +2,12 @@
 // the fastest level whose capacity holds its reuse distance, and a variant
 // costs the bytes each level supplies over its bandwidth. Cache sizes are
 // given so the choices do not depend on the machine running the test.
-// RUN: dl-opt %s --dl-pack-gemm-operands --dl-rank-variants="cache-sizes=L1=32K,L2=512K,L3=32M report=%t.json" | FileCheck %s --check-prefix=BASE
+// RUN: dl-opt %s --dl-pack-gemm-operands --dl-rank-variants="max-batch-bytes=16384 cache-sizes=L1=32K,L2=512K,L3=32M report=%t.json" | FileCheck %s --check-prefix=BASE
 // RUN: FileCheck %s --check-prefix=REPORT < %t.json
-// RUN: dl-opt %s --dl-pack-gemm-operands --dl-rank-variants="threads=2 cache-sizes=L1=32K,L2=512K,L3=32M" | FileCheck %s --check-prefix=PAR
+// RUN: dl-opt %s --dl-pack-gemm-operands --dl-rank-variants="max-batch-bytes=16384 threads=2 cache-sizes=L1=32K,L2=512K,L3=32M" | FileCheck %s --check-prefix=PAR
+// RUN: dl-opt %s --dl-pack-gemm-operands --dl-rank-variants="cache-sizes=L1=32K,L2=512K,L3=32M" | FileCheck %s --check-prefix=UNSPLIT
 // RUN: not dl-opt %s --dl-rank-variants="cost=misses" 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not dl-opt %s --dl-rank-variants="max-batch-bytes=-1" 2>&1 | FileCheck %s --check-prefix=BAD-BATCH
 
 // A 512^3 GEMM packed in 128x32x128 blocks: A and B are 1 MiB each. In
 // [i, j, k] a 128-row panel of A (256 KiB) is reused by every j within L2,
@@ -32,8 +34,15 @@ func.func @gemm(%a: memref<512x512xf32>, %b: memref<512x512xf32>, %c: memref<512
 // pass, [n, oh:7, cb:4, kb, oh, cb], re-read the filter 3 times (1.6 MB) and
 // the output once per input-channel tile, while the input blocks of 7 rows are
 // reused within L2 (142 KB apart).
+// (The runs above let the 8 input-channel blocks be tiled with
+// max-batch-bytes=16384.) At the default bound, 256 KiB, one microkernel call
+// over all 8 blocks reads 61 KiB of A and B blocks: the batch is not split.
+// Of the unsplit variants, 8 output-channel blocks per pass over the rows
+// leave the least to L3 (0.8 MB; the default order [n, kb, oh] 12 MB).
 // BASE-LABEL: func.func @conv_1x1
 // BASE: schedule = #dl.schedule<[n, oh:7, cb:4, kb, oh, cb]>
+// UNSPLIT-LABEL: func.func @conv_1x1
+// UNSPLIT: schedule = #dl.schedule<[n, kb:8, oh, kb]>
 func.func @conv_1x1(%in: memref<1x8x28x28x32xf32>, %f: memref<16x8x1x1x32x32xf32>, %out: memref<1x16x28x28x32xf32>) {
   dl.conv2d ins(%in, %f : memref<1x8x28x28x32xf32>, memref<16x8x1x1x32x32xf32>) outs(%out : memref<1x16x28x28x32xf32>)
   return
@@ -59,3 +68,4 @@ func.func @conv_1x1(%in: memref<1x8x28x28x32xf32>, %f: memref<16x8x1x1x32x32xf32
 // REPORT: "schedule": "#dl.schedule<[i, j, k]>"
 
 // BAD: error: dl-rank-variants: unknown cost 'misses' (expected 'traffic' or 'working-sets')
+// BAD-BATCH: error: dl-rank-variants: max-batch-bytes must be >= 0

@@ -129,7 +129,10 @@ def RankVariants : Pass<"dl-rank-variants", "::mlir::ModuleOp"> {
     dimension by divisor tiles (the tile loop outermost, the point loop
     innermost), each of these with a convolution's input-channel blocks
     tiled just inside its outermost loop (so the loops inside reuse a slice
-    of the filter or of the input that a cache level can hold), and with
+    of the filter or of the input that a cache level can hold; only when one
+    microkernel call over all of them would read more than `max-batch-bytes`
+    of blocks: splitting the batch adds calls, each reloading its block of
+    the output, which the costs below do not see), and with
     `threads` > 1 the parallel loop (the outermost
     non-reduction loop with at least `threads` iterations). Each variant is
     lowered in a scratch module and analyzed with isl on its loops, GEMM
@@ -183,6 +186,11 @@ def RankVariants : Pass<"dl-rank-variants", "::mlir::ModuleOp"> {
            /*default=*/"2000000",
            "isl operations allowed per working-set count; past it the count "
            "is the bounding box's (with a remark); 0 never enumerates">,
+    Option<"maxBatchBytes", "max-batch-bytes", "int64_t",
+           /*default=*/"262144",
+           "Input-channel blocks are tiled (splitting the microkernel's batch) "
+           "only when one call over all of them would read more A and B "
+           "blocks than this (0: never)">,
     Option<"cost", "cost", "std::string", /*default=*/"\"traffic\"",
            "Variant cost: 'traffic' (bytes each level supplies over the run, "
            "from the reuse profile) or 'working-sets' (PolyDL's eq. 1)">

@@ -15,6 +15,7 @@
 #include "dl/Analysis/CacheModel.h"
 #include "dl/Analysis/WorkingSet.h"
 #include "dl/Dialect/DL/IR/DLOps.h"
+#include "dl/Dialect/DL/Transforms/Blocking.h"
 
 #include "llvm/Support/JSON.h"
 
@@ -44,6 +45,10 @@ struct RankingOptions {
   unsigned tilesPerDim = 2;
   /// isl operations allowed per working-set count (WorkingSetOptions).
   unsigned long islMaxOperations = WorkingSetOptions().maxOperations;
+  /// A convolution's input-channel blocks (the microkernel's batch) are
+  /// tiled only when one call over all of them would read more A and B
+  /// blocks than this (0: never).
+  int64_t maxBatchBytes = kDefaultMaxBatchBytes;
 };
 
 /// One variant with its modeled cost.
@@ -92,7 +97,8 @@ LogicalResult writeJSONReport(Operation *anchor, StringRef pass, StringRef path,
 /// one-dimension tiling by up to `tilesPerDim` divisors with the tile loop
 /// outermost and the point loop innermost, and each of these with an
 /// optional dimension (a conv's input-channel blocks) tiled by up to
-/// `tilesPerDim` divisors just inside the outermost loop. With threads > 1,
+/// `tilesPerDim` divisors just inside the outermost loop when one kernel
+/// call over all of it would read more than `maxBatchBytes`. With threads > 1,
 /// the parallel loop is the outermost loop that is not a reduction and has
 /// at least `threads` iterations (no variant without one).
 SmallVector<ScheduleAttr> generateVariants(Operation *op,
