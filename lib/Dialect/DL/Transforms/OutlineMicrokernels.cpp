@@ -539,11 +539,9 @@ struct OutlineMicrokernelsPass
   using OutlineMicrokernelsBase::OutlineMicrokernelsBase;
 
   void runOnOperation() override {
-    if (maxBatchBytes < 0) {
-      getOperation().emitError(
-          "dl-outline-microkernels: max-batch-bytes must be >= 0");
+    if (failed(verifyMaxBatchBytes(getOperation(), "dl-outline-microkernels",
+                                   maxBatchBytes)))
       return signalPassFailure();
-    }
     SymbolTable symbols(getOperation());
     SmallVector<AffineForOp> bands;
     getOperation().walk([&](AffineForOp loop) {

@@ -42,11 +42,9 @@ struct PackGemmOperandsPass
           "dl-pack-gemm-operands: block-m, block-n and block-k must be >= 1");
       return signalPassFailure();
     }
-    if (maxBatchBytes < 0) {
-      getOperation().emitError(
-          "dl-pack-gemm-operands: max-batch-bytes must be >= 0");
+    if (failed(verifyMaxBatchBytes(getOperation(), "dl-pack-gemm-operands",
+                                   maxBatchBytes)))
       return signalPassFailure();
-    }
     getOperation().walk([&](MatmulOp op) {
       if (op.getPackBlocks())
         return; // Decided already (by the user or an earlier run).

@@ -43,11 +43,9 @@ struct RankVariantsPass : dl::impl::RankVariantsBase<RankVariantsPass> {
           << cost << "' (expected 'traffic' or 'working-sets')";
       return signalPassFailure();
     }
-    if (maxBatchBytes < 0) {
-      getOperation().emitError(
-          "dl-rank-variants: max-batch-bytes must be >= 0");
+    if (failed(verifyMaxBatchBytes(getOperation(), "dl-rank-variants",
+                                   maxBatchBytes)))
       return signalPassFailure();
-    }
     RankingOptions options;
     options.cache = *cache;
     options.cost = *rankingCost;

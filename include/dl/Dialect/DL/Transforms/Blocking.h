@@ -2,13 +2,15 @@
 //
 // The block-size rule the GEMM blocking and tiling passes share: blocks
 // divide the extent, so every block is full and one statically sized
-// microkernel serves all of them; and the default bound on the blocks one
-// batch-reduce microkernel call reads.
+// microkernel serves all of them; and the bound on the blocks one
+// batch-reduce microkernel call reads (default, bytes, option check).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef DL_DIALECT_DL_TRANSFORMS_BLOCKING_H
 #define DL_DIALECT_DL_TRANSFORMS_BLOCKING_H
+
+#include "mlir/IR/Operation.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -37,6 +39,15 @@ constexpr int64_t kDefaultMaxBatchBytes = 256 * 1024;
 /// `max-batch-bytes` bounds, times the batch count.
 inline int64_t batchElementBytes(int64_t m, int64_t n, int64_t k) {
   return (m * k + k * n) * int64_t(sizeof(float));
+}
+
+/// Fails with "<pass>: max-batch-bytes must be >= 0" on `op` when `bytes`
+/// is negative (the passes taking the option share the check).
+inline LogicalResult verifyMaxBatchBytes(Operation *op, StringRef pass,
+                                         int64_t bytes) {
+  if (bytes >= 0)
+    return success();
+  return op->emitError() << pass << ": max-batch-bytes must be >= 0";
 }
 
 } // namespace dl
