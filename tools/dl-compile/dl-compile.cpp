@@ -597,6 +597,9 @@ int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();
+  // Before the pass manager's options, so that
+  // --mlir-print-ir-before/after=<pass> can name dl's passes.
+  dl::registerAllDLPasses();
   registerPassManagerCLOptions();
   auto &registered = cl::getRegisteredOptions();
   if (auto it = registered.find("threads"); it != registered.end())
@@ -606,10 +609,14 @@ int main(int argc, char **argv) {
       cl::desc("Threads the parallel loops use (default: all cores; 1 "
                "generates sequential code)"),
       cl::location(threads), cl::cat(category));
-  cl::HideUnrelatedOptions({&category, &cl::getGeneralCategory()});
+  // LLVM's backend flags and MLIR's --mlir-* options stay accepted but are
+  // listed only by --help-hidden.
+  cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
       argc, argv,
-      "dl-compile: compile dl ops to native code, or run and time them\n");
+      "dl-compile: compile dl ops to native code, or run and time them\n\n"
+      "  MLIR's options (--mlir-print-ir-after-all, --mlir-print-debuginfo,\n"
+      "  ...) are accepted too; --help-hidden lists them.\n");
   if (!dl::parseRankingCost(rankingCost)) {
     llvm::errs() << "dl-compile: error: unknown --ranking-cost '" << rankingCost
                  << "' (expected 'traffic' or 'working-sets')\n";

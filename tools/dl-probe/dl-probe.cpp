@@ -154,7 +154,7 @@ double loadLatency(size_t bytes, uint64_t &sink) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
-  cl::HideUnrelatedOptions({&category, &cl::getGeneralCategory()});
+  cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
       argc, argv,
       "dl-probe: measure cache and memory bandwidths and latencies of this "
