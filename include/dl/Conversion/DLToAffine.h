@@ -18,6 +18,11 @@ struct DLToAffineOptions {
   /// right before the tile's reduction loops (what convert-dl-to-affine
   /// does); otherwise in one pass over the whole result before the nest.
   bool initializePerTile = true;
+  /// Copy a packed GEMM operand's blocks inside the nest, one microkernel
+  /// batch at a time into a small scratch buffer, where each block is still
+  /// copied once (what convert-dl-to-affine does); otherwise into a packed
+  /// copy of the whole operand before the nest.
+  bool packPanelsInNest = true;
 };
 
 /// Replaces every dl op under `root` (but the microkernel ops) with its

@@ -13,9 +13,12 @@
 #include "dl/Dialect/DL/Transforms/Passes.h"
 
 #include "mlir/Dialect/Affine/Analysis/AffineAnalysis.h"
+#include "mlir/Dialect/Affine/Analysis/Utils.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/LoopUtils.h"
 #include "mlir/Dialect/Affine/Utils.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir {
@@ -29,6 +32,50 @@ using namespace mlir;
 using affine::AffineForOp;
 
 namespace {
+
+/// affine::isLoopParallel, but a buffer the loop body allocates and frees
+/// is private to its iteration. MLIR's check already leaves out the accesses
+/// of buffers allocated in the loop, but takes their memref.dealloc for an
+/// unknown side effect, so a loop that copies GEMM panels into a scratch of
+/// its own per iteration would run sequentially.
+bool isParallelWithPrivateBuffers(AffineForOp loop) {
+  if (loop.getNumIterOperands() != 0)
+    return false;
+  auto isPrivate = [&](Value memref) {
+    Operation *def = memref.getDefiningOp();
+    return def && loop->isProperAncestor(def);
+  };
+  SmallVector<Operation *> accesses;
+  WalkResult walk = loop.getBody()->walk([&](Operation *op) {
+    if (auto read = dyn_cast<affine::AffineReadOpInterface>(op)) {
+      if (!isPrivate(read.getMemRef()))
+        accesses.push_back(op);
+    } else if (auto write = dyn_cast<affine::AffineWriteOpInterface>(op)) {
+      if (!isPrivate(write.getMemRef()))
+        accesses.push_back(op);
+    } else if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
+      if (!isPrivate(dealloc.getMemref()))
+        return WalkResult::interrupt();
+    } else if (!isa<AffineForOp, affine::AffineYieldOp, affine::AffineIfOp>(
+                   op) &&
+               !hasSingleEffect<MemoryEffects::Allocate>(op) &&
+               !isMemoryEffectFree(op)) {
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return false;
+  unsigned depth = affine::getNestingDepth(loop) + 1;
+  for (Operation *source : accesses)
+    for (Operation *target : accesses) {
+      affine::DependenceResult result = affine::checkMemrefAccessDependence(
+          affine::MemRefAccess(source), affine::MemRefAccess(target), depth);
+      if (result.value != affine::DependenceResult::NoDependence)
+        return false;
+    }
+  return true;
+}
 
 /// The outer loops of the perfect nest rooted at `root` that may run in
 /// parallel together: parallel, constant bounds, no iter_args, never the
@@ -90,7 +137,7 @@ struct ParallelizeOuterLoopsPass
           chosen = loop;
       });
       if (chosen) {
-        if (affine::isLoopParallel(chosen))
+        if (isParallelWithPrivateBuffers(chosen))
           (void)affine::affineParallelize(chosen);
         continue;
       }

@@ -103,8 +103,12 @@ RankedVariant evaluate(Operation *op, ScheduleAttr schedule,
   // initialization inside, its dependences to every later read of a result
   // element would count the result's reuse across reduction tiles twice
   // (one working set per dependence), against the orders that tile K.
+  // Packed GEMM operands are read from a packed copy of the whole operand:
+  // the nest's reads of the packed blocks are the same wherever the blocks
+  // are copied, and the copy loops would only add statements to analyze.
   DLToAffineOptions lowering;
   lowering.initializePerTile = false;
+  lowering.packPanelsInNest = false;
   if (failed(lowerDLToAffine(*module, lowering))) {
     variant.failure = "the lowering failed";
     return variant;

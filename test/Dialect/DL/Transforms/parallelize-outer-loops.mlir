@@ -95,3 +95,16 @@ func.func @scheduled_gemm_below_reduction(%a: memref<8x8xf32>, %b: memref<8x16xf
   dl.matmul ins(%a, %b : memref<8x8xf32>, memref<8x16xf32>) outs(%c : memref<8x16xf32>) {beta = 0.5 : f32, pack_blocks = array<i64: 4, 8, 2>, schedule = #dl.schedule<[i, k:2, j, k], parallel = 2>}
   return
 }
+
+// The schedule's parallel loop (i) copies A's panel into a scratch that each
+// iteration allocates and frees: private to the iteration, so the loop still
+// runs in parallel, with the scratch inside it.
+// CHECK-LABEL: func.func @scheduled_gemm_private_panel
+// CHECK: affine.parallel (%{{.*}}) = (0) to (2) {
+// CHECK-NEXT: %[[PANEL:.*]] = memref.alloc() {{.*}} : memref<2x4x2xf32>
+// CHECK: memref.dealloc %[[PANEL]]
+// CHECK-NEXT: }
+func.func @scheduled_gemm_private_panel(%a: memref<8x8xf32>, %b: memref<8x16xf32>, %c: memref<8x16xf32>) {
+  dl.matmul ins(%a, %b : memref<8x8xf32>, memref<8x16xf32>) outs(%c : memref<8x16xf32>) {pack_a, pack_b, pack_blocks = array<i64: 4, 8, 2>, schedule = #dl.schedule<[k:2, i, j, k], parallel = 1>}
+  return
+}

@@ -282,7 +282,9 @@ def ParallelizeOuterLoops
     (`affine::affineParallelize`). The innermost loop of a nest is never
     taken, so it stays available to vectorization. In a nest where the
     lowering marked the loop a `#dl.schedule` chose (`dl.parallel`), that
-    loop alone becomes parallel (if it carries no dependence).
+    loop alone becomes parallel (if it carries no dependence; a buffer its
+    body allocates and frees, such as a GEMM panel scratch, is private to
+    the iteration, which MLIR's check does not see past the dealloc).
     `affine.parallel` lowers to `scf.parallel` and then to OpenMP
     (`convert-scf-to-openmp`).
   }];
