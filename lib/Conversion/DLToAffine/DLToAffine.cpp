@@ -427,10 +427,10 @@ struct PanelPacking {
   AffineExpr blockInBatch;
 };
 
-/// Largest panel scratch: a scratch is meant to stay in the L2 while the
-/// loops inside its copy re-read it (one call's batch is bounded by
-/// max-batch-bytes, 256 KiB by default; a schedule without a batch bound may
-/// hold all K blocks).
+/// Largest panel scratch: the calls inside its copy re-read it, so it must
+/// stay in a core's caches (one call's batch is bounded by max-batch-bytes,
+/// 256 KiB by default; a schedule without a batch bound may hold all K
+/// blocks).
 constexpr int64_t kMaxPanelBytes = 1 << 20;
 
 /// The panel packing of the operand whose blocks have `blockBytes` and are
