@@ -35,10 +35,11 @@ def ConvertDLToAffine : Pass<"convert-dl-to-affine"> {
       separate pass over the whole result: the tile is then in cache when
       its accumulation starts (and `dl-outline-microkernels` turns a fill of
       exactly one kernel's block into the kernel's `beta = 0`). An operand
-      marked `pack_a`/`pack_b` is copied into contiguous blocks: inside the
-      nest, one microkernel batch of blocks at a time into a panel scratch,
-      when the loops outside the copy that do not index the operand (j for
-      A, i for B) run once (each block is still copied once), some call
+      marked `pack_a`/`pack_b` is copied into contiguous blocks: under a
+      `#dl.schedule`, inside the nest, one microkernel batch of blocks at a
+      time into a panel scratch, when the loops outside the copy that do not
+      index the operand (j for A, i for B) run once (each block is still
+      copied once), some call
       re-reads the scratch (a loop over that dimension runs between the copy
       and the calls) and the scratch holds at most 1 MiB; otherwise into a
       packed copy of the whole operand before the nest. The panel's calls

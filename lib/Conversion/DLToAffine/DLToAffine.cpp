@@ -612,12 +612,17 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
         rewriter, op.getEffectiveSchedule(), op.getScheduleDims(),
         {blockCount(m / bm), blockCount(n / bn), blockCount(k / bk)});
     // Packed operands: copied in the nest where each block is still copied
-    // once (PanelPacking), else into a packed copy before it.
+    // once (PanelPacking), else into a packed copy before it. Only under a
+    // #dl.schedule, which names the loop that runs in parallel (a panel
+    // inside it is private to each iteration): without one,
+    // dl-parallelize-outer-loops may run any outer loop in parallel, and a
+    // panel shared by its iterations would keep them sequential.
     std::optional<PanelPacking> panelA, panelB;
     constexpr int64_t kF32Bytes = 4;
-    if (op.getPackA() && options.packPanelsInNest)
+    bool panels = options.packPanelsInNest && op.getScheduleAttr();
+    if (op.getPackA() && panels)
       panelA = findPanelPacking(outer, /*otherDim=*/1, bm * bk * kF32Bytes);
-    if (op.getPackB() && options.packPanelsInNest)
+    if (op.getPackB() && panels)
       panelB = findPanelPacking(outer, /*otherDim=*/0, bk * bn * kF32Bytes);
     Value packedA, packedB;
     if (op.getPackA() && !panelA)

@@ -46,6 +46,22 @@
 // CHECK: memref.dealloc %[[PA]]
 func.func @packed(%a: memref<8x6xf32>, %b: memref<6x4xf32>, %c: memref<8x4xf32>) {
   dl.matmul ins(%a, %b : memref<8x6xf32>, memref<6x4xf32>) outs(%c : memref<8x4xf32>)
+      {alpha = 2.0 : f32, pack_blocks = array<i64: 4, 2, 3>, pack_a, pack_b,
+       schedule = #dl.schedule<[i, j, k]>}
+  return
+}
+
+// -----
+
+// The same without a schedule: no loop is named parallel, and a panel shared
+// by the iterations of an outer loop would keep dl-parallelize-outer-loops
+// from running it in parallel, so both operands are copied before the nest.
+// CHECK-LABEL: func @packed_unscheduled
+// CHECK: memref.alloc() {alignment = 64 : i64} : memref<2x2x4x3xf32>
+// CHECK: memref.alloc() {alignment = 64 : i64} : memref<2x2x3x2xf32>
+// CHECK-NOT: memref.alloc
+func.func @packed_unscheduled(%a: memref<8x6xf32>, %b: memref<6x4xf32>, %c: memref<8x4xf32>) {
+  dl.matmul ins(%a, %b : memref<8x6xf32>, memref<6x4xf32>) outs(%c : memref<8x4xf32>)
       {alpha = 2.0 : f32, pack_blocks = array<i64: 4, 2, 3>, pack_a, pack_b}
   return
 }

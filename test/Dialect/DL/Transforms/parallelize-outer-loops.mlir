@@ -108,3 +108,13 @@ func.func @scheduled_gemm_private_panel(%a: memref<8x8xf32>, %b: memref<8x16xf32
   dl.matmul ins(%a, %b : memref<8x8xf32>, memref<8x16xf32>) outs(%c : memref<8x16xf32>) {pack_a, pack_b, pack_blocks = array<i64: 4, 8, 2>, schedule = #dl.schedule<[k:2, i, j, k], parallel = 1>}
   return
 }
+
+// Without a schedule, packed operands are copied before the nest (no panel
+// shared by the outer iterations): the outer block loops run in parallel.
+// CHECK-LABEL: func.func @unscheduled_packed_gemm
+// CHECK: affine.parallel (%{{.*}}) = (0) to (4) {
+// CHECK: } {dl.gemm_band}
+func.func @unscheduled_packed_gemm(%a: memref<8x8xf32>, %b: memref<8x16xf32>, %c: memref<8x16xf32>) {
+  dl.matmul ins(%a, %b : memref<8x8xf32>, memref<8x16xf32>) outs(%c : memref<8x16xf32>) {pack_a, pack_b, pack_blocks = array<i64: 4, 8, 2>}
+  return
+}
