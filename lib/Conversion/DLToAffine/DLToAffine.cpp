@@ -297,8 +297,8 @@ using AccumulatorInitFn = function_ref<void(
 /// nest): `before` the loops inside them and, optionally, `after` them.
 struct NestHook {
   unsigned position;
-  function_ref<void(OpBuilder &, Location, ValueRange)> before;
-  function_ref<void(OpBuilder &, Location, ValueRange)> after = nullptr;
+  std::function<void(OpBuilder &, Location, ValueRange)> before;
+  std::function<void(OpBuilder &, Location, ValueRange)> after = nullptr;
 };
 
 /// Builds a perfect nest over `bounds` around `body`, but for `hooks` (sorted
@@ -406,6 +406,14 @@ void buildTileStore(
   });
 }
 
+/// Index of op(X)[row][col] for an operand read as `transposed` or not.
+SmallVector<AffineExpr> operandIndex(AffineExpr row, AffineExpr col,
+                                     bool transposed) {
+  if (transposed)
+    return {col, row};
+  return {row, col};
+}
+
 /// Where a GEMM operand's blocks are copied inside the nest, into a scratch
 /// buffer that holds the blocks of one microkernel call's batch, instead of
 /// into a packed copy of the whole operand before it: the calls of the loops
@@ -510,9 +518,7 @@ struct PanelCopy {
     AffineExpr kBlock = panel.firstBlock + block;
     AffineExpr row = (kIsRow ? kBlock : fixedBlock) * rowBlock + r;
     AffineExpr col = (kIsRow ? fixedBlock : kBlock) * colBlock + c;
-    if (transposed)
-      return {col, row};
-    return {row, col};
+    return operandIndex(row, col, transposed);
   }
 
   void fill(OpBuilder &b, Location loc, ValueRange enclosingIvs) {
@@ -536,14 +542,6 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
   MatmulLowering(MLIRContext *ctx, const DLToAffineOptions &options)
       : OpRewritePattern(ctx), options(options) {}
   DLToAffineOptions options;
-
-  /// Index of op(X)[row][col] for an operand read as `transposed` or not.
-  static SmallVector<AffineExpr> operandIndex(AffineExpr row, AffineExpr col,
-                                              bool transposed) {
-    if (transposed)
-      return {col, row};
-    return {row, col};
-  }
 
   /// Copies `scale * op(source)` (scale may be null) into a new buffer of
   /// `rowBlock x colBlock` tiles, each contiguous:
@@ -648,32 +646,25 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
       panelCopies.push_back({*panelB, op.getB(), op.getTransposeB(), bk, bn,
                              /*kIsRow=*/true, outer.dimValues[1], Value(),
                              inParallelLoop(panelB)});
-    // The hooks refer to these callables, which must not move.
-    SmallVector<std::function<void(OpBuilder &, Location, ValueRange)>, 6>
-        hookFns;
-    hookFns.reserve(3 * panelCopies.size());
     SmallVector<NestHook> hooks;
     for (PanelCopy &copy : panelCopies) {
       if (copy.perIteration) {
         // Allocated and freed in each iteration of the parallel loop (with
         // the runtime's allocator, a cached block of the thread).
-        auto &alloc =
-            hookFns.emplace_back([&copy](OpBuilder &b, Location l, ValueRange) {
-              copy.alloc(b, l);
-            });
-        auto &dealloc =
-            hookFns.emplace_back([&copy](OpBuilder &b, Location l, ValueRange) {
-              memref::DeallocOp::create(b, l, copy.scratch);
-            });
-        hooks.push_back({*outer.parallelLoop + 1, alloc, dealloc});
+        hooks.push_back({*outer.parallelLoop + 1,
+                         [&copy](OpBuilder &b, Location l, ValueRange) {
+                           copy.alloc(b, l);
+                         },
+                         [&copy](OpBuilder &b, Location l, ValueRange) {
+                           memref::DeallocOp::create(b, l, copy.scratch);
+                         }});
       } else {
         copy.alloc(rewriter, loc);
       }
-      auto &fill = hookFns.emplace_back(
-          [&copy](OpBuilder &b, Location l, ValueRange enclosingIvs) {
-            copy.fill(b, l, enclosingIvs);
-          });
-      hooks.push_back({copy.panel.position, fill});
+      hooks.push_back({copy.panel.position, [&copy](OpBuilder &b, Location l,
+                                                    ValueRange enclosingIvs) {
+                         copy.fill(b, l, enclosingIvs);
+                       }});
     }
     unsigned band = outer.bounds.size();
     auto initTile = [&](OpBuilder &b, Location l, ValueRange outerIvs,
