@@ -231,10 +231,14 @@ std::optional<int64_t> latticeBoxCount(isl_set *piece) {
   return count;
 }
 
-/// Whether no constraint of `piece` relates dimension `d` to another
-/// dimension or to a local variable, and no local variable is defined from
-/// it: the piece is then the product of d's interval and the rest.
-bool isIndependentDim(isl_basic_set *piece, int d) {
+/// The number of values dimension `d` of the non-empty `piece` takes when no
+/// constraint relates it to another dimension or to a local variable and no
+/// local variable is defined from it (the piece is then the product of d's
+/// interval and the rest); none otherwise or when it is unbounded. The
+/// interval is read from d's own constraints, a * x_d + k >= 0 (or = 0),
+/// instead of solving two LPs (isl_set_dim_min_val/max_val), which was a
+/// third of a variant's analysis time.
+std::optional<int64_t> independentExtent(isl_basic_set *piece, int d) {
   int dims = isl_basic_set_dim(piece, isl_dim_set);
   int divs = isl_basic_set_dim(piece, isl_dim_div);
   for (int l = 0; l < divs; ++l) {
@@ -243,10 +247,11 @@ bool isIndependentDim(isl_basic_set *piece, int d) {
         isl_aff_involves_dims(div, isl_dim_in, d, 1) != isl_bool_false;
     isl_aff_free(div);
     if (involves)
-      return false;
+      return std::nullopt;
   }
-  isl_constraint_list *constraints = isl_basic_set_get_constraint_list(piece);
+  std::optional<int64_t> lo, hi;
   bool independent = true;
+  isl_constraint_list *constraints = isl_basic_set_get_constraint_list(piece);
   for (int c = 0, e = isl_constraint_list_n_constraint(constraints);
        c < e && independent; ++c) {
     isl_constraint *constraint =
@@ -260,11 +265,27 @@ bool isIndependentDim(isl_basic_set *piece, int d) {
       independent &=
           divs == 0 || isl_constraint_involves_dims(constraint, isl_dim_div, 0,
                                                     divs) == isl_bool_false;
+      isl_val *coefficient =
+          isl_constraint_get_coefficient_val(constraint, isl_dim_set, d);
+      isl_val *constant = isl_constraint_get_constant_val(constraint);
+      int64_t a = isl_val_get_num_si(coefficient);
+      int64_t k = isl_val_get_num_si(constant);
+      isl_val_free(coefficient);
+      isl_val_free(constant);
+      // a * x + k >= 0: x >= ceil(-k / a) for a > 0, x <= floor(k / -a)
+      // for a < 0; an equality bounds both sides.
+      bool equality = isl_constraint_is_equality(constraint) == isl_bool_true;
+      if (a > 0 || equality)
+        lo = std::max(lo.value_or(INT64_MIN), llvm::divideCeilSigned(-k, a));
+      if (a < 0 || equality)
+        hi = std::min(hi.value_or(INT64_MAX), llvm::divideFloorSigned(-k, a));
     }
     isl_constraint_free(constraint);
   }
   isl_constraint_list_free(constraints);
-  return independent;
+  if (!independent || !lo || !hi)
+    return std::nullopt;
+  return std::max<int64_t>(0, *hi - *lo + 1);
 }
 
 /// Distinct points of `set` (no parameters). Per disjoint piece, the
@@ -287,15 +308,16 @@ int64_t countPoints(isl_set *set, unsigned long maxOperations,
     }
     int64_t factor = 1;
     for (int d = isl_basic_set_dim(basic, isl_dim_set) - 1; d >= 0; --d) {
-      if (!isIndependentDim(basic, d))
-        continue;
-      isl_set *whole = isl_set_from_basic_set(isl_basic_set_copy(basic));
-      std::optional<int64_t> extent = dimExtent(whole, d);
-      isl_set_free(whole);
+      std::optional<int64_t> extent = independentExtent(basic, d);
       if (!extent)
         continue;
       factor *= *extent;
-      basic = isl_basic_set_project_out(basic, isl_dim_set, d, 1);
+      // Nothing else refers to d: dropping its constraints first leaves
+      // nothing for the projection to eliminate.
+      basic = isl_basic_set_project_out(
+          isl_basic_set_drop_constraints_involving_dims(basic, isl_dim_set, d,
+                                                        1),
+          isl_dim_set, d, 1);
     }
     isl_set *piece = isl_set_from_basic_set(basic);
     if (isl_set_is_box(piece) == isl_bool_true) {
