@@ -47,8 +47,8 @@ SmallVector<ReassociationIndices> rowsAndPixels() {
   return {{0}, {1}, {2, 3}, {4}};
 }
 
-/// `buffer` (N x B x H x W x b, its H and W collapsible without a copy)
-/// viewed as N x B x H/g x (W*g) x b.
+/// `buffer` (N x B x H x W x b, identity layout) viewed as
+/// N x B x H/g x (W*g) x b.
 Value mergedRowsView(OpBuilder &b, Location loc, Value buffer, int64_t g) {
   auto type = cast<MemRefType>(buffer.getType());
   Value pixels =
@@ -56,7 +56,8 @@ Value mergedRowsView(OpBuilder &b, Location loc, Value buffer, int64_t g) {
   ArrayRef<int64_t> shape = type.getShape();
   auto mergedType = MemRefType::get(
       {shape[0], shape[1], shape[2] / g, shape[3] * g, shape[4]},
-      type.getElementType());
+      type.getElementType(), MemRefLayoutAttrInterface(),
+      type.getMemorySpace());
   return memref::ExpandShapeOp::create(b, loc, mergedType, pixels,
                                        rowsAndPixels());
 }
@@ -87,12 +88,9 @@ struct MergeConvRowsPass : dl::impl::MergeConvRowsBase<MergeConvRowsPass> {
         return;
       int64_t g =
           rowsToMerge(output.getDimSize(2), output.getDimSize(3), minRows);
-      // Strided layouts (subviews) may not merge rows without a copy.
-      if (g == 1 ||
-          !memref::CollapseShapeOp::isGuaranteedCollapsible(input,
-                                                            rowsAndPixels()) ||
-          !memref::CollapseShapeOp::isGuaranteedCollapsible(output,
-                                                            rowsAndPixels()))
+      // Rows of a strided layout (a subview) may not be contiguous.
+      if (g == 1 || !input.getLayout().isIdentity() ||
+          !output.getLayout().isIdentity())
         return;
       OpBuilder b(op);
       op.getInputMutable().assign(

@@ -46,8 +46,8 @@ func.func @twenty_eight(%in: memref<1x4x28x28x32xf32>, %f: memref<4x4x1x1x32x32x
 
 // Left as they are: rows of 56 pixels already; a 3x3 filter, a stride of 2
 // and padding (the input rows are not the output rows); a schedule (its row
-// tiles refer to the 7 rows); the plain layout; an input whose rows are 448
-// floats apart while a row holds 224 (H and W do not collapse).
+// tiles refer to the 7 rows); the plain layout; an input with a strided
+// layout (rows 448 floats apart while a row holds 224: not contiguous).
 // CHECK-LABEL: func @left
 // CHECK-NOT: memref.expand_shape
 // CHECK: dl.conv2d ins({{.*}} : memref<1x2x56x56x32xf32>

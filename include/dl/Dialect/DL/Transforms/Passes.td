@@ -94,8 +94,8 @@ def MergeConvRows : Pass<"dl-merge-conv-rows", "::mlir::func::FuncOp"> {
     (1 thread) and 1.45 -> 1.25 ms (2 threads, 2 images); 7x7x2048 -> 512
     with 49-pixel rows 1.54 -> 1.35 and 1.47 -> 1.35 ms; 28x28 and 56x56
     rows merged to 56-224 pixels were unchanged, hence `min-rows` 32.
-    Activations whose layout does not let H and W collapse without a copy
-    (strided views) are left as they are.
+    Activations with a strided layout (views whose rows need not be
+    contiguous) are left as they are.
 
     ```mlir
     dl.conv2d ins(%in, %f : memref<1x64x7x7x32xf32>, memref<16x64x1x1x32x32xf32>)
