@@ -82,8 +82,8 @@ struct MergeConvRowsPass : dl::impl::MergeConvRowsBase<MergeConvRowsPass> {
         return;
       bool pointwise =
           filter.getDimSize(2) == 1 && filter.getDimSize(3) == 1 &&
-          llvm::all_equal(op.getStrides()) && op.getStrides()[0] == 1 &&
-          llvm::all_of(op.getPadding(), [](int64_t pad) { return pad == 0; });
+          llvm::all_of(op.getStrides(), [](int64_t s) { return s == 1; }) &&
+          llvm::all_of(op.getPadding(), [](int64_t p) { return p == 0; });
       if (!pointwise)
         return;
       int64_t g =
