@@ -72,6 +72,7 @@ void dl::buildDLToLLVMPipeline(OpPassManager &pm,
                                const DLPipelineOptions &options) {
   if (options.microkernels) {
     pm.addNestedPass<func::FuncOp>(dl::createBlockConvLayouts());
+    pm.addNestedPass<func::FuncOp>(dl::createReduceConvStrides());
     pm.addNestedPass<func::FuncOp>(dl::createMergeConvRows());
     dl::PackGemmOperandsOptions packOptions;
     packOptions.maxBatchBytes = options.maxBatchBytes;

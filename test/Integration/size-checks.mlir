@@ -7,6 +7,8 @@
 // RUN: dl-compile %s --run --threads=2 --function=consistent | FileCheck %s --check-prefix=OK
 // RUN: not dl-compile %s --run --threads=1 --function=matmul_k 2>&1 | FileCheck %s --check-prefix=MATMUL
 // RUN: not dl-compile %s --run --threads=2 --function=conv_output 2>&1 | FileCheck %s --check-prefix=CONV
+// RUN: dl-compile %s --run --threads=2 --function=consistent_pointwise | FileCheck %s --check-prefix=OK-POINTWISE
+// RUN: not dl-compile %s --run --threads=1 --function=conv_pointwise_output 2>&1 | FileCheck %s --check-prefix=POINTWISE
 // RUN: not dl-compile %s --run --threads=1 --function=conv_filter 2>&1 | FileCheck %s --check-prefix=FILTER
 // RUN: not dl-compile %s --run --threads=1 --function=add_shape 2>&1 | FileCheck %s --check-prefix=ADD
 // RUN: not dl-compile %s --run --threads=1 --function=pack_blocks 2>&1 | FileCheck %s --check-prefix=PACK
@@ -43,6 +45,28 @@ func.func @conv_output(%x: memref<1x3x?x8xf32> {dl.run_shape = array<i64: 1, 3, 
                        %w: memref<4x3x3x3xf32>,
                        %y: memref<1x4x?x6xf32> {dl.run_shape = array<i64: 1, 4, 7, 6>}) {
   dl.conv2d ins(%x, %w : memref<1x3x?x8xf32>, memref<4x3x3x3xf32>) outs(%y : memref<1x4x?x6xf32>)
+  return
+}
+
+// A blocked strided 1x1 convolution reads a dense copy of its input's pixels
+// (dl-reduce-conv-strides) sized from the input: in bounds, then the output
+// is checked against it.
+// OK-POINTWISE: consistent_pointwise: max_abs_err={{.*}} ok
+func.func @consistent_pointwise(%x: memref<?x2x?x?x8xf32> {dl.run_shape = array<i64: 2, 2, 9, 7, 8>},
+                                %w: memref<3x2x1x1x8x8xf32>,
+                                %y: memref<?x3x?x?x8xf32> {dl.run_shape = array<i64: 2, 3, 5, 4, 8>}) {
+  dl.conv2d ins(%x, %w : memref<?x2x?x?x8xf32>, memref<3x2x1x1x8x8xf32>) outs(%y : memref<?x3x?x?x8xf32>)
+      {strides = array<i64: 2, 2>}
+  return
+}
+
+// 8 rows at stride 2 give 4 output rows, not 5.
+// POINTWISE: size-checks.mlir:[[@LINE+4]]:3: 'dl.conv2d' op run-time size check failed: output height does not match the height implied by input, filter, stride, padding and dilation
+func.func @conv_pointwise_output(%x: memref<1x2x?x8x8xf32> {dl.run_shape = array<i64: 1, 2, 8, 8, 8>},
+                                 %w: memref<3x2x1x1x8x8xf32>,
+                                 %y: memref<1x3x?x4x8xf32> {dl.run_shape = array<i64: 1, 3, 5, 4, 8>}) {
+  dl.conv2d ins(%x, %w : memref<1x2x?x8x8xf32>, memref<3x2x1x1x8x8xf32>) outs(%y : memref<1x3x?x4x8xf32>)
+      {strides = array<i64: 2, 2>}
   return
 }
 

@@ -826,43 +826,6 @@ Value buildPaddedCopy(OpBuilder &b, Location loc, Value input,
   return padded;
 }
 
-/// A dense copy of the pixels a strided 1x1 convolution reads from the
-/// blocked activation `input`: copy[n][cb][oh][ow][c] =
-/// input[n][cb][oh * strides[0]][ow * strides[1]][c], sized like `output`'s
-/// rows and columns. The convolution then runs at unit stride on it (as
-/// oneDNN's "reduce to unit stride"): its microkernels read contiguous
-/// pixels instead of every other one, and the copy the output-channel blocks
-/// re-read is a quarter of the input's lines (at stride 2). Measured here on
-/// the three stride-2 1x1 layers of ResNet-50 (res4a_branch1, res5a_branch1,
-/// res5a_branch2a) at 1 thread: 8-10% faster, the copy included.
-Value buildSubsampledCopy(OpBuilder &b, Location loc, Value input, Value output,
-                          ArrayRef<int64_t> strides) {
-  auto inputType = cast<MemRefType>(input.getType());
-  auto outputType = cast<MemRefType>(output.getType());
-  SmallVector<int64_t> shape(inputType.getShape());
-  SmallVector<Value> dynamicSizes;
-  for (int64_t d = 0; d < inputType.getRank(); ++d) {
-    // Rows and columns are the output's, the rest the input's.
-    Value from = d == 2 || d == 3 ? output : input;
-    auto fromType = d == 2 || d == 3 ? outputType : inputType;
-    shape[d] = fromType.getDimSize(d);
-    if (fromType.isDynamicDim(d))
-      dynamicSizes.push_back(memref::DimOp::create(b, loc, from, d));
-  }
-  Value copy = memref::AllocOp::create(
-      b, loc, MemRefType::get(shape, inputType.getElementType()), dynamicSizes,
-      b.getI64IntegerAttr(64));
-  buildNest(b, loc, getSizes(b, loc, copy),
-            [&](OpBuilder &nb, Location l, ValueRange ivs) {
-              SmallVector<AffineExpr> idx = identityIndex(nb, ivs.size());
-              Value x = loadAt(nb, l, input, ivs,
-                               {idx[0], idx[1], idx[2] * strides[0],
-                                idx[3] * strides[1], idx[4]});
-              storeAt(nb, l, x, copy, ivs, idx);
-            });
-  return copy;
-}
-
 struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
   Conv2DLowering(MLIRContext *ctx, const DLToAffineOptions &options)
       : OpRewritePattern(ctx), options(options) {}
@@ -876,27 +839,20 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
     SmallVector<OpFoldResult> outSizes = getSizes(rewriter, loc, output);
     SmallVector<OpFoldResult> filterSizes = getSizes(rewriter, loc, filter);
     ArrayRef<int64_t> dilations = op.getDilations();
-    SmallVector<int64_t> strides(op.getStrides()), padding(op.getPadding());
+    ArrayRef<int64_t> strides = op.getStrides();
+    SmallVector<int64_t> padding(op.getPadding());
 
     // Blocked convolutions read a padded copy, so their GEMM band has no
-    // affine.if; plain ones test each tap against the padding. A blocked
-    // unpadded 1x1 convolution with strides reads a dense copy of the pixels
-    // it uses, at unit stride.
+    // affine.if; plain ones test each tap against the padding. (In the
+    // optimized pipeline, dl-reduce-conv-strides has given the blocked
+    // strided 1x1 ones a dense copy to read at unit stride.)
     Value inputCopy;
     bool padded = llvm::any_of(padding, [](int64_t p) { return p != 0; });
-    bool strided = llvm::any_of(strides, [](int64_t s) { return s != 1; });
-    auto filterType = cast<MemRefType>(filter.getType());
-    bool pointwise = blocked && filterType.getDimSize(2) == 1 &&
-                     filterType.getDimSize(3) == 1;
     if (blocked && padded) {
       inputCopy = buildPaddedCopy(rewriter, loc, input, padding);
       padding.assign(4, 0);
-    } else if (pointwise && strided) {
-      inputCopy = buildSubsampledCopy(rewriter, loc, input, output, strides);
-      strides.assign(2, 1);
-    }
-    if (inputCopy)
       input = inputCopy;
+    }
 
     // Symbols H and W for the padding test, when those sizes are dynamic.
     SmallVector<Value> symbols;

@@ -107,37 +107,6 @@ func.func @blocked_dynamic_padded(%in: memref<?x1x?x?x4xf32>, %f: memref<1x1x3x3
   return
 }
 
-// Blocked 1x1 with strides (2, 3), unpadded: a dense 1x2x3x2x4 copy of the
-// pixels it reads ([oh * 2][ow * 3]); the band reads the copy at unit stride.
-// CHECK-LABEL: func.func @blocked_strided_pointwise
-// CHECK-SAME: (%[[IN:[a-z0-9_]+]]: memref<1x2x5x6x4xf32>
-// CHECK: %[[COPY:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1x2x3x2x4xf32>
-// CHECK: %[[X:.*]] = affine.load %[[IN]][%[[A0:.*]], %[[A1:.*]], %[[A2:.*]] * 2, %[[A3:.*]] * 3, %[[A4:.*]]]
-// CHECK-NEXT: affine.store %[[X]], %[[COPY]][%[[A0]], %[[A1]], %[[A2]], %[[A3]], %[[A4]]]
-// CHECK-NOT: affine.load %[[IN]]
-// CHECK: affine.load %[[COPY]][
-// CHECK: } {dl.gemm_band}
-// CHECK: memref.dealloc %[[COPY]]
-func.func @blocked_strided_pointwise(%in: memref<1x2x5x6x4xf32>, %f: memref<1x2x1x1x4x4xf32>, %out: memref<1x1x3x2x4xf32>) {
-  dl.conv2d ins(%in, %f : memref<1x2x5x6x4xf32>, memref<1x2x1x1x4x4xf32>) outs(%out : memref<1x1x3x2x4xf32>)
-      {strides = array<i64: 2, 3>}
-  return
-}
-
-// Dynamic: the copy takes N from the input, OH and OW from the output.
-// CHECK-LABEL: func.func @blocked_dynamic_strided_pointwise
-// CHECK-SAME: (%[[IN:[a-z0-9_]+]]: memref<?x1x?x?x4xf32>, %{{[a-z0-9_]+}}: memref<1x1x1x1x4x4xf32>, %[[OUT:[a-z0-9_]+]]: memref<?x1x?x?x4xf32>
-// CHECK-COUNT-5: cf.assert
-// CHECK: %[[N:.*]] = memref.dim %[[IN]], %c0
-// CHECK: %[[OH:.*]] = memref.dim %[[OUT]], %c2
-// CHECK: %[[OW:.*]] = memref.dim %[[OUT]], %c3
-// CHECK-NEXT: memref.alloc(%[[N]], %[[OH]], %[[OW]]) {alignment = 64 : i64} : memref<?x1x?x?x4xf32>
-func.func @blocked_dynamic_strided_pointwise(%in: memref<?x1x?x?x4xf32>, %f: memref<1x1x1x1x4x4xf32>, %out: memref<?x1x?x?x4xf32>) {
-  dl.conv2d ins(%in, %f : memref<?x1x?x?x4xf32>, memref<1x1x1x1x4x4xf32>) outs(%out : memref<?x1x?x?x4xf32>)
-      {strides = array<i64: 2, 2>}
-  return
-}
-
 // Dynamic sizes: run-time checks of the relations the verifier could not
 // check (the channels are static), then the padding test reads H and W as
 // symbols.

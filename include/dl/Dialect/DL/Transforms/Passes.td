@@ -73,6 +73,47 @@ def BlockConvLayouts : Pass<"dl-block-conv-layouts", "::mlir::func::FuncOp"> {
   ];
 }
 
+def ReduceConvStrides : Pass<"dl-reduce-conv-strides", "::mlir::func::FuncOp"> {
+  let summary = "Run blocked strided 1x1 convolutions at unit stride on a dense copy";
+  let description = [{
+    A blocked pointwise `dl.conv2d` (1x1 filter, no padding) with strides
+    reads one pixel in `stride_h * stride_w`: its microkernels would read
+    every other pixel (at stride 2) and each output-channel block would
+    re-read the input's lines of which it uses a quarter. The pass gives it a
+    dense copy of the pixels it reads, `copy[n][cb][oh][ow][c] =
+    input[n][cb][oh * stride_h][ow * stride_w][c]` (an affine copy nest into
+    a 64-byte aligned buffer, freed after the convolution), and sets its
+    strides to 1, as oneDNN's "reduce to unit stride". The copy has
+    `(H - 1) / stride_h + 1` rows (and likewise columns), so it reads in
+    bounds whatever the run-time sizes of a dynamic convolution; the
+    output's sizes are checked against the copy's when the convolution is
+    lowered.
+
+    It runs on the dl op, before `dl-merge-conv-rows` and the ranking, so
+    both see the unit-stride convolution: the short rows of the copy (7 and
+    14 pixels in ResNet-50's last stages) are then merged like any other.
+    Measured on this project's 2-core AVX2 machine, 1 thread, against the
+    strided convolution: 8-10% faster on res4a_branch1, res5a_branch1 and
+    res5a_branch2a, the copy included, without merged rows.
+
+    ```mlir
+    dl.conv2d ins(%in, %f : memref<1x32x14x14x32xf32>, memref<16x32x1x1x32x32xf32>)
+              outs(%out : memref<1x16x7x7x32xf32>) {strides = array<i64: 2, 2>}
+    // becomes
+    %copy = memref.alloc() {alignment = 64 : i64} : memref<1x32x7x7x32xf32>
+    affine.for %n = 0 to 1 { ... affine.for %c = 0 to 32 {
+      %x = affine.load %in[%n, %cb, %oh * 2, %ow * 2, %c] : memref<1x32x14x14x32xf32>
+      affine.store %x, %copy[%n, %cb, %oh, %ow, %c] : memref<1x32x7x7x32xf32>
+    } ... }
+    dl.conv2d ins(%copy, %f : memref<1x32x7x7x32xf32>, memref<16x32x1x1x32x32xf32>)
+              outs(%out : memref<1x16x7x7x32xf32>) {strides = array<i64: 1, 1>}
+    memref.dealloc %copy : memref<1x32x7x7x32xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def MergeConvRows : Pass<"dl-merge-conv-rows", "::mlir::func::FuncOp"> {
   let summary = "Merge the short output rows of blocked 1x1 convolutions";
   let description = [{
