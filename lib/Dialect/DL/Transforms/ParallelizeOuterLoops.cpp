@@ -13,6 +13,7 @@
 #include "dl/Dialect/DL/Transforms/Passes.h"
 
 #include "mlir/Dialect/Affine/Analysis/AffineAnalysis.h"
+#include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
 #include "mlir/Dialect/Affine/Analysis/Utils.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/LoopUtils.h"
@@ -80,9 +81,15 @@ bool isParallelWithPrivateBuffers(AffineForOp loop) {
 /// The outer loops of the perfect nest rooted at `root` that may run in
 /// parallel together: parallel, constant bounds, no iter_args, never the
 /// innermost loop of the nest, and never a loop of a GEMM band (the band is
-/// one microkernel call).
-SmallVector<AffineForOp> parallelPrefix(AffineForOp root) {
+/// one microkernel call); no more of them once they make `minIterations`
+/// iterations together. Coalescing more would only make every inner
+/// iteration recover its indices from the coalesced one and split the
+/// contiguous inner loops (ResNet-50's conv1 at 2 threads, its padded copy
+/// parallel over 3-float pixels: 4.15 ms, over whole rows: 3.43 ms).
+SmallVector<AffineForOp> parallelPrefix(AffineForOp root,
+                                        int64_t minIterations) {
   SmallVector<AffineForOp> nest, prefix;
+  int64_t iterations = 1;
   affine::getPerfectlyNestedLoops(nest, root);
   // Keep the innermost loop (it has no loop inside) for vectorization.
   if (nest.back().getBody()->getOps<AffineForOp>().empty())
@@ -93,6 +100,9 @@ SmallVector<AffineForOp> parallelPrefix(AffineForOp root) {
         !affine::isLoopParallel(loop))
       break;
     prefix.push_back(loop);
+    iterations *= *affine::getConstantTripCount(loop);
+    if (iterations >= minIterations)
+      break;
   }
   return prefix;
 }
@@ -121,7 +131,14 @@ struct ParallelizeOuterLoopsPass
     (void)applyPatternsGreedily(getOperation(), std::move(patterns));
   }
 
+  using ParallelizeOuterLoopsBase::ParallelizeOuterLoopsBase;
+
   void runOnOperation() override {
+    if (minIterations < 1) {
+      getOperation().emitError(
+          "dl-parallelize-outer-loops: min-iterations must be >= 1");
+      return signalPassFailure();
+    }
     normalizeOuterLoops();
     SmallVector<AffineForOp> roots;
     for (Block &block : getOperation().getBody())
@@ -141,7 +158,7 @@ struct ParallelizeOuterLoopsPass
           (void)affine::affineParallelize(chosen);
         continue;
       }
-      SmallVector<AffineForOp> loops = parallelPrefix(root);
+      SmallVector<AffineForOp> loops = parallelPrefix(root, minIterations);
       if (loops.empty())
         continue;
       // coalesceLoops keeps the outermost loop as the coalesced one.

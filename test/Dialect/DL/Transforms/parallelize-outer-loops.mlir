@@ -1,7 +1,12 @@
 // dl-parallelize-outer-loops: the dependence-free outer loops of each nest
 // become one affine.parallel (coalesced when several); reductions and the
-// innermost loop stay sequential.
+// innermost loop stay sequential; no more loops once they make
+// min-iterations together.
 // RUN: dl-opt %s --convert-dl-to-affine --dl-tile-gemm-bands=max-block=64 --dl-parallelize-outer-loops --canonicalize | FileCheck %s
+// RUN: dl-opt %s --convert-dl-to-affine --dl-tile-gemm-bands=max-block=64 --dl-parallelize-outer-loops=min-iterations=6 --canonicalize | FileCheck %s --check-prefix=MIN6
+// RUN: not dl-opt %s --dl-parallelize-outer-loops=min-iterations=0 2>&1 | FileCheck %s --check-prefix=INVALID
+
+// INVALID: error: dl-parallelize-outer-loops: min-iterations must be >= 1
 
 // Tiled GEMM 128 x 96 x 256: the i and j tile loops (2 x 2) are parallel, the
 // K-tile loop carries the reduction.
@@ -29,10 +34,15 @@ func.func @conv(%in: memref<2x2x7x7x16xf32>, %f: memref<3x2x3x3x16x8xf32>, %out:
   return
 }
 
-// Element-wise: all loops but the innermost.
+// Element-wise: all loops but the innermost (2 x 3 x 4 < 256 iterations);
+// with min-iterations=6, the first two (2 x 3), then the loop over 4 inside.
 // CHECK-LABEL: func.func @relu
 // CHECK: affine.parallel (%{{.*}}) = (0) to (24) {
 // CHECK-NEXT: affine.for %{{.*}} = 0 to 5 {
+// MIN6-LABEL: func.func @relu
+// MIN6: affine.parallel (%{{.*}}) = (0) to (6) {
+// MIN6-NEXT: affine.for %{{.*}} = 0 to 4 {
+// MIN6-NEXT: affine.for %{{.*}} = 0 to 5 {
 func.func @relu(%x: memref<2x3x4x5xf32>) {
   dl.relu ins(%x : memref<2x3x4x5xf32>) outs(%x : memref<2x3x4x5xf32>)
   return
