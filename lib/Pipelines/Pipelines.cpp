@@ -45,6 +45,9 @@ static void buildAffineToLLVM(OpPassManager &pm, unsigned numThreads = 1,
   FinalizeMemRefToLLVMConversionPassOptions memrefOptions;
   memrefOptions.useGenericFunctions = runtimeAllocator;
   pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefOptions));
+  if (runtimeAllocator)
+    pm.addPass(dl::createAnnotateRuntimeAllocator());
+  pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
@@ -104,6 +107,7 @@ void dl::buildDLToLLVMPipeline(OpPassManager &pm,
     // Hoists the Pure dispatches out of all loops.
     pm.addPass(createLoopInvariantCodeMotionPass());
   }
+  pm.addNestedPass<func::FuncOp>(dl::createVectorizeCopies());
   // Keep loaded values in registers across the reduction loops.
   pm.addNestedPass<func::FuncOp>(affine::createAffineScalarReplacementPass());
   pm.addNestedPass<func::FuncOp>(

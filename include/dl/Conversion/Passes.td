@@ -72,6 +72,25 @@ def ConvertDLToAffine : Pass<"convert-dl-to-affine"> {
   ];
 }
 
+def AnnotateRuntimeAllocator
+    : Pass<"dl-annotate-runtime-allocator", "::mlir::ModuleOp"> {
+  let summary = "Mark libDLRuntime's allocator as returning memory nothing else aliases";
+  let description = [{
+    With `use-generic-functions`, `memref.alloc` lowers to calls of
+    `_mlir_memref_to_llvm_alloc` (and `memref.dealloc` to
+    `_mlir_memref_to_llvm_free`), which libDLRuntime implements with a cache
+    of large scratch blocks. LLVM knows that `malloc`'s result aliases no
+    other pointer, but not this function's: a copy into a fresh buffer (a
+    padded or subsampled input, a packed block) could then overwrite its own
+    source, and its fully unrolled inner loops stay scalar loads and stores.
+    Run after `finalize-memref-to-llvm`, the pass marks the declared
+    allocator's result `noalias`, which holds as for `malloc`: a block the
+    runtime returns is reachable through no other live pointer until it is
+    freed.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def ConvertDLMicrokernelsToRuntime
     : Pass<"convert-dl-microkernels-to-runtime", "::mlir::ModuleOp"> {
   let summary = "Lower dl.gemm_dispatch / dl.gemm_invoke to libDLRuntime calls";

@@ -384,6 +384,44 @@ def ParallelizeOuterLoops
   ];
 }
 
+def VectorizeCopies : Pass<"dl-vectorize-copies", "::mlir::func::FuncOp"> {
+  let summary = "Copy contiguous elements with vector loads and stores";
+  let description = [{
+    An innermost `affine.for` whose body is an `affine.load` and an
+    `affine.store` of the loaded value, both moving along the unit-stride
+    last dimension of their memref one element per iteration (the copies
+    into padded, subsampled and packed buffers), and whose constant trip
+    count is a multiple of `width`, is rewritten to step by `width` with
+    `affine.vector_load` / `affine.vector_store` of `vector<width x T>`.
+    LLVM leaves these copies scalar: it fully unrolls their short loops (a
+    32-channel block), and its SLP vectorizer may not move the loads above
+    stores it cannot prove independent; in an OpenMP region, whose outlined
+    body receives all buffers through one struct, it can prove none. The
+    rewrite keeps the copy's order, so there is nothing to prove. Measured on
+    this project's 2-core AVX2 machine: the subsampled copy of ResNet-50's
+    res3a_branch2a (2 x 8 x 28 x 28 x 32 floats) 0.096 -> 0.038 ms at 2
+    threads, 0.17 -> 0.06 ms at 1.
+
+    ```mlir
+    affine.for %c = 0 to 32 {
+      %x = affine.load %in[%n, %cb, %h * 2, %w * 2, %c] : memref<1x8x56x56x32xf32>
+      affine.store %x, %copy[%n, %cb, %h, %w, %c] : memref<1x8x28x28x32xf32>
+    }
+    // becomes
+    affine.for %c = 0 to 32 step 8 {
+      %x = affine.vector_load %in[%n, %cb, %h * 2, %w * 2, %c] : memref<1x8x56x56x32xf32>, vector<8xf32>
+      affine.vector_store %x, %copy[%n, %cb, %h, %w, %c] : memref<1x8x28x28x32xf32>, vector<8xf32>
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::vector::VectorDialect"];
+  let options = [
+    Option<"width", "width", "int64_t", /*default=*/"8",
+           "Elements per vector load and store (8 floats: one AVX2 register)">
+  ];
+}
+
 def OutlineMicrokernels
     : Pass<"dl-outline-microkernels", "::mlir::ModuleOp"> {
   let summary = "Replace GEMM bands with LIBXSMM microkernel calls";

@@ -1,0 +1,83 @@
+// dl-vectorize-copies: which innermost copy loops become vector loads and
+// stores (contiguous along the loop in both buffers, a multiple of the
+// width) and which stay as they are.
+// RUN: dl-opt %s --dl-vectorize-copies | FileCheck %s
+// RUN: dl-opt %s --dl-vectorize-copies=width=4 | FileCheck %s --check-prefix=W4
+// RUN: not dl-opt %s --dl-vectorize-copies=width=1 2>&1 | FileCheck %s --check-prefix=INVALID
+
+// INVALID: error: dl-vectorize-copies: width must be >= 2
+
+// A subsampled copy (strided rows and pixels, contiguous channels).
+// CHECK-LABEL: func.func @subsampled
+// CHECK: affine.for %[[C:.*]] = 0 to 32 step 8 {
+// CHECK-NEXT: %[[X:.*]] = affine.vector_load %{{.*}}[%{{.*}}, %{{.*}} * 2, %{{.*}} * 2, %[[C]]] : memref<2x8x8x32xf32>, vector<8xf32>
+// CHECK-NEXT: affine.vector_store %[[X]], %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %[[C]]] : memref<2x4x4x32xf32>, vector<8xf32>
+// CHECK-NEXT: }
+func.func @subsampled(%in: memref<2x8x8x32xf32>, %out: memref<2x4x4x32xf32>) {
+  affine.for %n = 0 to 2 {
+    affine.for %h = 0 to 4 {
+      affine.for %w = 0 to 4 {
+        affine.for %c = 0 to 32 {
+          %x = affine.load %in[%n, %h * 2, %w * 2, %c] : memref<2x8x8x32xf32>
+          affine.store %x, %out[%n, %h, %w, %c] : memref<2x4x4x32xf32>
+        }
+      }
+    }
+  }
+  return
+}
+
+// Into a padded row: the store's last index is the loop's plus 1.
+// CHECK-LABEL: func.func @padded_row
+// CHECK: affine.for %[[W:.*]] = 0 to 16 step 8 {
+// CHECK-NEXT: affine.vector_load %{{.*}}[%{{.*}}, %[[W]]] : memref<4x16xf32>, vector<8xf32>
+// CHECK-NEXT: affine.vector_store %{{.*}}, %{{.*}}[%{{.*}} + 1, %[[W]] + 1] : memref<6x18xf32>, vector<8xf32>
+func.func @padded_row(%in: memref<4x16xf32>, %out: memref<6x18xf32>) {
+  affine.for %h = 0 to 4 {
+    affine.for %w = 0 to 16 {
+      %x = affine.load %in[%h, %w] : memref<4x16xf32>
+      affine.store %x, %out[%h + 1, %w + 1] : memref<6x18xf32>
+    }
+  }
+  return
+}
+
+// Left: 12 elements (not a multiple of 8; of 4 with width=4), a transpose
+// (the store moves along its first dimension), every other element, a
+// computed value, a strided last dimension.
+// CHECK-LABEL: func.func @left
+// CHECK-NOT: vector
+// CHECK: return
+// W4-LABEL: func.func @left
+// W4: affine.for %{{.*}} = 0 to 12 step 4 {
+// W4-NEXT: affine.vector_load %{{.*}} : memref<12xf32>, vector<4xf32>
+// W4-NEXT: affine.vector_store %{{.*}} : memref<12xf32>, vector<4xf32>
+// W4-NOT: vector
+// W4: return
+func.func @left(%a: memref<12xf32>, %b: memref<12xf32>, %m: memref<16x16xf32>, %t: memref<16x16xf32>,
+                %v: memref<32xf32>, %s: memref<16xf32, strided<[2]>>) {
+  affine.for %i = 0 to 12 {
+    %x = affine.load %a[%i] : memref<12xf32>
+    affine.store %x, %b[%i] : memref<12xf32>
+  }
+  affine.for %i = 0 to 16 {
+    affine.for %j = 0 to 16 {
+      %x = affine.load %m[%i, %j] : memref<16x16xf32>
+      affine.store %x, %t[%j, %i] : memref<16x16xf32>
+    }
+  }
+  affine.for %i = 0 to 16 {
+    %x = affine.load %v[%i * 2] : memref<32xf32>
+    affine.store %x, %v[%i] : memref<32xf32>
+  }
+  affine.for %i = 0 to 16 {
+    %x = affine.load %m[0, %i] : memref<16x16xf32>
+    %y = arith.negf %x : f32
+    affine.store %y, %t[0, %i] : memref<16x16xf32>
+  }
+  affine.for %i = 0 to 16 {
+    %x = affine.load %m[1, %i] : memref<16x16xf32>
+    affine.store %x, %s[%i] : memref<16xf32, strided<[2]>>
+  }
+  return
+}
