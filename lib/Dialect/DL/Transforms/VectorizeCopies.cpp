@@ -56,7 +56,9 @@ bool isContiguousAlong(Value memref, AffineMap map, ValueRange operands,
       continue;
     }
     // The last index is iv + (terms without iv).
-    AffineExpr rest = result - getAffineDimExpr(position, map.getContext());
+    AffineExpr rest = simplifyAffineExpr(
+        result - getAffineDimExpr(position, map.getContext()), map.getNumDims(),
+        map.getNumSymbols());
     if (rest.isFunctionOfDim(position))
       return false;
   }

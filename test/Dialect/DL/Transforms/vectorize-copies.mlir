@@ -42,6 +42,24 @@ func.func @padded_row(%in: memref<4x16xf32>, %out: memref<6x18xf32>) {
   return
 }
 
+// A GEMM operand packed into 32-column blocks: the load's last index is the
+// loop's plus a multiple of 32.
+// CHECK-LABEL: func.func @packed_blocks
+// CHECK: affine.for %[[K:.*]] = 0 to 32 step 8 {
+// CHECK-NEXT: affine.vector_load %{{.*}}[%{{.*}}, %{{.*}} * 32 + %[[K]]] : memref<256x128xf32>, vector<8xf32>
+// CHECK-NEXT: affine.vector_store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}} floordiv 64, %{{.*}} mod 64, %[[K]]] : memref<4x4x64x32xf32>, vector<8xf32>
+func.func @packed_blocks(%b: memref<256x128xf32>, %packed: memref<4x4x64x32xf32>) {
+  affine.for %i = 0 to 256 {
+    affine.for %j = 0 to 4 {
+      affine.for %k = 0 to 32 {
+        %x = affine.load %b[%i, %j * 32 + %k] : memref<256x128xf32>
+        affine.store %x, %packed[%j, %i floordiv 64, %i mod 64, %k] : memref<4x4x64x32xf32>
+      }
+    }
+  }
+  return
+}
+
 // Left: 12 elements (not a multiple of 8; of 4 with width=4), a transpose
 // (the store moves along its first dimension), every other element, a
 // computed value, a strided last dimension.
