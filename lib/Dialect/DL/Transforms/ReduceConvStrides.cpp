@@ -3,7 +3,7 @@
 // The pass `dl-reduce-conv-strides`: a blocked pointwise convolution (1x1
 // filter, no padding) with strides reads one pixel in `stride_h * stride_w`.
 // The pass gives it a dense copy of the pixels it reads (an affine copy nest
-// into a buffer sized like its output's rows and columns) and sets its
+// into a buffer with its output's rows and columns) and sets its
 // strides to 1, as oneDNN's "reduce to unit stride": the microkernels then
 // read contiguous pixels, and the output-channel blocks re-read a copy a
 // quarter of the input's size (at stride 2). On the dl op, before the

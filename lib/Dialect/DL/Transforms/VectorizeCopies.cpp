@@ -33,8 +33,8 @@ using affine::AffineForOp;
 namespace {
 
 /// True if `map` (over `operands`) moves along the last dimension of
-/// `memref` with `iv`, one element per step, and reads no other dimension
-/// from it; the last dimension must have unit stride.
+/// `memref` with `iv`, one element per step, and no other index depends on
+/// `iv`; the last dimension must have unit stride.
 bool isContiguousAlong(Value memref, AffineMap map, ValueRange operands,
                        Value iv) {
   auto type = cast<MemRefType>(memref.getType());
@@ -75,8 +75,12 @@ void vectorizeCopy(AffineForOp loop, int64_t width) {
   auto load = dyn_cast<affine::AffineLoadOp>(loop.getBody()->front());
   auto store =
       dyn_cast<affine::AffineStoreOp>(*std::next(loop.getBody()->begin()));
+  // Within one buffer, a vector store could overwrite elements that later
+  // scalar iterations would have read first (a shift by one). Distinct
+  // memrefs are taken not to overlap, as MLIR's affine dependence analysis
+  // does.
   if (!load || !store || store.getValueToStore() != load.getResult() ||
-      !load.getResult().hasOneUse())
+      !load.getResult().hasOneUse() || load.getMemRef() == store.getMemRef())
     return;
   Value iv = loop.getInductionVar();
   if (!isContiguousAlong(load.getMemRef(), load.getAffineMap(),

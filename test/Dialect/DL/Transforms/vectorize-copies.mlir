@@ -62,7 +62,8 @@ func.func @packed_blocks(%b: memref<256x128xf32>, %packed: memref<4x4x64x32xf32>
 
 // Left: 12 elements (not a multiple of 8; of 4 with width=4), a transpose
 // (the store moves along its first dimension), every other element, a
-// computed value, a strided last dimension.
+// shift within one buffer (each element takes its left neighbour's new
+// value), a computed value, a strided last dimension.
 // CHECK-LABEL: func.func @left
 // CHECK-NOT: vector
 // CHECK: return
@@ -87,6 +88,10 @@ func.func @left(%a: memref<12xf32>, %b: memref<12xf32>, %m: memref<16x16xf32>, %
   affine.for %i = 0 to 16 {
     %x = affine.load %v[%i * 2] : memref<32xf32>
     affine.store %x, %v[%i] : memref<32xf32>
+  }
+  affine.for %i = 0 to 16 {
+    %x = affine.load %v[%i] : memref<32xf32>
+    affine.store %x, %v[%i + 1] : memref<32xf32>
   }
   affine.for %i = 0 to 16 {
     %x = affine.load %m[0, %i] : memref<16x16xf32>

@@ -397,7 +397,10 @@ def VectorizeCopies : Pass<"dl-vectorize-copies", "::mlir::func::FuncOp"> {
     32-channel block), and its SLP vectorizer may not move the loads above
     stores it cannot prove independent; in an OpenMP region, whose outlined
     body receives all buffers through one struct, it can prove none. The
-    rewrite keeps the copy's order, so there is nothing to prove. Measured on
+    rewrite keeps the copy's order, so there is nothing to prove, except
+    within one buffer (a shift by one element would read what a vector
+    store already wrote): such copies are left; distinct memrefs are taken
+    not to overlap, as in MLIR's affine dependence analysis. Measured on
     this project's 2-core AVX2 machine: the subsampled copy of ResNet-50's
     res3a_branch2a (2 x 8 x 28 x 28 x 32 floats) 0.096 -> 0.038 ms at 2
     threads, 0.17 -> 0.06 ms at 1.
