@@ -80,7 +80,8 @@ void vectorizeCopy(AffineForOp loop, int64_t width) {
   // memrefs are taken not to overlap, as MLIR's affine dependence analysis
   // does.
   if (!load || !store || store.getValueToStore() != load.getResult() ||
-      !load.getResult().hasOneUse() || load.getMemRef() == store.getMemRef())
+      !load.getResult().hasOneUse() || load.getMemRef() == store.getMemRef() ||
+      !VectorType::isValidElementType(load.getType()))
     return;
   Value iv = loop.getInductionVar();
   if (!isContiguousAlong(load.getMemRef(), load.getAffineMap(),

@@ -63,18 +63,20 @@ func.func @packed_blocks(%b: memref<256x128xf32>, %packed: memref<4x4x64x32xf32>
 // Left: 12 elements (not a multiple of 8; of 4 with width=4), a transpose
 // (the store moves along its first dimension), every other element, a
 // shift within one buffer (each element takes its left neighbour's new
-// value), a computed value, a strided last dimension.
+// value), a computed value, a strided last dimension, elements that are
+// vectors already.
 // CHECK-LABEL: func.func @left
-// CHECK-NOT: vector
+// CHECK-NOT: affine.vector_
 // CHECK: return
 // W4-LABEL: func.func @left
 // W4: affine.for %{{.*}} = 0 to 12 step 4 {
 // W4-NEXT: affine.vector_load %{{.*}} : memref<12xf32>, vector<4xf32>
 // W4-NEXT: affine.vector_store %{{.*}} : memref<12xf32>, vector<4xf32>
-// W4-NOT: vector
+// W4-NOT: affine.vector_
 // W4: return
 func.func @left(%a: memref<12xf32>, %b: memref<12xf32>, %m: memref<16x16xf32>, %t: memref<16x16xf32>,
-                %v: memref<32xf32>, %s: memref<16xf32, strided<[2]>>) {
+                %v: memref<32xf32>, %s: memref<16xf32, strided<[2]>>,
+                %va: memref<16xvector<4xf32>>, %vb: memref<16xvector<4xf32>>) {
   affine.for %i = 0 to 12 {
     %x = affine.load %a[%i] : memref<12xf32>
     affine.store %x, %b[%i] : memref<12xf32>
@@ -101,6 +103,10 @@ func.func @left(%a: memref<12xf32>, %b: memref<12xf32>, %m: memref<16x16xf32>, %
   affine.for %i = 0 to 16 {
     %x = affine.load %m[1, %i] : memref<16x16xf32>
     affine.store %x, %s[%i] : memref<16xf32, strided<[2]>>
+  }
+  affine.for %i = 0 to 16 {
+    %x = affine.load %va[%i] : memref<16xvector<4xf32>>
+    affine.store %x, %vb[%i] : memref<16xvector<4xf32>>
   }
   return
 }
