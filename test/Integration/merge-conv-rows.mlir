@@ -8,7 +8,7 @@
 // RUN: dl-compile %s --mlir-print-ir-after=dl-merge-conv-rows -o /dev/null 2>&1 | FileCheck %s --check-prefix=MERGED
 
 // MERGED-DAG: dl.conv2d {{.*}} outs({{.*}} : memref<1x1x1x49x32xf32>)
-// MERGED-DAG: dl.conv2d {{.*}} outs({{.*}} : memref<1x2x1x49x32xf32>)
+// MERGED-DAG: dl.conv2d ins({{.*}} : memref<1x1x1x49x32xf32>, {{.*}}) outs({{.*}} : memref<1x2x1x49x32xf32>)
 // MERGED-DAG: dl.conv2d {{.*}} outs({{.*}} : memref<2x2x2x98x32xf32>)
 // MERGED-DAG: dl.conv2d ins({{.*}} : memref<1x4x1x49x32xf32>, {{.*}}) outs({{.*}} : memref<1x2x1x49x32xf32>)
 
