@@ -80,11 +80,8 @@ struct MergeConvRowsPass : dl::impl::MergeConvRowsBase<MergeConvRowsPass> {
       if (!input.hasStaticShape() || !filter.hasStaticShape() ||
           !output.hasStaticShape())
         return;
-      bool pointwise =
-          filter.getDimSize(2) == 1 && filter.getDimSize(3) == 1 &&
-          llvm::all_of(op.getStrides(), [](int64_t s) { return s == 1; }) &&
-          llvm::all_of(op.getPadding(), [](int64_t p) { return p == 0; });
-      if (!pointwise)
+      if (!op.isUnpaddedPointwise() ||
+          !llvm::all_of(op.getStrides(), [](int64_t s) { return s == 1; }))
         return;
       int64_t g =
           rowsToMerge(output.getDimSize(2), output.getDimSize(3), minRows);

@@ -89,13 +89,7 @@ struct ReduceConvStridesPass
     : dl::impl::ReduceConvStridesBase<ReduceConvStridesPass> {
   void runOnOperation() override {
     getOperation().walk([&](Conv2DOp op) {
-      if (!op.isBlocked())
-        return;
-      auto filter = cast<MemRefType>(op.getFilter().getType());
-      bool pointwise =
-          filter.getDimSize(2) == 1 && filter.getDimSize(3) == 1 &&
-          llvm::all_of(op.getPadding(), [](int64_t p) { return p == 0; });
-      if (!pointwise ||
+      if (!op.isBlocked() || !op.isUnpaddedPointwise() ||
           llvm::all_of(op.getStrides(), [](int64_t s) { return s == 1; }))
         return;
       OpBuilder b(op);

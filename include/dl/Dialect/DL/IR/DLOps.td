@@ -127,6 +127,13 @@ def DL_Conv2DOp : DL_DPSOp<"conv2d"> {
     ::mlir::MutableOperandRange getDpsInitsMutable() { return getOutputMutable(); }
     /// True for the blocked layout (rank-5 activations, rank-6 filter).
     bool isBlocked() { return getInput().getType().getRank() == 5; }
+    /// True for a 1x1 filter without padding (either layout): each output
+    /// pixel reads exactly one input pixel.
+    bool isUnpaddedPointwise() {
+      auto filter = ::llvm::cast<::mlir::MemRefType>(getFilter().getType());
+      return filter.getDimSize(2) == 1 && filter.getDimSize(3) == 1 &&
+             ::llvm::all_of(getPadding(), [](int64_t p) { return p == 0; });
+    }
     /// The dimensions a schedule orders: n, kb, oh (images, output-channel
     /// blocks, output rows) and cb. Only for the blocked layout with static
     /// output and filter sizes.
