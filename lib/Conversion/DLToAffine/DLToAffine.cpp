@@ -335,13 +335,14 @@ void buildHookedNest(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> bounds,
 /// the accumulator tile right before the outermost loop over a dimension
 /// that `isReduction` marks: each tile is then initialized once, just before
 /// its reduction and while it is in cache, instead of in a separate pass
-/// over the whole result that goes through memory.
+/// over the whole result that goes through memory. `finish`, when given,
+/// runs right after the tile's reduction loops.
 void buildAccumulationNest(
     OpBuilder &b, Location loc, const OuterLoops &outer,
     ArrayRef<bool> isReduction, ArrayRef<OpFoldResult> innerBounds,
     AccumulatorInitFn init,
     function_ref<void(OpBuilder &, Location, ValueRange)> body,
-    ArrayRef<NestHook> hooks = {}) {
+    ArrayRef<NestHook> hooks = {}, AccumulatorInitFn finish = nullptr) {
   unsigned numOuter = outer.bounds.size();
   unsigned first =
       llvm::find_if(outer.loopDims,
@@ -373,8 +374,13 @@ void buildAccumulationNest(
   auto initHook = [&](OpBuilder &ob, Location ol, ValueRange outerIvs) {
     init(ob, ol, outerIvs, tile);
   };
+  std::function<void(OpBuilder &, Location, ValueRange)> finishHook;
+  if (finish)
+    finishHook = [&](OpBuilder &ob, Location ol, ValueRange outerIvs) {
+      finish(ob, ol, outerIvs, tile);
+    };
   SmallVector<NestHook> allHooks(hooks);
-  allHooks.push_back({first, initHook});
+  allHooks.push_back({first, initHook, finishHook});
   llvm::stable_sort(allHooks, [](const NestHook &x, const NestHook &y) {
     return x.position < y.position;
   });
@@ -588,12 +594,50 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
                                  loadAt(b, loc, op.getC(), ivs, index));
   }
 
+  /// Copies the tile of C made of `extent[0] x extent[1]` blocks from block
+  /// (`base[0]`, `base[1]`) (expressions of `outerIvs`) between C and its
+  /// packed buffer `packedC[M/bm][N/bn][bm][bn]`: into it as beta * C (zeros
+  /// when beta is 0; `betaValue` is null when beta is 1), or back into C. The
+  /// loops run (block row, row, block column, column), in the order C is laid
+  /// out, and the innermost is contiguous in both buffers.
+  static void copyCTile(OpBuilder &b, Location loc, MatmulOp op, Value packedC,
+                        ValueRange outerIvs, ArrayRef<AffineExpr> base,
+                        ArrayRef<int64_t> extent, Value betaValue,
+                        bool intoPacked) {
+    auto shape = cast<MemRefType>(packedC.getType()).getShape();
+    int64_t bm = shape[2], bn = shape[3];
+    SmallVector<OpFoldResult> bounds = llvm::map_to_vector(
+        ArrayRef<int64_t>{extent[0], bm, extent[1], bn},
+        [&](int64_t size) -> OpFoldResult { return b.getIndexAttr(size); });
+    buildNest(b, loc, bounds, [&](OpBuilder &nb, Location l, ValueRange ivs) {
+      SmallVector<Value> all(outerIvs);
+      llvm::append_range(all, ivs);
+      auto d = [&](unsigned i) {
+        return nb.getAffineDimExpr(outerIvs.size() + i);
+      };
+      AffineExpr blockRow = base[0] + d(0), blockCol = base[1] + d(2);
+      SmallVector<AffineExpr> packedIndex = {blockRow, blockCol, d(1), d(3)};
+      SmallVector<AffineExpr> index = {blockRow * bm + d(1),
+                                       blockCol * bn + d(3)};
+      if (!intoPacked) {
+        storeAt(nb, l, loadAt(nb, l, packedC, all, packedIndex), op.getC(), all,
+                index);
+        return;
+      }
+      Value value = betaValue ? scaledC(nb, l, op, betaValue, all, index)
+                              : loadAt(nb, l, op.getC(), all, index);
+      storeAt(nb, l, value, packedC, all, packedIndex);
+    });
+  }
+
   /// C = beta * C + alpha * op(A) * op(B) over bm x bn blocks of C, each
   /// accumulated over the K blocks: loops (M/bm, N/bn, K/bk, bm, bn, bk).
   /// The innermost three are the GEMM band; the K-block loop around it moves
   /// only A and B, so it becomes the batch of a batch-reduce microkernel.
   /// Packed operands (pack_a / pack_b) are read from contiguous copies. The
-  /// beta scaling runs per tile of C, right before its K loops.
+  /// beta scaling runs per tile of C, right before its K loops; with pack_c,
+  /// the tile is computed in packed blocks, copied in there and back right
+  /// after its K loops.
   void buildBlockedAccumulation(PatternRewriter &rewriter, MatmulOp op,
                                 ArrayRef<int64_t> blocks, Value betaValue,
                                 Value alphaValue) const {
@@ -631,6 +675,21 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
                             bk, bn, /*columnTilesOuter=*/true, Value());
     // The alpha scaling is in packed A; without it, in the product.
     Value productScale = packedA || panelA ? Value() : alphaValue;
+    // Packed C: filled and read back per tile of C in the nest, or, without
+    // per-tile initialization, for the whole of C around it.
+    Value packedC;
+    AccumulatorTile wholeC = {
+        SmallVector<AffineExpr>(2, rewriter.getAffineConstantExpr(0)),
+        {m / bm, n / bn}};
+    if (op.getPackC()) {
+      auto type =
+          MemRefType::get({m / bm, n / bn, bm, bn}, rewriter.getF32Type());
+      packedC = memref::AllocOp::create(rewriter, loc, type,
+                                        rewriter.getI64IntegerAttr(64));
+      if (!options.initializePerTile)
+        copyCTile(rewriter, loc, op, packedC, {}, wholeC.base, wholeC.extent,
+                  betaValue, /*intoPacked=*/true);
+    }
 
     // Panel copies: into a scratch per iteration of the parallel loop when
     // the copy runs inside it, else into one allocated before the nest.
@@ -669,7 +728,12 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
     unsigned band = outer.bounds.size();
     auto initTile = [&](OpBuilder &b, Location l, ValueRange outerIvs,
                         const AccumulatorTile &tile) {
-      if (!betaValue || !options.initializePerTile)
+      if (!options.initializePerTile)
+        return;
+      if (packedC)
+        return copyCTile(b, l, op, packedC, outerIvs, tile.base, tile.extent,
+                         betaValue, /*intoPacked=*/true);
+      if (!betaValue)
         return;
       buildTileStore(b, l, op.getC(), outerIvs,
                      {tile.base[0] * bm, tile.base[1] * bn},
@@ -709,18 +773,31 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
           Value product = arith::MulFOp::create(b, l, a, bv);
           if (productScale)
             product = arith::MulFOp::create(b, l, productScale, product);
-          Value c = loadAt(b, l, op.getC(), ivs, {row, col});
-          storeAt(b, l, arith::AddFOp::create(b, l, c, product), op.getC(), ivs,
-                  {row, col});
+          Value cBuffer = packedC ? packedC : op.getC();
+          SmallVector<AffineExpr> cIndex =
+              packedC ? SmallVector<AffineExpr>{ib, jb, d(0), d(1)}
+                      : SmallVector<AffineExpr>{row, col};
+          Value c = loadAt(b, l, cBuffer, ivs, cIndex);
+          storeAt(b, l, arith::AddFOp::create(b, l, c, product), cBuffer, ivs,
+                  cIndex);
         },
-        hooks);
+        hooks,
+        [&](OpBuilder &b, Location l, ValueRange outerIvs,
+            const AccumulatorTile &tile) {
+          if (packedC && options.initializePerTile)
+            copyCTile(b, l, op, packedC, outerIvs, tile.base, tile.extent,
+                      Value(), /*intoPacked=*/false);
+        });
+    if (packedC && !options.initializePerTile)
+      copyCTile(rewriter, loc, op, packedC, {}, wholeC.base, wholeC.extent,
+                Value(), /*intoPacked=*/false);
     bool readsTransposed = (!op.getPackA() && op.getTransposeA()) ||
                            (!op.getPackB() && op.getTransposeB());
     if (!productScale && !readsTransposed)
       tagGemmBand(rewriter, bandIv);
     if (parallelIv)
       tagParallelLoop(rewriter, parallelIv);
-    SmallVector<Value> buffers = {packedA, packedB};
+    SmallVector<Value> buffers = {packedA, packedB, packedC};
     for (const PanelCopy &copy : panelCopies)
       if (!copy.perIteration)
         buffers.push_back(copy.scratch);
@@ -742,9 +819,10 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
     Value alphaValue =
         alpha != 1.0f ? f32Constant(rewriter, loc, alpha) : Value();
     std::optional<ArrayRef<int64_t>> blocks = op.getPackBlocks();
-    // C = beta * C (per tile in the blocked accumulation), then
+    // C = beta * C (per tile in the blocked accumulation, or in the copy into
+    // packed C), then
     // C[i][j] += alpha * op(A)[i][k] * op(B)[k][j].
-    if (betaValue && !(blocks && options.initializePerTile))
+    if (betaValue && !(blocks && (options.initializePerTile || op.getPackC())))
       buildNest(rewriter, loc, {m, n},
                 [&](OpBuilder &b, Location l, ValueRange ivs) {
                   SmallVector<AffineExpr> ij = dims(b, {0, 1});

@@ -238,3 +238,76 @@ func.func @largest_panel(%a: memref<32x8192xf32>, %b: memref<8192x64xf32>, %c: m
       {pack_blocks = array<i64: 32, 32, 128>, pack_a, schedule = #dl.schedule<[i, j, k]>}
   return
 }
+
+// -----
+
+// pack_c under [i, j, k:2, k]: each tile of C (one 4 x 2 block) is copied
+// into the packed buffer [M/bm][N/bn][bm][bn] scaled by beta right before its
+// K loops, accumulated there (the band reads and writes the packed block),
+// and copied back right after them. The copies run (block row, row, block
+// column, column) with the innermost loop contiguous in both buffers.
+// CHECK-LABEL: func @packed_c
+// CHECK-DAG: %[[BETA:.*]] = arith.constant 5.0
+// CHECK: %[[PC:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x2x4x2xf32>
+// CHECK: affine.for %[[I0:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.for %[[J0:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.for %[[BR:.*]] = 0 to 1 {
+// CHECK-NEXT: affine.for %[[R:.*]] = 0 to 4 {
+// CHECK-NEXT: affine.for %[[BC:.*]] = 0 to 1 {
+// CHECK-NEXT: affine.for %[[C:.*]] = 0 to 2 {
+// CHECK-NEXT: %[[OLD:.*]] = affine.load %arg2[(%[[I0]] + %[[BR]]) * 4 + %[[R]], (%[[J0]] + %[[BC]]) * 2 + %[[C]]]
+// CHECK-NEXT: %[[NEW:.*]] = arith.mulf %[[BETA]], %[[OLD]]
+// CHECK-NEXT: affine.store %[[NEW]], %[[PC]][%[[I0]] + %[[BR]], %[[J0]] + %[[BC]], %[[R]], %[[C]]]
+// CHECK: affine.for %[[KT:.*]] = 0 to 3 {
+// CHECK-NEXT: affine.for %[[K0:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.for %[[I:.*]] = 0 to 4 {
+// CHECK-NEXT: affine.for %[[J:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.for %[[K:.*]] = 0 to 3 {
+// CHECK-NEXT: affine.load %arg0
+// CHECK-NEXT: affine.load %arg1
+// CHECK-NEXT: arith.mulf
+// CHECK-NEXT: %[[ACC:.*]] = affine.load %[[PC]][%[[I0]], %[[J0]], %[[I]], %[[J]]]
+// CHECK-NEXT: %[[SUM:.*]] = arith.addf %[[ACC]]
+// CHECK-NEXT: affine.store %[[SUM]], %[[PC]][%[[I0]], %[[J0]], %[[I]], %[[J]]]
+// CHECK: } {dl.gemm_band}
+// CHECK: affine.for %[[BR:.*]] = 0 to 1 {
+// CHECK-NEXT: affine.for %[[R:.*]] = 0 to 4 {
+// CHECK-NEXT: affine.for %[[BC:.*]] = 0 to 1 {
+// CHECK-NEXT: affine.for %[[C:.*]] = 0 to 2 {
+// CHECK-NEXT: %[[V:.*]] = affine.load %[[PC]][%[[I0]] + %[[BR]], %[[J0]] + %[[BC]], %[[R]], %[[C]]]
+// CHECK-NEXT: affine.store %[[V]], %arg2[(%[[I0]] + %[[BR]]) * 4 + %[[R]], (%[[J0]] + %[[BC]]) * 2 + %[[C]]]
+// CHECK: memref.dealloc %[[PC]]
+func.func @packed_c(%a: memref<8x18xf32>, %b: memref<18x4xf32>, %c: memref<8x4xf32>) {
+  dl.matmul ins(%a, %b : memref<8x18xf32>, memref<18x4xf32>) outs(%c : memref<8x4xf32>)
+      {beta = 5.0 : f32, pack_blocks = array<i64: 4, 2, 3>, pack_c,
+       schedule = #dl.schedule<[i, j, k:2, k]>}
+  return
+}
+
+// -----
+
+// pack_c with K tiled outermost ([k:2, i, j, k]): the tile is all of C,
+// copied in before the nest (as C, beta being 1) and back after it.
+// CHECK-LABEL: func @packed_c_k_outer
+// CHECK: %[[PC:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x2x4x2xf32>
+// CHECK-NEXT: affine.for %[[BR:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.for %[[R:.*]] = 0 to 4 {
+// CHECK-NEXT: affine.for %[[BC:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.for %[[C:.*]] = 0 to 2 {
+// CHECK-NEXT: %[[OLD:.*]] = affine.load %arg2[%[[BR]] * 4 + %[[R]], %[[BC]] * 2 + %[[C]]]
+// CHECK-NEXT: affine.store %[[OLD]], %[[PC]][%[[BR]], %[[BC]], %[[R]], %[[C]]]
+// CHECK: affine.for %{{.*}} = 0 to 3 {
+// CHECK: } {dl.gemm_band}
+// CHECK: affine.for %[[BR:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.for %[[R:.*]] = 0 to 4 {
+// CHECK-NEXT: affine.for %[[BC:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.for %[[C:.*]] = 0 to 2 {
+// CHECK-NEXT: %[[V:.*]] = affine.load %[[PC]][%[[BR]], %[[BC]], %[[R]], %[[C]]]
+// CHECK-NEXT: affine.store %[[V]], %arg2[%[[BR]] * 4 + %[[R]], %[[BC]] * 2 + %[[C]]]
+// CHECK: memref.dealloc %[[PC]]
+func.func @packed_c_k_outer(%a: memref<8x18xf32>, %b: memref<18x4xf32>, %c: memref<8x4xf32>) {
+  dl.matmul ins(%a, %b : memref<8x18xf32>, memref<18x4xf32>) outs(%c : memref<8x4xf32>)
+      {beta = 1.0 : f32, pack_blocks = array<i64: 4, 2, 3>, pack_c,
+       schedule = #dl.schedule<[k:2, i, j, k]>}
+  return
+}

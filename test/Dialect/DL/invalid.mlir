@@ -1671,7 +1671,7 @@ func.func @pack_blocks_dynamic(%a: memref<?x4xf32>, %b: memref<4x16xf32>, %c: me
 // -----
 
 func.func @pack_a_without_blocks(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32>) {
-  // expected-error @+1 {{'dl.matmul' op pack_a, pack_b and batch_blocks need pack_blocks}}
+  // expected-error @+1 {{'dl.matmul' op pack_a, pack_b, pack_c and batch_blocks need pack_blocks}}
   dl.matmul ins(%a, %b : memref<8x4xf32>, memref<4x16xf32>) outs(%c : memref<8x16xf32>) {pack_a}
   return
 }
@@ -1784,8 +1784,16 @@ func.func @batch_blocks_not_divisor(%a: memref<8x12xf32>, %b: memref<12x16xf32>,
 
 // -----
 
+func.func @pack_c_without_blocks(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32>) {
+  // expected-error @+1 {{'dl.matmul' op pack_a, pack_b, pack_c and batch_blocks need pack_blocks}}
+  dl.matmul ins(%a, %b : memref<8x4xf32>, memref<4x16xf32>) outs(%c : memref<8x16xf32>) {pack_c}
+  return
+}
+
+// -----
+
 func.func @batch_blocks_without_blocks(%a: memref<8x12xf32>, %b: memref<12x16xf32>, %c: memref<8x16xf32>) {
-  // expected-error @+1 {{'dl.matmul' op pack_a, pack_b and batch_blocks need pack_blocks}}
+  // expected-error @+1 {{'dl.matmul' op pack_a, pack_b, pack_c and batch_blocks need pack_blocks}}
   dl.matmul ins(%a, %b : memref<8x12xf32>, memref<12x16xf32>) outs(%c : memref<8x16xf32>) {batch_blocks = 2}
   return
 }

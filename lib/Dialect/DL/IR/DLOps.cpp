@@ -154,8 +154,9 @@ std::optional<SmallVector<ScheduleDim>> MatmulOp::getScheduleDims() {
 LogicalResult MatmulOp::verifyPackBlocks(int64_t m, int64_t n, int64_t k) {
   std::optional<ArrayRef<int64_t>> blocks = getPackBlocks();
   if (!blocks) {
-    if (getPackA() || getPackB() || getBatchBlocks())
-      return emitOpError("pack_a, pack_b and batch_blocks need pack_blocks");
+    if (getPackA() || getPackB() || getPackC() || getBatchBlocks())
+      return emitOpError(
+          "pack_a, pack_b, pack_c and batch_blocks need pack_blocks");
     return success();
   }
   if (blocks->size() != 3)

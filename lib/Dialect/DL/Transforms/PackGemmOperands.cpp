@@ -2,7 +2,8 @@
 //
 // The pass `dl-pack-gemm-operands`: records on each static dl.matmul the
 // block sizes its lowering computes C in and which operands are copied into
-// contiguous blocks first (see the pass description for the rule). The
+// contiguous blocks first, C included (see the pass description for the
+// rule). The
 // decision is an attribute, so dl-opt shows it and the lowering only
 // follows it.
 //
@@ -31,6 +32,28 @@ namespace {
 bool conflictingRows(int64_t leadingDim) {
   return (leadingDim * static_cast<int64_t>(sizeof(float))) % 1024 == 0;
 }
+
+} // namespace
+
+bool dl::computesCInPackedBlocks(MatmulOp op) {
+  std::optional<ArrayRef<int64_t>> blocks = op.getPackBlocks();
+  std::optional<SmallVector<ScheduleDim>> dims = op.getScheduleDims();
+  if (!blocks || !dims || (*blocks)[1] == op.getC().getType().getDimSize(1))
+    return false;
+  // The microkernel's batch is the last loop (over K blocks): each block of
+  // C gets one call per batch.
+  int64_t batch = (*dims)[2].extent;
+  if (ScheduleAttr schedule = op.getEffectiveSchedule()) {
+    FailureOr<SmallVector<ScheduledLoop>> loops =
+        schedule.getLoops(*dims, [] { return InFlightDiagnostic(); });
+    if (failed(loops))
+      return false;
+    batch = loops->back().tripCount;
+  }
+  return (*dims)[2].extent > batch;
+}
+
+namespace {
 
 struct PackGemmOperandsPass
     : dl::impl::PackGemmOperandsBase<PackGemmOperandsPass> {
@@ -71,6 +94,7 @@ struct PackGemmOperandsPass
             k / bk, std::max<int64_t>(1, maxBatchBytes / blockBytes)));
       op.setPackA(packA);
       op.setPackB(packB);
+      op.setPackC(computesCInPackedBlocks(op));
     });
   }
 };

@@ -11,9 +11,11 @@
 
 // Square, power-of-two leading dimensions: both operands are read many
 // times and neither block is contiguous in place. The 4 K blocks of
-// 80 KiB (A's and B's) exceed 256 KiB: 2 per call.
+// 80 KiB (A's and B's) exceed 256 KiB: 2 per call. Each block of C (rows
+// 2 KiB apart) is then reduced over 2 calls: C is computed in packed blocks.
+// With the small limits one call takes all 16 K blocks: C stays in place.
 // CHECK-LABEL: func @square
-// CHECK: dl.matmul {{.*}} {batch_blocks = 2 : i64, pack_a, pack_b, pack_blocks = array<i64: 128, 32, 128>}
+// CHECK: dl.matmul {{.*}} {batch_blocks = 2 : i64, pack_a, pack_b, pack_blocks = array<i64: 128, 32, 128>, pack_c}
 // SMALL-LABEL: func @square
 // SMALL: dl.matmul {{.*}} {pack_a, pack_b, pack_blocks = array<i64: 32, 16, 32>}
 func.func @square(%a: memref<512x512xf32>, %b: memref<512x512xf32>, %c: memref<512x512xf32>) {
@@ -27,7 +29,7 @@ func.func @square(%a: memref<512x512xf32>, %b: memref<512x512xf32>, %c: memref<5
 // its rows are 8 KiB apart (L1 set conflicts). With the small limits B is
 // read 4 times: packed by reuse.
 // CHECK-LABEL: func @one_row_block
-// CHECK: dl.matmul {{.*}} {batch_blocks = 2 : i64, pack_a, pack_b, pack_blocks = array<i64: 128, 32, 128>}
+// CHECK: dl.matmul {{.*}} {batch_blocks = 2 : i64, pack_a, pack_b, pack_blocks = array<i64: 128, 32, 128>, pack_c}
 // SMALL-LABEL: func @one_row_block
 // SMALL: dl.matmul {{.*}} {pack_a, pack_b, pack_blocks = array<i64: 32, 16, 32>}
 func.func @one_row_block(%a: memref<128x1024xf32>, %b: memref<1024x2048xf32>, %c: memref<128x2048xf32>) {
@@ -39,7 +41,8 @@ func.func @one_row_block(%a: memref<128x1024xf32>, %b: memref<1024x2048xf32>, %c
 
 // N = 16 is one column block: A is read once and its leading dimension
 // (1000 floats) does not conflict, so A stays in place; B's 16-column
-// blocks are whole rows, contiguous already.
+// blocks are whole rows, contiguous already, and so are C's: no pack_c
+// although each is reduced over 4 calls.
 // CHECK-LABEL: func @narrow
 // CHECK: dl.matmul {{.*}} {batch_blocks = 2 : i64, pack_blocks = array<i64: 128, 16, 125>}
 // SMALL-LABEL: func @narrow
@@ -54,17 +57,18 @@ func.func @narrow(%a: memref<256x1000xf32>, %b: memref<1000x16xf32>, %c: memref<
 // K = 64000 is 500 blocks of 128; one block of A and one of B are
 // (128 x 128 + 128 x 32) floats = 80 KiB, so a call of the default order
 // may reduce over 3 blocks of the 256 KiB budget: the largest divisor of
-// 500 up to 3 is 2. With 1 MiB, up to 13: 10. Without a bound, all.
+// 500 up to 3 is 2. With 1 MiB, up to 13: 10. Without a bound, all (one
+// call per block of C: pack_c only with a bound).
 // With blocks of 32, 32 x 32 + 32 x 16 floats = 6 KiB: 2000 blocks, 42 fit,
 // largest divisor 40.
 // CHECK-LABEL: func @long_k
-// CHECK: dl.matmul {{.*}} {batch_blocks = 2 : i64, pack_a, pack_b, pack_blocks = array<i64: 128, 32, 128>}
+// CHECK: dl.matmul {{.*}} {batch_blocks = 2 : i64, pack_a, pack_b, pack_blocks = array<i64: 128, 32, 128>, pack_c}
 // MIB-LABEL: func @long_k
-// MIB: dl.matmul {{.*}} {batch_blocks = 10 : i64, pack_a, pack_b, pack_blocks = array<i64: 128, 32, 128>}
+// MIB: dl.matmul {{.*}} {batch_blocks = 10 : i64, pack_a, pack_b, pack_blocks = array<i64: 128, 32, 128>, pack_c}
 // UNBOUNDED-LABEL: func @long_k
 // UNBOUNDED: dl.matmul {{.*}} {pack_a, pack_b, pack_blocks = array<i64: 128, 32, 128>}
 // SMALL-LABEL: func @long_k
-// SMALL: dl.matmul {{.*}} {batch_blocks = 40 : i64, pack_a, pack_b, pack_blocks = array<i64: 32, 16, 32>}
+// SMALL: dl.matmul {{.*}} {batch_blocks = 40 : i64, pack_a, pack_b, pack_blocks = array<i64: 32, 16, 32>, pack_c}
 func.func @long_k(%a: memref<256x64000xf32>, %b: memref<64000x64xf32>, %c: memref<256x64xf32>) {
   dl.matmul ins(%a, %b : memref<256x64000xf32>, memref<64000x64xf32>) outs(%c : memref<256x64xf32>)
   return

@@ -16,14 +16,30 @@
 // 32-column panel of B stays in L1/L2 but all of A is re-read from L3 by each
 // of the 16 column panels: 15 MiB. Eq. 1 counts each working set once; the
 // traffic cost counts the 3 and the 15 re-reads.
+// One call reduces each block of C over all 4 K blocks: the pack_c that
+// dl-pack-gemm-operands set for its 2-block batches is dropped.
 // BASE-LABEL: func.func @gemm
-// BASE: schedule = #dl.schedule<[i, j, k]>
+// BASE: pack_blocks = array<i64: 128, 32, 128>, schedule = #dl.schedule<[i, j, k]>}
 // With 2 threads, rows are split between them; each thread still re-reads B
 // for each of its row panels (and holds half of the L3).
 // PAR-LABEL: func.func @gemm
 // PAR: schedule = #dl.schedule<[i, j, k], parallel = 0>
 func.func @gemm(%a: memref<512x512xf32>, %b: memref<512x512xf32>, %c: memref<512x512xf32>) {
   dl.matmul ins(%a, %b : memref<512x512xf32>, memref<512x512xf32>) outs(%c : memref<512x512xf32>)
+  return
+}
+
+// K = 4096: the 4 row panels of A (2 MiB each) no longer fit L2 whole, and
+// the K blocks are tiled outermost, 2 per microkernel call (batch_blocks =
+// 2, the most K tiles may take): 16 calls reduce each block of C, whose
+// 32-column rows are 2 KiB apart, so C is computed in packed blocks (pack_c
+// kept). Without the bound on K tiles the ranking picked 4 blocks per call.
+// BASE-LABEL: func.func @long_k
+// BASE: pack_c, schedule = #dl.schedule<[k:2, i, j, k]>
+// PAR-LABEL: func.func @long_k
+// PAR: pack_c, schedule = #dl.schedule<[k:2, i, j, k], parallel = 1>
+func.func @long_k(%a: memref<512x4096xf32>, %b: memref<4096x512xf32>, %c: memref<512x512xf32>) {
+  dl.matmul ins(%a, %b : memref<512x4096xf32>, memref<4096x512xf32>) outs(%c : memref<512x512xf32>)
   return
 }
 

@@ -47,7 +47,10 @@ def DL_MatmulOp : DL_DPSOp<"matmul"> {
     bm x bk by bk x bn products. With `pack_a`, `alpha * op(A)` is first
     copied into a buffer `[M/bm][K/bk][bm][bk]`; with `pack_b`, `op(B)` into
     `[N/bn][K/bk][bk][bn]`, so that every block the microkernel reads is
-    contiguous. The blocks must divide M, N and K (static sizes).
+    contiguous. With `pack_c`, C is computed in a buffer `[M/bm][N/bn][bm][bn]`:
+    each tile of C is copied in (scaled by beta) right before its reduction
+    and copied back right after it. The blocks must divide M, N and K (static
+    sizes).
     `batch_blocks = c` (set by `dl-pack-gemm-operands`; needs
     `pack_blocks`, divides K/bk) bounds the K blocks one microkernel call
     reduces over in the default loop order: without a schedule the block
@@ -66,6 +69,7 @@ def DL_MatmulOp : DL_DPSOp<"matmul"> {
                        OptionalAttr<DenseI64ArrayAttr>:$pack_blocks,
                        UnitAttr:$pack_a,
                        UnitAttr:$pack_b,
+                       UnitAttr:$pack_c,
                        OptionalAttr<I64Attr>:$batch_blocks,
                        OptionalAttr<DL_ScheduleAttr>:$schedule);
   let assemblyFormat = [{
@@ -74,7 +78,7 @@ def DL_MatmulOp : DL_DPSOp<"matmul"> {
   }];
   let extraClassDeclaration = [{
     ::mlir::MutableOperandRange getDpsInitsMutable() { return getCMutable(); }
-    /// Checks pack_blocks / pack_a / pack_b against the GEMM sizes.
+    /// Checks pack_blocks / pack_a / pack_b / pack_c against the GEMM sizes.
     ::llvm::LogicalResult verifyPackBlocks(int64_t m, int64_t n, int64_t k);
     /// The dimensions a schedule orders: i, j, k (blocks of M, N, K; k
     /// innermost). Only with pack_blocks.

@@ -3,7 +3,8 @@
 // The block-size rule the GEMM blocking and tiling passes share: blocks
 // divide the extent, so every block is full and one statically sized
 // microkernel serves all of them; and the bound on the blocks one
-// batch-reduce microkernel call reads (default, bytes, option check).
+// batch-reduce microkernel call reads (default, bytes, option check); and
+// when a GEMM's C is computed in packed blocks.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +18,8 @@
 
 namespace mlir {
 namespace dl {
+
+class MatmulOp;
 
 /// The largest divisor of `extent` that is at most `limit` (1 for primes
 /// above `limit`).
@@ -49,6 +52,16 @@ inline LogicalResult verifyMaxBatchBytes(Operation *op, StringRef pass,
     return success();
   return op->emitError() << pass << ": max-batch-bytes must be >= 0";
 }
+
+/// Whether `op` (with pack_blocks) should compute C in packed blocks
+/// (`pack_c`) under its effective schedule: when its bm x bn blocks are not
+/// contiguous in C (bn < N) and the schedule reduces each block over more
+/// than one microkernel call. Each call loads and stores its block of C;
+/// the block's rows are N floats apart, each in another page, where the
+/// hardware prefetchers do not follow, whereas a packed block is one
+/// contiguous stream. dl-pack-gemm-operands decides it for the default loop
+/// order, and `setSchedule` again for the schedule it sets.
+bool computesCInPackedBlocks(MatmulOp op);
 
 } // namespace dl
 } // namespace mlir

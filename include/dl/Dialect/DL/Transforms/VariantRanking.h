@@ -84,7 +84,8 @@ SmallVector<Operation *> getUnscheduledOps(Operation *root);
 /// or when no schedule applies).
 std::optional<SmallVector<ScheduleDim>> getScheduleDims(Operation *op);
 
-/// Sets the `schedule` of a dl.conv2d or dl.matmul.
+/// Sets the `schedule` of a dl.conv2d or dl.matmul (and decides a packed
+/// matmul's `pack_c` again for it: computesCInPackedBlocks).
 void setSchedule(Operation *op, ScheduleAttr schedule);
 
 /// Writes `value` (indented JSON) to `path`; on failure emits an error on
@@ -95,7 +96,9 @@ LogicalResult writeJSONReport(Operation *anchor, StringRef pass, StringRef path,
 /// The variants of a schedulable op: every order of its dimensions longer
 /// than 1 (a dimension that must stay innermost stays there), and every
 /// one-dimension tiling by up to `tilesPerDim` divisors with the tile loop
-/// outermost and the point loop innermost, and each of these with an
+/// outermost and the point loop innermost (a GEMM's K blocks, the
+/// microkernel's batch, with `batch_blocks` only by it and the candidates
+/// below it), and each of these with an
 /// optional dimension (a conv's input-channel blocks) tiled by up to
 /// `tilesPerDim` divisors just inside the outermost loop when one kernel
 /// call over all of it would read more than `maxBatchBytes`. With threads > 1,
