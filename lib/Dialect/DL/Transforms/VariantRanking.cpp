@@ -73,25 +73,28 @@ std::optional<int64_t> fullBatchBytes(Operation *op) {
          filter[2] * filter[3];
 }
 
-/// The tiles of a GEMM's K blocks (the microkernel's batch): with
-/// `batch_blocks` (dl-pack-gemm-operands' bound on the A and B blocks one
-/// call reads), that many and the divisor candidates below it; otherwise the
-/// divisor candidates. A larger batch streams more than the L2 holds through
-/// every register tile of the call, and with C in packed blocks the extra
-/// calls of a smaller one cost little (1 thread, C packed: tall_m's 80 KiB
-/// K blocks 2 per call ran 1.01 of oneDNN, 4 per call 0.98; gnmt_2's 57 KiB
-/// blocks 4 per call 0.86, 8 per call 0.84).
+/// The tiles of a GEMM's K blocks (the microkernel's batch): when C is
+/// computed in packed blocks (`pack_c`, which dl-pack-gemm-operands sets when
+/// `batch_blocks` splits K), at most `batch_blocks` (its bound on the A and
+/// B blocks one call reads) and the divisor candidates below it; otherwise
+/// the divisor candidates. A larger batch streams more than the L2 holds
+/// through every register tile of the call, and with C packed the extra
+/// calls of a smaller one cost little (1 thread: tall_m's 80 KiB K blocks 2
+/// per call ran 1.01 of oneDNN, 4 per call 0.98; gnmt_2's 57 KiB blocks 4
+/// per call 0.86, 8 per call 0.84). Without packed C a block of C in place
+/// costs each call more, and a GEMM whose A stays in place reads it in
+/// longer runs per row with long batches (deepbench_1, 1024x16x500000: 250
+/// blocks per call 1.13 of oneDNN, 2 per call 0.81).
 SmallVector<int64_t> batchTiles(Operation *op, int64_t extent,
                                 const RankingOptions &options) {
   SmallVector<int64_t> candidates = tileCandidates(extent, options.tilesPerDim);
   auto matmul = dyn_cast<MatmulOp>(op);
-  std::optional<int64_t> bound =
-      matmul ? matmul.getBatchBlocks() : std::nullopt;
-  if (!bound)
+  if (!matmul || !matmul.getPackC() || !matmul.getBatchBlocks())
     return candidates;
-  SmallVector<int64_t> tiles = {*bound};
+  int64_t bound = *matmul.getBatchBlocks();
+  SmallVector<int64_t> tiles = {bound};
   for (int64_t tile : candidates)
-    if (tile < *bound)
+    if (tile < bound)
       tiles.push_back(tile);
   return tiles;
 }

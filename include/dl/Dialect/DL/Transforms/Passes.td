@@ -223,7 +223,8 @@ def RankVariants : Pass<"dl-rank-variants", "::mlir::ModuleOp"> {
     outer loops: every order of its dimensions, every tiling of one
     dimension by divisor tiles (the tile loop outermost, the point loop
     innermost; a GEMM's K blocks, the microkernel's batch, by at most its
-    `batch_blocks`), each of these with a convolution's input-channel blocks
+    `batch_blocks` when C is computed in packed blocks, `pack_c`), each of
+    these with a convolution's input-channel blocks
     tiled just inside its outermost loop (so the loops inside reuse a slice
     of the filter or of the input that a cache level can hold; only when one
     microkernel call over all of them would read more than `max-batch-bytes`

@@ -97,8 +97,8 @@ LogicalResult writeJSONReport(Operation *anchor, StringRef pass, StringRef path,
 /// than 1 (a dimension that must stay innermost stays there), and every
 /// one-dimension tiling by up to `tilesPerDim` divisors with the tile loop
 /// outermost and the point loop innermost (a GEMM's K blocks, the
-/// microkernel's batch, with `batch_blocks` only by it and the candidates
-/// below it), and each of these with an
+/// microkernel's batch, with `pack_c` and `batch_blocks` only by at most
+/// `batch_blocks`), and each of these with an
 /// optional dimension (a conv's input-channel blocks) tiled by up to
 /// `tilesPerDim` divisors just inside the outermost loop when one kernel
 /// call over all of it would read more than `maxBatchBytes`. With threads > 1,
