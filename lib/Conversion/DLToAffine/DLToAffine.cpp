@@ -744,6 +744,14 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
                        return scaledC(sb, sl, op, betaValue, ivs, index);
                      });
     };
+    auto copyBack = [&](OpBuilder &b, Location l, ValueRange outerIvs,
+                        const AccumulatorTile &tile) {
+      copyCTile(b, l, op, packedC, outerIvs, tile.base, tile.extent, Value(),
+                /*intoPacked=*/false);
+    };
+    AccumulatorInitFn finish = nullptr;
+    if (packedC && options.initializePerTile)
+      finish = copyBack;
     Value bandIv, parallelIv;
     buildAccumulationNest(
         rewriter, loc, outer, {false, false, true},
@@ -781,13 +789,7 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
           storeAt(b, l, arith::AddFOp::create(b, l, c, product), cBuffer, ivs,
                   cIndex);
         },
-        hooks,
-        [&](OpBuilder &b, Location l, ValueRange outerIvs,
-            const AccumulatorTile &tile) {
-          if (packedC && options.initializePerTile)
-            copyCTile(b, l, op, packedC, outerIvs, tile.base, tile.extent,
-                      Value(), /*intoPacked=*/false);
-        });
+        hooks, finish);
     if (packedC && !options.initializePerTile)
       copyCTile(rewriter, loc, op, packedC, {}, wholeC.base, wholeC.extent,
                 Value(), /*intoPacked=*/false);

@@ -1,11 +1,10 @@
 //===- PackGemmOperands.cpp - GEMM blocks and operand packing -----------===//
 //
 // The pass `dl-pack-gemm-operands`: records on each static dl.matmul the
-// block sizes its lowering computes C in and which operands are copied into
-// contiguous blocks first, C included (see the pass description for the
-// rule). The
-// decision is an attribute, so dl-opt shows it and the lowering only
-// follows it.
+// block sizes its lowering computes C in and which operands, C included, are
+// copied into contiguous blocks (see the pass description for the rule). The
+// decision is an attribute, so dl-opt shows it and the lowering only follows
+// it.
 //
 //===----------------------------------------------------------------------===//
 
