@@ -549,6 +549,34 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
       : OpRewritePattern(ctx), options(options) {}
   DLToAffineOptions options;
 
+  /// Builds the loops (block row, row, block column, column) over the
+  /// `blocks[0] x blocks[1]` blocks of `rowBlock x colBlock` elements from
+  /// block (`base[0]`, `base[1]`) (expressions of `outerIvs`) of a matrix,
+  /// in the order a row-major matrix is laid out. `body` gets all ivs, the
+  /// element's (row, column) in the matrix and its (block row, block
+  /// column, row, column) in the matrix's tiles.
+  static void buildBlockedCopyNest(
+      OpBuilder &b, Location loc, ValueRange outerIvs,
+      ArrayRef<AffineExpr> base, ArrayRef<int64_t> blocks, int64_t rowBlock,
+      int64_t colBlock,
+      function_ref<void(OpBuilder &, Location, ValueRange, AffineExpr,
+                        AffineExpr, ArrayRef<AffineExpr>)>
+          body) {
+    SmallVector<OpFoldResult> bounds = llvm::map_to_vector(
+        ArrayRef<int64_t>{blocks[0], rowBlock, blocks[1], colBlock},
+        [&](int64_t size) -> OpFoldResult { return b.getIndexAttr(size); });
+    buildNest(b, loc, bounds, [&](OpBuilder &nb, Location l, ValueRange ivs) {
+      SmallVector<Value> all(outerIvs);
+      llvm::append_range(all, ivs);
+      auto d = [&](unsigned i) {
+        return nb.getAffineDimExpr(outerIvs.size() + i);
+      };
+      AffineExpr blockRow = base[0] + d(0), blockCol = base[1] + d(2);
+      body(nb, l, all, blockRow * rowBlock + d(1), blockCol * colBlock + d(3),
+           {blockRow, blockCol, d(1), d(3)});
+    });
+  }
+
   /// Copies `scale * op(source)` (scale may be null) into a new buffer of
   /// `rowBlock x colBlock` tiles, each contiguous:
   /// buffer[rb][cb][r][c] = op(source)[rb*rowBlock+r][cb*colBlock+c], with
@@ -566,21 +594,20 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
     auto type = MemRefType::get(shape, b.getF32Type());
     Value buffer =
         memref::AllocOp::create(b, loc, type, b.getI64IntegerAttr(64));
-    SmallVector<OpFoldResult> bounds = llvm::map_to_vector(
-        ArrayRef<int64_t>{rows / rowBlock, rowBlock, cols / colBlock, colBlock},
-        [&](int64_t size) -> OpFoldResult { return b.getIndexAttr(size); });
-    buildNest(b, loc, bounds, [&](OpBuilder &nb, Location l, ValueRange ivs) {
-      auto d = [&](unsigned i) { return nb.getAffineDimExpr(i); };
-      Value value = loadAt(nb, l, source, ivs,
-                           operandIndex(d(0) * rowBlock + d(1),
-                                        d(2) * colBlock + d(3), transposed));
-      if (scale)
-        value = arith::MulFOp::create(nb, l, scale, value);
-      SmallVector<AffineExpr> index = {d(0), d(2), d(1), d(3)};
-      if (columnTilesOuter)
-        std::swap(index[0], index[1]);
-      storeAt(nb, l, value, buffer, ivs, index);
-    });
+    buildBlockedCopyNest(
+        b, loc, {}, SmallVector<AffineExpr>(2, b.getAffineConstantExpr(0)),
+        {rows / rowBlock, cols / colBlock}, rowBlock, colBlock,
+        [&](OpBuilder &nb, Location l, ValueRange ivs, AffineExpr row,
+            AffineExpr col, ArrayRef<AffineExpr> tiled) {
+          Value value =
+              loadAt(nb, l, source, ivs, operandIndex(row, col, transposed));
+          if (scale)
+            value = arith::MulFOp::create(nb, l, scale, value);
+          SmallVector<AffineExpr> index(tiled);
+          if (columnTilesOuter)
+            std::swap(index[0], index[1]);
+          storeAt(nb, l, value, buffer, ivs, index);
+        });
     return buffer;
   }
 
@@ -598,36 +625,26 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
   /// (`base[0]`, `base[1]`) (expressions of `outerIvs`) between C and its
   /// packed buffer `packedC[M/bm][N/bn][bm][bn]`: into it as beta * C (zeros
   /// when beta is 0; `betaValue` is null when beta is 1), or back into C. The
-  /// loops run (block row, row, block column, column), in the order C is laid
-  /// out, and the innermost is contiguous in both buffers.
+  /// innermost loop is contiguous in both buffers.
   static void copyCTile(OpBuilder &b, Location loc, MatmulOp op, Value packedC,
                         ValueRange outerIvs, ArrayRef<AffineExpr> base,
                         ArrayRef<int64_t> extent, Value betaValue,
                         bool intoPacked) {
     auto shape = cast<MemRefType>(packedC.getType()).getShape();
-    int64_t bm = shape[2], bn = shape[3];
-    SmallVector<OpFoldResult> bounds = llvm::map_to_vector(
-        ArrayRef<int64_t>{extent[0], bm, extent[1], bn},
-        [&](int64_t size) -> OpFoldResult { return b.getIndexAttr(size); });
-    buildNest(b, loc, bounds, [&](OpBuilder &nb, Location l, ValueRange ivs) {
-      SmallVector<Value> all(outerIvs);
-      llvm::append_range(all, ivs);
-      auto d = [&](unsigned i) {
-        return nb.getAffineDimExpr(outerIvs.size() + i);
-      };
-      AffineExpr blockRow = base[0] + d(0), blockCol = base[1] + d(2);
-      SmallVector<AffineExpr> packedIndex = {blockRow, blockCol, d(1), d(3)};
-      SmallVector<AffineExpr> index = {blockRow * bm + d(1),
-                                       blockCol * bn + d(3)};
-      if (!intoPacked) {
-        storeAt(nb, l, loadAt(nb, l, packedC, all, packedIndex), op.getC(), all,
-                index);
-        return;
-      }
-      Value value = betaValue ? scaledC(nb, l, op, betaValue, all, index)
-                              : loadAt(nb, l, op.getC(), all, index);
-      storeAt(nb, l, value, packedC, all, packedIndex);
-    });
+    buildBlockedCopyNest(
+        b, loc, outerIvs, base, extent, shape[2], shape[3],
+        [&](OpBuilder &nb, Location l, ValueRange ivs, AffineExpr row,
+            AffineExpr col, ArrayRef<AffineExpr> packedIndex) {
+          SmallVector<AffineExpr> index = {row, col};
+          if (!intoPacked) {
+            storeAt(nb, l, loadAt(nb, l, packedC, ivs, packedIndex), op.getC(),
+                    ivs, index);
+            return;
+          }
+          Value value = betaValue ? scaledC(nb, l, op, betaValue, ivs, index)
+                                  : loadAt(nb, l, op.getC(), ivs, index);
+          storeAt(nb, l, value, packedC, ivs, packedIndex);
+        });
   }
 
   /// C = beta * C + alpha * op(A) * op(B) over bm x bn blocks of C, each
