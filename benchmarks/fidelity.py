@@ -63,9 +63,12 @@ def kendall_tau_b(xs, ys):
 
 def with_schedule(dl_opt, module, schedule):
     """`module` with its heavy op's `schedule` fixed to `schedule` (the text of
-    a #dl.schedule). A matmul gets its blocks and packing first
-    (dl-pack-gemm-operands, which the schedule's dimensions refer to)."""
-    proc = subprocess.run([dl_opt, "--dl-pack-gemm-operands", "-"], input=module,
+    a #dl.schedule). The layout passes run first, as before the ranking in
+    dl-compile (the schedule's dimensions are those of the merged rows, the
+    GEMM's blocks)."""
+    layouts = ["--dl-block-conv-layouts", "--dl-reduce-conv-strides",
+               "--dl-merge-conv-rows", "--dl-pack-gemm-operands"]
+    proc = subprocess.run([dl_opt, *layouts, "-"], input=module,
                           capture_output=True, text=True, check=True)
     lines = proc.stdout.splitlines()
     for i, line in enumerate(lines):

@@ -71,15 +71,19 @@ static PassOptions getModelPassOptions(const dl::DLPipelineOptions &options,
   return passOptions;
 }
 
+void dl::buildDLLayoutPipeline(OpPassManager &pm, int64_t maxBatchBytes) {
+  pm.addNestedPass<func::FuncOp>(dl::createBlockConvLayouts());
+  pm.addNestedPass<func::FuncOp>(dl::createReduceConvStrides());
+  pm.addNestedPass<func::FuncOp>(dl::createMergeConvRows());
+  dl::PackGemmOperandsOptions packOptions;
+  packOptions.maxBatchBytes = maxBatchBytes;
+  pm.addNestedPass<func::FuncOp>(dl::createPackGemmOperands(packOptions));
+}
+
 void dl::buildDLToLLVMPipeline(OpPassManager &pm,
                                const DLPipelineOptions &options) {
   if (options.microkernels) {
-    pm.addNestedPass<func::FuncOp>(dl::createBlockConvLayouts());
-    pm.addNestedPass<func::FuncOp>(dl::createReduceConvStrides());
-    pm.addNestedPass<func::FuncOp>(dl::createMergeConvRows());
-    dl::PackGemmOperandsOptions packOptions;
-    packOptions.maxBatchBytes = options.maxBatchBytes;
-    pm.addNestedPass<func::FuncOp>(dl::createPackGemmOperands(packOptions));
+    buildDLLayoutPipeline(pm, options.maxBatchBytes);
     if (options.solveTiles)
       pm.addPass(dl::createSolveTileSizes(
           getModelPassOptions<dl::SolveTileSizesOptions>(options,

@@ -9,6 +9,10 @@
 // RUN: dl-compile %s --run --threads=1 --rank=false | FileCheck %s
 // RUN: dl-compile %s --run --threads=2 --solve-tiles | FileCheck %s
 // RUN: dl-compile %s --run --threads=1 --autotune-top-k=3 --bench-min-time=0 --bench-min-reps=1 --function=conv_ranked --function=gemm_ranked 2>&1 | FileCheck %s --check-prefix=TUNE
+// The autotuned variants are those of the pipeline's layouts: the 1x1
+// conv's ranked schedule is set on its merged-rows views (dl-merge-conv-rows
+// ran before the ranking, as in the pipeline).
+// RUN: dl-compile %s --threads=1 --autotune-top-k=1 --bench-min-time=0 --bench-min-reps=1 --function=conv_ranked --emit=mlir --mlir-print-ir-before=convert-dl-to-affine -o /dev/null 2>&1 | FileCheck %s --check-prefix=TUNE-LAYOUT
 
 // CHECK: conv_tiled: max_abs_err={{.*}} ok
 func.func @conv_tiled(%in: memref<1x2x9x9x16xf32>, %f: memref<6x2x3x3x16x16xf32>, %out: memref<1x6x7x7x16xf32>) {
@@ -63,6 +67,9 @@ func.func @conv_multi_level(%in: memref<1x4x8x8x16xf32>, %f: memref<8x4x3x3x16x1
 // TUNE: autotune: variant 3/3:
 // TUNE: autotune: kept variant
 // TUNE: conv_ranked: max_abs_err={{.*}} ok
+// TUNE-LAYOUT-LABEL: func.func @conv_ranked
+// TUNE-LAYOUT: %[[IN:.*]] = memref.expand_shape {{.*}} into memref<1x4x8x32x16xf32>
+// TUNE-LAYOUT: dl.conv2d ins(%[[IN]], {{.*}}schedule = #dl.schedule<
 func.func @conv_ranked(%in: memref<1x4x16x16x16xf32>, %f: memref<8x4x1x1x16x16xf32>, %out: memref<1x8x16x16x16xf32>) {
   dl.conv2d ins(%in, %f : memref<1x4x16x16x16xf32>, memref<8x4x1x1x16x16xf32>) outs(%out : memref<1x8x16x16x16xf32>)
   return

@@ -379,10 +379,11 @@ int runAndBench(ModuleOp module) {
 /// schedules on `module`. Returns failure after a diagnostic.
 LogicalResult autotune(ModuleOp module) {
   MLIRContext *ctx = module.getContext();
-  // GEMM blocks are decided first: the schedules order the block loops.
+  // Layouts and GEMM blocks are decided first, as in the pipeline: the
+  // schedules order their block loops.
   if (microkernels) {
     PassManager pm(ctx);
-    pm.addNestedPass<func::FuncOp>(dl::createPackGemmOperands());
+    dl::buildDLLayoutPipeline(pm, maxBatchBytes);
     if (failed(pm.run(module)))
       return failure();
   }

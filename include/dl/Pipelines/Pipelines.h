@@ -70,6 +70,13 @@ struct DLPipelineOptions : public PassPipelineOptions<DLPipelineOptions> {
       llvm::cl::init(false)};
 };
 
+/// The layout passes that run before a heavy op's schedule is chosen
+/// (blocked conv layouts, strides and rows folded into the GEMM band, GEMM
+/// blocks and packing): the schedule dimensions the ranking orders are
+/// theirs. Part of `dl-to-llvm` with microkernels; dl-compile's autotuning
+/// runs them before it ranks.
+void buildDLLayoutPipeline(OpPassManager &pm, int64_t maxBatchBytes);
+
 /// dl ops -> ranked schedules -> affine loop nests -> microkernel-sized
 /// tiles, parallel outer loops, microkernel calls -> LLVM dialect.
 void buildDLToLLVMPipeline(OpPassManager &pm, const DLPipelineOptions &options);
