@@ -63,12 +63,10 @@ def kendall_tau_b(xs, ys):
 
 def with_schedule(dl_opt, module, schedule):
     """`module` with its heavy op's `schedule` fixed to `schedule` (the text of
-    a #dl.schedule). The layout passes run first, as before the ranking in
-    dl-compile (the schedule's dimensions are those of the merged rows, the
-    GEMM's blocks)."""
-    layouts = ["--dl-block-conv-layouts", "--dl-reduce-conv-strides",
-               "--dl-merge-conv-rows", "--dl-pack-gemm-operands"]
-    proc = subprocess.run([dl_opt, *layouts, "-"], input=module,
+    a #dl.schedule). The layout passes run first (`dl-layouts`, as before
+    the ranking in dl-compile: the schedule's dimensions are those of the
+    merged rows, the GEMM's blocks)."""
+    proc = subprocess.run([dl_opt, "--dl-layouts", "-"], input=module,
                           capture_output=True, text=True, check=True)
     lines = proc.stdout.splitlines()
     for i, line in enumerate(lines):

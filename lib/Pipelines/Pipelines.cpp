@@ -130,6 +130,13 @@ void dl::registerDLPipelines() {
       "dl-to-llvm",
       "Lower dl ops through affine loop nests to the LLVM dialect, optimized",
       buildDLToLLVMPipeline);
+  PassPipelineRegistration<DLLayoutPipelineOptions>(
+      "dl-layouts",
+      "The layout passes that run before the ranking in dl-to-llvm (blocked "
+      "conv layouts, reduced strides, merged rows, GEMM packing)",
+      [](OpPassManager &pm, const DLLayoutPipelineOptions &options) {
+        buildDLLayoutPipeline(pm, options.maxBatchBytes);
+      });
   PassPipelineRegistration<>(
       "dl-reference-to-llvm",
       "Lower dl ops to the LLVM dialect through the plain reference loop "

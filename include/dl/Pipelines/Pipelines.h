@@ -70,11 +70,22 @@ struct DLPipelineOptions : public PassPipelineOptions<DLPipelineOptions> {
       llvm::cl::init(false)};
 };
 
+/// Options of the `dl-layouts` pipeline.
+struct DLLayoutPipelineOptions
+    : public PassPipelineOptions<DLLayoutPipelineOptions> {
+  Option<int64_t> maxBatchBytes{
+      *this, "max-batch-bytes",
+      llvm::cl::desc("Most bytes of A and B blocks one batch-reduce kernel "
+                     "call reads (dl-pack-gemm-operands; 0: no bound)"),
+      llvm::cl::init(kDefaultMaxBatchBytes)};
+};
+
 /// The layout passes that run before a heavy op's schedule is chosen
 /// (blocked conv layouts, strides and rows folded into the GEMM band, GEMM
 /// blocks and packing): the schedule dimensions the ranking orders are
 /// theirs. Part of `dl-to-llvm` with microkernels; dl-compile's autotuning
-/// runs them before it ranks.
+/// runs them before it ranks, and `dl-opt --dl-layouts` alone (what
+/// benchmarks/fidelity.py fixes schedules on).
 void buildDLLayoutPipeline(OpPassManager &pm, int64_t maxBatchBytes);
 
 /// dl ops -> ranked schedules -> affine loop nests -> microkernel-sized
