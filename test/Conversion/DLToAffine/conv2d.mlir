@@ -73,12 +73,29 @@ func.func @blocked(%in: memref<2x2x7x7x16xf32>, %f: memref<3x2x3x3x16x8xf32>, %o
   return
 }
 
-// Blocked with padding (top 1, left 2, bottom 0, right 1): a zeroed 1x1x6x8x4
-// copy holds the input at offset (1, 2); the band reads it without tests.
+// Blocked with padding (top 1, left 2, bottom 0, right 1): a 1x1x6x8x4 copy
+// holds the input at offset (1, 2); the band reads it without tests. Only
+// the border is zeroed: the top row (all 8 columns), then columns 0-1 and 7
+// of rows 1-5 (no bottom row); the copy writes the interior.
 // CHECK-LABEL: func.func @blocked_padded
 // CHECK-SAME: (%[[IN:[a-z0-9_]+]]: memref<1x1x5x5x4xf32>
 // CHECK: %[[PAD:.*]] = memref.alloc() : memref<1x1x6x8x4xf32>
-// CHECK: affine.store %{{.*}}, %[[PAD]][
+// CHECK: %[[Z:.*]] = arith.constant 0.0
+// CHECK: affine.for %{{.*}} = 0 to 1 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 1 {
+// CHECK-NEXT: affine.for %[[TH:.*]] = 0 to 1 {
+// CHECK-NEXT: affine.for %[[TW:.*]] = 0 to 8 {
+// CHECK-NEXT: affine.for %[[TC:.*]] = 0 to 4 {
+// CHECK-NEXT: affine.store %[[Z]], %[[PAD]][%{{.*}}, %{{.*}}, %[[TH]], %[[TW]], %[[TC]]]
+// CHECK: affine.for %[[LH:.*]] = 0 to 5 {
+// CHECK-NEXT: affine.for %[[LW:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.for %[[LC:.*]] = 0 to 4 {
+// CHECK-NEXT: affine.store %[[Z]], %[[PAD]][%{{.*}}, %{{.*}}, %[[LH]] + 1, %[[LW]], %[[LC]]]
+// CHECK: affine.for %[[RH:.*]] = 0 to 5 {
+// CHECK-NEXT: affine.for %[[RW:.*]] = 0 to 1 {
+// CHECK-NEXT: affine.for %[[RC:.*]] = 0 to 4 {
+// CHECK-NEXT: affine.store %[[Z]], %[[PAD]][%{{.*}}, %{{.*}}, %[[RH]] + 1, %[[RW]] + 7, %[[RC]]]
+// CHECK-NOT: affine.store %[[Z]], %[[PAD]]
 // CHECK: %[[X:.*]] = affine.load %[[IN]][%[[A0:.*]], %[[A1:.*]], %[[A2:.*]], %[[A3:.*]], %[[A4:.*]]]
 // CHECK-NEXT: affine.store %[[X]], %[[PAD]][%[[A0]], %[[A1]], %[[A2]] + 1, %[[A3]] + 2, %[[A4]]]
 // CHECK-NOT: affine.if
@@ -91,7 +108,8 @@ func.func @blocked_padded(%in: memref<1x1x5x5x4xf32>, %f: memref<1x1x3x3x4x4xf32
   return
 }
 
-// Dynamic blocked sizes: the copy is allocated with H + 2 and W + 2.
+// Dynamic blocked sizes: the copy is allocated with H + 2 and W + 2; the
+// bottom row and the right column start at the symbols H + 1 and W + 1.
 // CHECK-LABEL: func.func @blocked_dynamic_padded
 // CHECK-SAME: (%[[IN:[a-z0-9_]+]]: memref<?x1x?x?x4xf32>
 // CHECK-COUNT-5: cf.assert
@@ -100,7 +118,11 @@ func.func @blocked_padded(%in: memref<1x1x5x5x4xf32>, %f: memref<1x1x3x3x4x4xf32
 // CHECK-DAG: %[[H2:.*]] = arith.addi %[[H]], %c2
 // CHECK-DAG: %[[W:.*]] = memref.dim %[[IN]], %c3
 // CHECK-DAG: %[[W2:.*]] = arith.addi %[[W]], %c2
-// CHECK: memref.alloc(%[[N]], %[[H2]], %[[W2]]) : memref<?x1x?x?x4xf32>
+// CHECK: %[[PAD:.*]] = memref.alloc(%[[N]], %[[H2]], %[[W2]]) : memref<?x1x?x?x4xf32>
+// CHECK: %[[BOTTOM:.*]] = affine.apply #{{.*}}()[%{{.*}}]
+// CHECK: affine.store %{{.*}}, %[[PAD]][%{{.*}}, %{{.*}}, %{{.*}} + symbol(%[[BOTTOM]]), %{{.*}}, %{{.*}}]
+// CHECK: %[[RIGHT:.*]] = affine.apply #{{.*}}()[%{{.*}}]
+// CHECK: affine.store %{{.*}}, %[[PAD]][%{{.*}}, %{{.*}}, %{{.*}} + 1, %{{.*}} + symbol(%[[RIGHT]]), %{{.*}}]
 func.func @blocked_dynamic_padded(%in: memref<?x1x?x?x4xf32>, %f: memref<1x1x3x3x4x4xf32>, %out: memref<?x1x?x?x4xf32>) {
   dl.conv2d ins(%in, %f : memref<?x1x?x?x4xf32>, memref<1x1x3x3x4x4xf32>) outs(%out : memref<?x1x?x?x4xf32>)
       {padding = array<i64: 1, 1, 1, 1>}
