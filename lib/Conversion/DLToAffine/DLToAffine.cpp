@@ -886,9 +886,6 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
 void buildBoxFill(OpBuilder &b, Location loc, Value value, Value memref,
                   ArrayRef<OpFoldResult> offsets,
                   ArrayRef<OpFoldResult> sizes) {
-  if (llvm::any_of(sizes,
-                   [](OpFoldResult size) { return isZeroInteger(size); }))
-    return;
   buildNest(b, loc, sizes, [&](OpBuilder &nb, Location l, ValueRange ivs) {
     SmallVector<Value> operands(ivs);
     SmallVector<AffineExpr> index;
@@ -941,16 +938,18 @@ Value buildPaddedCopy(OpBuilder &b, Location loc, Value input,
   Value zero = f32Constant(b, loc, 0.0);
   SmallVector<OpFoldResult> paddedSizes = getSizes(b, loc, padded);
   SmallVector<OpFoldResult> inputSizes = getSizes(b, loc, input);
-  auto plus = [&](OpFoldResult size, int64_t extra) {
-    AffineExpr s0 = b.getAffineSymbolExpr(0);
-    return affine::makeComposedFoldedAffineApply(
-        b, loc, AffineMap::get(0, 1, s0 + extra), {size});
-  };
-  OpFoldResult zeroIndex = b.getIndexAttr(0);
-  auto region = [&](int64_t dim, OpFoldResult offset, int64_t extent,
-                    ArrayRef<OpFoldResult> base) {
-    SmallVector<OpFoldResult> offsets(base.size(), zeroIndex), sizes(base);
-    offsets[dim] = offset;
+  // Along `dim` (2: rows, 3: columns), `extent` zeros before the input or,
+  // `afterInput`, after it; columns only beside the input rows.
+  auto fillBorder = [&](int64_t dim, int64_t extent, bool afterInput) {
+    if (extent == 0)
+      return;
+    SmallVector<OpFoldResult> offsets(paddedSizes.size(), b.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes(paddedSizes);
+    if (afterInput)
+      offsets[dim] = affine::makeComposedFoldedAffineApply(
+          b, loc,
+          AffineMap::get(0, 1, b.getAffineSymbolExpr(0) + padding[dim - 2]),
+          {inputSizes[dim]});
     sizes[dim] = b.getIndexAttr(extent);
     if (dim == 3) {
       offsets[2] = b.getIndexAttr(padding[0]);
@@ -958,10 +957,10 @@ Value buildPaddedCopy(OpBuilder &b, Location loc, Value input,
     }
     buildBoxFill(b, loc, zero, padded, offsets, sizes);
   };
-  region(2, zeroIndex, padding[0], paddedSizes);
-  region(2, plus(inputSizes[2], padding[0]), padding[2], paddedSizes);
-  region(3, zeroIndex, padding[1], paddedSizes);
-  region(3, plus(inputSizes[3], padding[1]), padding[3], paddedSizes);
+  fillBorder(2, padding[0], /*afterInput=*/false);
+  fillBorder(2, padding[2], /*afterInput=*/true);
+  fillBorder(3, padding[1], /*afterInput=*/false);
+  fillBorder(3, padding[3], /*afterInput=*/true);
   buildNest(b, loc, inputSizes, [&](OpBuilder &nb, Location l, ValueRange ivs) {
     SmallVector<AffineExpr> idx = identityIndex(nb, ivs.size());
     Value x = loadAt(nb, l, input, ivs, idx);
