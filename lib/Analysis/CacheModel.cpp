@@ -43,8 +43,12 @@ static int64_t parseBytes(StringRef text) {
   return value * scale;
 }
 
+/// The contents of a sysfs file, read to its end: sysfs reports every file
+/// as 4 KiB long, and MemoryBuffer::getFile pads what it reads to that size
+/// with NULs, which then defeat every comparison and number parse (the
+/// detection fell back to the defaults on every machine).
 static std::string readFile(const std::string &path) {
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  auto buffer = llvm::MemoryBuffer::getFileAsStream(path);
   if (!buffer)
     return "";
   return (*buffer)->getBuffer().trim().str();
