@@ -114,7 +114,7 @@ def main():
                              "variant (0: no confirmation; 3 let single bursts of this "
                              "machine decide a shape)")
     parser.add_argument("--only", default=None, help="regex over shape names")
-    parser.add_argument("--block", type=int, default=32)
+    parser.add_argument("--block", type=int, default=harness.host_block())
     parser.add_argument("--machine-file", default=None,
                         help="machine file (dl-probe) for the ranking")
     parser.add_argument("--ranking-cost", default=None, choices=["traffic", "working-sets"],

@@ -46,6 +46,17 @@ def read_shapes(path):
     return [r for r in rows if r]
 
 
+def host_block():
+    """Channel block of four vector registers, as the compiler's default
+    blocks (dl::microkernelColumns): 64 floats with AVX-512F, else 32."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            flags = next((line for line in f if line.startswith("flags")), "").split()
+    except OSError:
+        flags = []
+    return 64 if "avx512f" in flags else 32
+
+
 def channel_block(channels, limit):
     """Largest divisor of `channels` not above `limit`."""
     return max(b for b in range(1, min(channels, limit) + 1) if channels % b == 0)
@@ -109,9 +120,10 @@ def main():
                         help="seconds of timed runs per system and round")
     parser.add_argument("--only", default=None,
                         help="regex: only shapes whose name matches")
-    parser.add_argument("--block", type=int, default=32,
-                        help="largest channel block of the blocked layouts (32: four AVX2 "
-                             "registers per kernel row, the fastest LIBXSMM width here)")
+    parser.add_argument("--block", type=int, default=host_block(),
+                        help="largest channel block of the blocked layouts (default: four "
+                             "vector registers per kernel row, as the compiler's blocks: "
+                             "64 with AVX-512, 32 with AVX2)")
     parser.add_argument("--skip-default", action="store_true",
                         help="do not time the default loop order (--rank=false)")
     parser.add_argument("--skip-solved", action="store_true",

@@ -63,7 +63,7 @@ def main():
     parser.add_argument("--only", default=LAYERS)
     parser.add_argument("--per-dim", type=int, default=3)
     parser.add_argument("--min-time", type=float, default=0.2)
-    parser.add_argument("--block", type=int, default=32)
+    parser.add_argument("--block", type=int, default=harness.host_block())
     parser.add_argument("--conv-csv",
                         default=os.path.join(harness.HERE, "resnet50_conv.csv"))
     args = parser.parse_args()

@@ -71,19 +71,23 @@ static PassOptions getModelPassOptions(const dl::DLPipelineOptions &options,
   return passOptions;
 }
 
-void dl::buildDLLayoutPipeline(OpPassManager &pm, int64_t maxBatchBytes) {
-  pm.addNestedPass<func::FuncOp>(dl::createBlockConvLayouts());
+void dl::buildDLLayoutPipeline(OpPassManager &pm, int64_t maxBatchBytes,
+                               int64_t vectorBits) {
+  dl::BlockConvLayoutsOptions blockOptions;
+  blockOptions.vectorBits = vectorBits;
+  pm.addNestedPass<func::FuncOp>(dl::createBlockConvLayouts(blockOptions));
   pm.addNestedPass<func::FuncOp>(dl::createReduceConvStrides());
   pm.addNestedPass<func::FuncOp>(dl::createMergeConvRows());
   dl::PackGemmOperandsOptions packOptions;
   packOptions.maxBatchBytes = maxBatchBytes;
+  packOptions.vectorBits = vectorBits;
   pm.addNestedPass<func::FuncOp>(dl::createPackGemmOperands(packOptions));
 }
 
 void dl::buildDLToLLVMPipeline(OpPassManager &pm,
                                const DLPipelineOptions &options) {
   if (options.microkernels) {
-    buildDLLayoutPipeline(pm, options.maxBatchBytes);
+    buildDLLayoutPipeline(pm, options.maxBatchBytes, options.vectorBits);
     if (options.solveTiles)
       pm.addPass(dl::createSolveTileSizes(
           getModelPassOptions<dl::SolveTileSizesOptions>(options,
@@ -135,7 +139,7 @@ void dl::registerDLPipelines() {
       "The layout passes that run before the ranking in dl-to-llvm (blocked "
       "conv layouts, reduced strides, merged rows, GEMM packing)",
       [](OpPassManager &pm, const DLLayoutPipelineOptions &options) {
-        buildDLLayoutPipeline(pm, options.maxBatchBytes);
+        buildDLLayoutPipeline(pm, options.maxBatchBytes, options.vectorBits);
       });
   PassPipelineRegistration<>(
       "dl-reference-to-llvm",

@@ -5,7 +5,7 @@
 // the reference lowering, sequential and with 2 threads.
 // RUN: dl-compile %s --run --threads=1 | FileCheck %s
 // RUN: dl-compile %s --run --threads=2 | FileCheck %s
-// RUN: dl-compile %s --mlir-print-ir-after=dl-merge-conv-rows -o /dev/null 2>&1 | FileCheck %s --check-prefix=MERGED
+// RUN: dl-compile %s --vector-bits=256 --mlir-print-ir-after=dl-merge-conv-rows -o /dev/null 2>&1 | FileCheck %s --check-prefix=MERGED
 
 // MERGED-DAG: dl.conv2d {{.*}} outs({{.*}} : memref<1x1x1x49x32xf32>)
 // MERGED-DAG: dl.conv2d ins({{.*}} : memref<1x1x1x49x32xf32>, {{.*}}) outs({{.*}} : memref<1x2x1x49x32xf32>)

@@ -119,6 +119,12 @@ cl::opt<int64_t> maxBatchBytes(
              "reads (0: no bound); the ranking splits a convolution's "
              "input-channel blocks only past it"),
     cl::init(dl::kDefaultMaxBatchBytes), cl::cat(category));
+cl::opt<int64_t> vectorBits(
+    "vector-bits",
+    cl::desc("Width of the microkernels' vector registers in bits, which "
+             "sets the default channel and GEMM blocks (0: the host's "
+             "widest, 512 with AVX-512F, 256 with AVX2)"),
+    cl::init(0), cl::cat(category));
 cl::opt<std::string> rankingReport(
     "dl-ranking-report",
     cl::desc("Write every ranked variant (working sets, bytes per cache "
@@ -201,6 +207,7 @@ std::function<void(OpPassManager &)> getPipeline(PipelineKind kind) {
     options.rankingReport = rankingReport;
     options.reportFallbacks = remarks;
     options.maxBatchBytes = maxBatchBytes;
+    options.vectorBits = vectorBits;
     dl::buildDLToLLVMPipeline(pm, options);
   };
 }
@@ -383,7 +390,7 @@ LogicalResult autotune(ModuleOp module) {
   // schedules order their block loops.
   if (microkernels) {
     PassManager pm(ctx);
-    dl::buildDLLayoutPipeline(pm, maxBatchBytes);
+    dl::buildDLLayoutPipeline(pm, maxBatchBytes, vectorBits);
     if (failed(pm.run(module)))
       return failure();
   }

@@ -63,6 +63,12 @@ struct DLPipelineOptions : public PassPipelineOptions<DLPipelineOptions> {
                      "call reads (dl-pack-gemm-operands, "
                      "dl-outline-microkernels; 0: no bound)"),
       llvm::cl::init(kDefaultMaxBatchBytes)};
+  Option<int64_t> vectorBits{
+      *this, "vector-bits",
+      llvm::cl::desc("Width of the microkernels' vector registers in bits, "
+                     "which sets the default channel and GEMM blocks (0: the "
+                     "host's widest)"),
+      llvm::cl::init(0)};
   Option<bool> reportFallbacks{
       *this, "report-fallbacks",
       llvm::cl::desc("Remark on every GEMM band that keeps its loops (the "
@@ -78,6 +84,12 @@ struct DLLayoutPipelineOptions
       llvm::cl::desc("Most bytes of A and B blocks one batch-reduce kernel "
                      "call reads (dl-pack-gemm-operands; 0: no bound)"),
       llvm::cl::init(kDefaultMaxBatchBytes)};
+  Option<int64_t> vectorBits{
+      *this, "vector-bits",
+      llvm::cl::desc("Width of the microkernels' vector registers in bits, "
+                     "which sets the default channel and GEMM blocks (0: the "
+                     "host's widest)"),
+      llvm::cl::init(0)};
 };
 
 /// The layout passes that run before a heavy op's schedule is chosen
@@ -86,7 +98,8 @@ struct DLLayoutPipelineOptions
 /// theirs. Part of `dl-to-llvm` with microkernels; dl-compile's autotuning
 /// runs them before it ranks, and `dl-opt --dl-layouts` alone (what
 /// benchmarks/fidelity.py fixes schedules on).
-void buildDLLayoutPipeline(OpPassManager &pm, int64_t maxBatchBytes);
+void buildDLLayoutPipeline(OpPassManager &pm, int64_t maxBatchBytes,
+                           int64_t vectorBits);
 
 /// dl ops -> ranked schedules -> affine loop nests -> microkernel-sized
 /// tiles, parallel outer loops, microkernel calls -> LLVM dialect.

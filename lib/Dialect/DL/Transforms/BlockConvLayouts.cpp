@@ -367,12 +367,15 @@ struct BlockConvLayoutsPass
   using BlockConvLayoutsBase::BlockConvLayoutsBase;
 
   void runOnOperation() override {
-    if (blockC < 1 || blockK < 1) {
-      getOperation().emitError(
-          "dl-block-conv-layouts: block-c and block-k must be >= 1");
+    if (blockC < 0 || blockK < 0 || vectorBits < 0) {
+      getOperation().emitError("dl-block-conv-layouts: block-c, block-k and "
+                               "vector-bits must be >= 0");
       return signalPassFailure();
     }
-    LayoutRewriter(getOperation(), blockC, blockK).run();
+    int64_t columns = microkernelColumns(vectorBits);
+    LayoutRewriter(getOperation(), blockC ? blockC : columns,
+                   blockK ? blockK : columns)
+        .run();
   }
 };
 

@@ -59,11 +59,14 @@ struct PackGemmOperandsPass
   using PackGemmOperandsBase::PackGemmOperandsBase;
 
   void runOnOperation() override {
-    if (blockM < 1 || blockN < 1 || blockK < 1) {
+    if (blockM < 0 || blockN < 0 || blockK < 1 || vectorBits < 0) {
       getOperation().emitError(
-          "dl-pack-gemm-operands: block-m, block-n and block-k must be >= 1");
+          "dl-pack-gemm-operands: block-k must be >= 1, and block-m, block-n "
+          "and vector-bits >= 0");
       return signalPassFailure();
     }
+    int64_t columns = blockN ? blockN : microkernelColumns(vectorBits);
+    int64_t rows = blockM ? blockM : gemmBlockRows(columns);
     if (failed(verifyMaxBatchBytes(getOperation(), "dl-pack-gemm-operands",
                                    maxBatchBytes)))
       return signalPassFailure();
@@ -77,8 +80,8 @@ struct PackGemmOperandsPass
       int64_t m = a.getDimSize(op.getTransposeA() ? 1 : 0);
       int64_t k = a.getDimSize(op.getTransposeA() ? 0 : 1);
       int64_t n = b.getDimSize(op.getTransposeB() ? 0 : 1);
-      int64_t bm = largestDivisorAtMost(m, blockM);
-      int64_t bn = largestDivisorAtMost(n, blockN);
+      int64_t bm = largestDivisorAtMost(m, rows);
+      int64_t bn = largestDivisorAtMost(n, columns);
       int64_t bk = largestDivisorAtMost(k, blockK);
       // A block is contiguous in place when it spans whole rows of its
       // operand: A's (bm x bk) when bk == K, B's (bk x bn) when bn == N.

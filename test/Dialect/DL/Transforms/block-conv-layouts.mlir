@@ -1,13 +1,14 @@
 // Which convolutions dl-block-conv-layouts moves to the blocked layout, the
 // blocks it picks, that the convolution keeps its attributes, and which
 // activations stay blocked between dl ops (and which may not).
-// RUN: dl-opt %s --dl-block-conv-layouts --split-input-file | FileCheck %s
+// RUN: dl-opt %s --dl-block-conv-layouts="vector-bits=256" --split-input-file | FileCheck %s
 // RUN: dl-opt %s --dl-block-conv-layouts="block-c=16 block-k=8" --split-input-file | FileCheck %s --check-prefix=SMALL
-// RUN: not dl-opt %s --dl-block-conv-layouts="block-k=0" 2>&1 | FileCheck %s --check-prefix=INVALID
+// RUN: dl-opt %s --dl-block-conv-layouts="vector-bits=512" --split-input-file | FileCheck %s --check-prefix=AVX512
+// RUN: not dl-opt %s --dl-block-conv-layouts="block-k=-1" 2>&1 | FileCheck %s --check-prefix=INVALID
 
-// INVALID: error: dl-block-conv-layouts: block-c and block-k must be >= 1
+// INVALID: error: dl-block-conv-layouts: block-c, block-k and vector-bits must be >= 0
 
-// 64 -> 64 channels in blocks of 32: pack input and filter, convolve in the
+// 64 -> 64 channels in blocks of 32 (256-bit vectors): pack input and filter, convolve in the
 // blocked layout, unpack into the original output, free the copies.
 // CHECK-LABEL: func @three_by_three
 // CHECK-SAME: (%[[IN:.*]]: memref<1x64x56x56xf32>, %[[F:.*]]: memref<64x64x3x3xf32>, %[[OUT:.*]]: memref<1x64x56x56xf32>)
@@ -22,6 +23,9 @@
 // CHECK-DAG: memref.dealloc %[[BF]] :
 // CHECK: dl.unpack ins(%[[BOUT]] : memref<1x2x56x56x32xf32>) outs(%[[OUT]] : memref<1x64x56x56xf32>)
 // CHECK-NEXT: memref.dealloc %[[BOUT]] :
+// With 512-bit vectors the blocks are 64 channels (four registers).
+// AVX512-LABEL: func @three_by_three
+// AVX512: dl.conv2d {{.*}} : memref<1x1x56x56x64xf32>, memref<1x1x3x3x64x64xf32>) outs({{.*}} : memref<1x1x56x56x64xf32>)
 // SMALL-LABEL: func @three_by_three
 // SMALL: dl.conv2d {{.*}} : memref<1x4x56x56x16xf32>, memref<8x4x3x3x16x8xf32>) outs({{.*}} : memref<1x8x56x56x8xf32>)
 func.func @three_by_three(%in: memref<1x64x56x56xf32>, %f: memref<64x64x3x3xf32>, %out: memref<1x64x56x56xf32>) {

@@ -1,23 +1,30 @@
 // Which blocks, packed operands and batch bounds dl-pack-gemm-operands
 // records on each matmul, and how smaller block limits and other batch
 // budgets change them.
-// RUN: dl-opt %s --dl-pack-gemm-operands --split-input-file | FileCheck %s
+// RUN: dl-opt %s --dl-pack-gemm-operands="vector-bits=256" --split-input-file | FileCheck %s
 // RUN: dl-opt %s --dl-pack-gemm-operands="block-m=32 block-n=16 block-k=32 min-reuse=4" --split-input-file | FileCheck %s --check-prefix=SMALL
-// RUN: dl-opt %s --dl-pack-gemm-operands="max-batch-bytes=1048576" --split-input-file | FileCheck %s --check-prefix=MIB
-// RUN: dl-opt %s --dl-pack-gemm-operands="max-batch-bytes=0" --split-input-file | FileCheck %s --check-prefix=UNBOUNDED
+// RUN: dl-opt %s --dl-pack-gemm-operands="vector-bits=256 max-batch-bytes=1048576" --split-input-file | FileCheck %s --check-prefix=MIB
+// RUN: dl-opt %s --dl-pack-gemm-operands="vector-bits=256 max-batch-bytes=0" --split-input-file | FileCheck %s --check-prefix=UNBOUNDED
+// RUN: dl-opt %s --dl-pack-gemm-operands="vector-bits=512" --split-input-file | FileCheck %s --check-prefix=AVX512
 // RUN: not dl-opt %s --dl-pack-gemm-operands="max-batch-bytes=-1" 2>&1 | FileCheck %s --check-prefix=INVALID
+// RUN: not dl-opt %s --dl-pack-gemm-operands="vector-bits=-1" 2>&1 | FileCheck %s --check-prefix=INVALID-BITS
 
 // INVALID: error: dl-pack-gemm-operands: max-batch-bytes must be >= 0
+// INVALID-BITS: error: dl-pack-gemm-operands: block-k must be >= 1, and block-m, block-n and vector-bits >= 0
 
 // Square, power-of-two leading dimensions: both operands are read many
 // times and neither block is contiguous in place. The 4 K blocks of
 // 80 KiB (A's and B's) exceed 256 KiB: 2 per call. Each block of C (rows
 // 2 KiB apart) is then reduced over 2 calls: C is computed in packed blocks.
 // With the small limits one call takes all 16 K blocks: C stays in place.
+// With 512-bit vectors the blocks are 64 x 64 (four registers per row, a
+// 16 KiB block of C): the 4 K blocks of 64 KiB fit in one call.
 // CHECK-LABEL: func @square
 // CHECK: dl.matmul {{.*}} {batch_blocks = 2 : i64, pack_a, pack_b, pack_blocks = array<i64: 128, 32, 128>, pack_c}
 // SMALL-LABEL: func @square
 // SMALL: dl.matmul {{.*}} {pack_a, pack_b, pack_blocks = array<i64: 32, 16, 32>}
+// AVX512-LABEL: func @square
+// AVX512: dl.matmul {{.*}} {pack_a, pack_b, pack_blocks = array<i64: 64, 64, 128>}
 func.func @square(%a: memref<512x512xf32>, %b: memref<512x512xf32>, %c: memref<512x512xf32>) {
   dl.matmul ins(%a, %b : memref<512x512xf32>, memref<512x512xf32>) outs(%c : memref<512x512xf32>)
   return

@@ -2,10 +2,10 @@
 // the fastest level whose capacity holds its reuse distance, and a variant
 // costs the bytes each level supplies over its bandwidth. Cache sizes are
 // given so the choices do not depend on the machine running the test.
-// RUN: dl-opt %s --dl-pack-gemm-operands --dl-rank-variants="max-batch-bytes=16384 cache-sizes=L1=32K,L2=512K,L3=32M report=%t.json" | FileCheck %s --check-prefix=BASE
+// RUN: dl-opt %s --dl-pack-gemm-operands="vector-bits=256" --dl-rank-variants="max-batch-bytes=16384 cache-sizes=L1=32K,L2=512K,L3=32M report=%t.json" | FileCheck %s --check-prefix=BASE
 // RUN: FileCheck %s --check-prefix=REPORT < %t.json
-// RUN: dl-opt %s --dl-pack-gemm-operands --dl-rank-variants="max-batch-bytes=16384 threads=2 cache-sizes=L1=32K,L2=512K,L3=32M" | FileCheck %s --check-prefix=PAR
-// RUN: dl-opt %s --dl-pack-gemm-operands --dl-rank-variants="cache-sizes=L1=32K,L2=512K,L3=32M" | FileCheck %s --check-prefix=UNSPLIT
+// RUN: dl-opt %s --dl-pack-gemm-operands="vector-bits=256" --dl-rank-variants="max-batch-bytes=16384 threads=2 cache-sizes=L1=32K,L2=512K,L3=32M" | FileCheck %s --check-prefix=PAR
+// RUN: dl-opt %s --dl-pack-gemm-operands="vector-bits=256" --dl-rank-variants="cache-sizes=L1=32K,L2=512K,L3=32M" | FileCheck %s --check-prefix=UNSPLIT
 // RUN: not dl-opt %s --dl-rank-variants="cost=misses" 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not dl-opt %s --dl-rank-variants="max-batch-bytes=-1" 2>&1 | FileCheck %s --check-prefix=BAD-BATCH
 

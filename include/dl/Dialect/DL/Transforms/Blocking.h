@@ -30,6 +30,20 @@ inline int64_t largestDivisorAtMost(int64_t extent, int64_t limit) {
   return 1;
 }
 
+/// The width in bits of the widest f32 vector registers this machine's
+/// microkernels use: 512 with AVX-512F, 256 with AVX2, else 128 (LIBXSMM
+/// 1.17 JITs for the host's widest of these).
+int64_t hostVectorBits();
+
+/// The columns of a microkernel's block of C (its vector dimension): four
+/// vector registers per row, 32 floats with AVX2 and 64 with AVX-512. For
+/// `vectorBits` 0, the host's.
+int64_t microkernelColumns(int64_t vectorBits);
+
+/// The rows of a GEMM's block of C: those that make the block 16 KiB with
+/// `columns` columns, 128 with 32 (AVX2) and 64 with 64 (AVX-512).
+int64_t gemmBlockRows(int64_t columns);
+
 /// Default of the `max-batch-bytes` options (dl-pack-gemm-operands,
 /// dl-outline-microkernels, the dl-to-llvm pipeline, dl-compile; the
 /// TableGen pass options repeat the number): half the 512 KiB L2 of the
