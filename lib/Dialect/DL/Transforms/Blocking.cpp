@@ -35,7 +35,8 @@ int64_t dl::hostVectorBits() {
 int64_t dl::microkernelColumns(int64_t vectorBits) {
   if (vectorBits <= 0)
     vectorBits = hostVectorBits();
-  return 4 * vectorBits / 32;
+  // At least one column, whatever width an option gives.
+  return std::max<int64_t>(1, 4 * vectorBits / 32);
 }
 
 int64_t dl::gemmBlockRows(int64_t columns) {

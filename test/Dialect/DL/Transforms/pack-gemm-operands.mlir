@@ -6,6 +6,7 @@
 // RUN: dl-opt %s --dl-pack-gemm-operands="vector-bits=256 max-batch-bytes=1048576" --split-input-file | FileCheck %s --check-prefix=MIB
 // RUN: dl-opt %s --dl-pack-gemm-operands="vector-bits=256 max-batch-bytes=0" --split-input-file | FileCheck %s --check-prefix=UNBOUNDED
 // RUN: dl-opt %s --dl-pack-gemm-operands="vector-bits=512" --split-input-file | FileCheck %s --check-prefix=AVX512
+// RUN: dl-opt %s --dl-pack-gemm-operands="vector-bits=1" --split-input-file | FileCheck %s --check-prefix=NARROW
 // RUN: not dl-opt %s --dl-pack-gemm-operands="max-batch-bytes=-1" 2>&1 | FileCheck %s --check-prefix=INVALID
 // RUN: not dl-opt %s --dl-pack-gemm-operands="vector-bits=-1" 2>&1 | FileCheck %s --check-prefix=INVALID-BITS
 
@@ -25,6 +26,9 @@
 // SMALL: dl.matmul {{.*}} {pack_a, pack_b, pack_blocks = array<i64: 32, 16, 32>}
 // AVX512-LABEL: func @square
 // AVX512: dl.matmul {{.*}} {pack_a, pack_b, pack_blocks = array<i64: 64, 64, 128>}
+// Vectors too narrow for four floats per row still give one column.
+// NARROW-LABEL: func @square
+// NARROW: pack_blocks = array<i64: 512, 1, 128>
 func.func @square(%a: memref<512x512xf32>, %b: memref<512x512xf32>, %c: memref<512x512xf32>) {
   dl.matmul ins(%a, %b : memref<512x512xf32>, memref<512x512xf32>) outs(%c : memref<512x512xf32>)
   return
