@@ -119,12 +119,8 @@ cl::opt<int64_t> maxBatchBytes(
              "reads (0: no bound); the ranking splits a convolution's "
              "input-channel blocks only past it"),
     cl::init(dl::kDefaultMaxBatchBytes), cl::cat(category));
-cl::opt<int64_t> vectorBits(
-    "vector-bits",
-    cl::desc("Width of the microkernels' vector registers in bits, which "
-             "sets the default channel and GEMM blocks (0: the host's "
-             "widest, 512 with AVX-512F, 256 with AVX2)"),
-    cl::init(0), cl::cat(category));
+cl::opt<int64_t> vectorBits("vector-bits", cl::desc(dl::kVectorBitsDescription),
+                            cl::init(0), cl::cat(category));
 cl::opt<std::string> rankingReport(
     "dl-ranking-report",
     cl::desc("Write every ranked variant (working sets, bytes per cache "

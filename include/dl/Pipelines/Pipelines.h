@@ -16,6 +16,12 @@ namespace mlir {
 class OpPassManager;
 namespace dl {
 
+/// Help of the `vector-bits` options (both pipelines and dl-compile).
+inline constexpr const char *kVectorBitsDescription =
+    "Width of the microkernels' vector registers in bits, which sets the "
+    "default channel and GEMM blocks (0: the host's widest, 512 with "
+    "AVX-512F, 256 with AVX2)";
+
 /// Options of the `dl-to-llvm` pipeline.
 struct DLPipelineOptions : public PassPipelineOptions<DLPipelineOptions> {
   Option<unsigned> numThreads{
@@ -63,12 +69,9 @@ struct DLPipelineOptions : public PassPipelineOptions<DLPipelineOptions> {
                      "call reads (dl-pack-gemm-operands, "
                      "dl-outline-microkernels; 0: no bound)"),
       llvm::cl::init(kDefaultMaxBatchBytes)};
-  Option<int64_t> vectorBits{
-      *this, "vector-bits",
-      llvm::cl::desc("Width of the microkernels' vector registers in bits, "
-                     "which sets the default channel and GEMM blocks (0: the "
-                     "host's widest)"),
-      llvm::cl::init(0)};
+  Option<int64_t> vectorBits{*this, "vector-bits",
+                             llvm::cl::desc(kVectorBitsDescription),
+                             llvm::cl::init(0)};
   Option<bool> reportFallbacks{
       *this, "report-fallbacks",
       llvm::cl::desc("Remark on every GEMM band that keeps its loops (the "
@@ -84,12 +87,9 @@ struct DLLayoutPipelineOptions
       llvm::cl::desc("Most bytes of A and B blocks one batch-reduce kernel "
                      "call reads (dl-pack-gemm-operands; 0: no bound)"),
       llvm::cl::init(kDefaultMaxBatchBytes)};
-  Option<int64_t> vectorBits{
-      *this, "vector-bits",
-      llvm::cl::desc("Width of the microkernels' vector registers in bits, "
-                     "which sets the default channel and GEMM blocks (0: the "
-                     "host's widest)"),
-      llvm::cl::init(0)};
+  Option<int64_t> vectorBits{*this, "vector-bits",
+                             llvm::cl::desc(kVectorBitsDescription),
+                             llvm::cl::init(0)};
 };
 
 /// The layout passes that run before a heavy op's schedule is chosen
