@@ -53,6 +53,16 @@ func.func @conv3x3_padded(%in: memref<2x2x13x13x8xf32>, %f: memref<3x2x3x3x8x16x
   return
 }
 
+// Padding rows only, dilation 2: no padded copy; the filter rows skip the
+// padding (from ceildiv(2 - oh, 2) to ceildiv(9 - oh, 2)), so each call is
+// a strided batch-reduce over a count that varies with oh.
+// CHECK: conv3x1_row_padded: max_abs_err={{.*}} ok
+func.func @conv3x1_row_padded(%in: memref<1x1x7x5x16xf32>, %f: memref<2x1x3x1x16x8xf32>, %out: memref<1x2x7x5x8xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x1x7x5x16xf32>, memref<2x1x3x1x16x8xf32>) outs(%out : memref<1x2x7x5x8xf32>)
+      {padding = array<i64: 2, 0, 2, 0>, dilations = array<i64: 2, 1>}
+  return
+}
+
 // Stride 2, asymmetric padding, dilation 2, odd channel block 3.
 // CHECK: conv_strided: max_abs_err={{.*}} ok
 func.func @conv_strided(%in: memref<1x1x11x9x3xf32>, %f: memref<2x1x3x3x3x8xf32>, %out: memref<1x2x4x3x8xf32>) {

@@ -21,7 +21,11 @@ def ConvertDLToAffine : Pass<"convert-dl-to-affine"> {
     * `dl.conv2d`: `output = 0`, then the accumulation over
       `(n, k, oh, ow, c, r, s)` (plain; padded borders are skipped with
       `affine.if`) or `(n, k_blk, oh, c_blk, r, s, ow, c, k)` (blocked; the
-      input is read from a zero-padded copy when there is padding, so that
+      bounds of `r` skip the padding rows, from
+      `max(0, ceildiv(top - oh * stride, dilation))` to
+      `min(R, ceildiv(H + top - oh * stride, dilation))`, so no tap reads a
+      padding row, and the input is read from a copy with zero padding
+      columns when there are any, so that
       the `(ow, c, k)` band is a GEMM `out[ow][k] += in[ow][c] * w[c][k]`
       and `(c_blk, r, s)` its batch-reduce; an unpadded 1x1 convolution with
       strides reads a dense copy of the pixels it uses, at unit stride, as

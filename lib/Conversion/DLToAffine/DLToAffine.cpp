@@ -987,15 +987,19 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
     ArrayRef<int64_t> strides = op.getStrides();
     SmallVector<int64_t> padding(op.getPadding());
 
-    // Blocked convolutions read a padded copy, so their GEMM band has no
-    // affine.if; plain ones test each tap against the padding. (In the
-    // optimized pipeline, dl-reduce-conv-strides has given the blocked
-    // strided 1x1 ones a dense copy to read at unit stride.)
+    // Plain convolutions test each tap against the padding. Blocked ones
+    // keep their GEMM band free of affine.if: the bounds of the filter-row
+    // loop skip the taps above and below the input (PolyDL's microkernel
+    // then multiplies no zero rows: 2 of 21 row calls on a 7x7 output, the
+    // taps oneDNN's brgconv skips too), and they read a copy that
+    // materializes only the padding columns. (In the optimized pipeline,
+    // dl-reduce-conv-strides has given the blocked strided 1x1 ones a dense
+    // copy to read at unit stride.)
     Value inputCopy;
-    bool padded = llvm::any_of(padding, [](int64_t p) { return p != 0; });
-    if (blocked && padded) {
-      inputCopy = buildPaddedCopy(rewriter, loc, input, padding);
-      padding.assign(4, 0);
+    if (blocked && (padding[1] != 0 || padding[3] != 0)) {
+      inputCopy =
+          buildPaddedCopy(rewriter, loc, input, {0, padding[1], 0, padding[3]});
+      padding[1] = padding[3] = 0;
       input = inputCopy;
     }
 
@@ -1070,12 +1074,13 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
       if (blocked)
         bandIv = ivs[pos[OW]];
 
-      // Skip the taps that fall in the zero padding.
+      // Skip the taps that fall in the zero padding (the blocked nest's
+      // filter-row bounds skip the rows).
       OpBuilder::InsertionGuard guard(b);
       SmallVector<AffineExpr> inBounds;
-      if (padding[0] > 0)
+      if (!blocked && padding[0] > 0)
         inBounds.push_back(ih);
-      if (padding[2] > 0)
+      if (!blocked && padding[2] > 0)
         inBounds.push_back(inputSpatialSizes[0] - 1 - ih);
       if (padding[1] > 0)
         inBounds.push_back(iw);
@@ -1130,9 +1135,53 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
                        [&](OpBuilder &, Location, ValueRange,
                            ArrayRef<AffineExpr>) { return zero; });
       };
+      // The filter rows r whose input row oh * stride + r * dilation - top
+      // is in [0, H), as bounds over the outer loops (oh is an expression of
+      // them): max(0, ceildiv(top - oh * stride, dilation)) to
+      // min(R, ceildiv(H + top - oh * stride, dilation)).
+      unsigned numOuter = outer.bounds.size();
+      SmallVector<Value> rowOperands;
+      auto symbolFor = [&](OpFoldResult size) -> AffineExpr {
+        if (std::optional<int64_t> constant = getConstantIntValue(size))
+          return rewriter.getAffineConstantExpr(*constant);
+        rowOperands.push_back(cast<Value>(size));
+        return rewriter.getAffineSymbolExpr(rowOperands.size() - 1);
+      };
+      AffineExpr firstRow = padding[0] - outer.dimValues[2] * strides[0];
+      SmallVector<AffineExpr> rowLower = {rewriter.getAffineConstantExpr(0)};
+      SmallVector<AffineExpr> rowUpper = {symbolFor(filterSizes[2])};
+      if (padding[0] > 0)
+        rowLower.push_back(firstRow.ceilDiv(dilations[0]));
+      if (padding[2] > 0)
+        rowUpper.push_back(
+            (symbolFor(getSize(rewriter, loc, input, 2)) + firstRow)
+                .ceilDiv(dilations[0]));
+      auto rowMap = [&](ArrayRef<AffineExpr> results) {
+        return AffineMap::get(numOuter, rowOperands.size(), results,
+                              rewriter.getContext());
+      };
+      auto filterRows = [&](OpBuilder &b, Location l, ValueRange outerIvs) {
+        SmallVector<Value> lowerOperands(outerIvs);
+        llvm::append_range(lowerOperands, rowOperands);
+        SmallVector<Value> upperOperands(lowerOperands);
+        AffineMap lower = rowMap(rowLower), upper = rowMap(rowUpper);
+        affine::canonicalizeMapAndOperands(&lower, &lowerOperands);
+        affine::canonicalizeMapAndOperands(&upper, &upperOperands);
+        AffineForOp::create(
+            b, l, lowerOperands, lower, upperOperands, upper, 1, ValueRange{},
+            [&](OpBuilder &rb, Location rl, Value row, ValueRange) {
+              SmallVector<Value> ivs(outerIvs);
+              ivs.push_back(row);
+              buildNest(rb, rl, ArrayRef(bounds).drop_front(pos[R] + 1),
+                        [&](OpBuilder &nb, Location nl, ValueRange inner) {
+                          llvm::append_range(ivs, inner);
+                          body(nb, nl, ivs);
+                        });
+              affine::AffineYieldOp::create(rb, rl);
+            });
+      };
       buildAccumulationNest(rewriter, loc, outer, {false, false, false, true},
-                            ArrayRef(bounds).drop_front(outer.bounds.size()),
-                            initTile, body);
+                            {}, initTile, filterRows);
     }
     if (bandIv)
       tagGemmBand(rewriter, bandIv);

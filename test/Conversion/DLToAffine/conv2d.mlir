@@ -1,11 +1,15 @@
 // The lowering of dl.conv2d: zero the output, then accumulate over the
 // plain (n, k, oh, ow, c, r, s) or blocked (n, kb, oh, cb, r, s, ow, c, k)
 // nest. Plain: taps in the zero padding are skipped with affine.if. Blocked:
-// the padding is materialized in a copy and the (ow, c, k) band is tagged as
-// a GEMM.
+// the bounds of the filter-row loop r skip the padding rows, the padding
+// columns are materialized in a copy, and the (ow, c, k) band is tagged as a
+// GEMM.
 // RUN: dl-opt %s --convert-dl-to-affine | FileCheck %s
 
-// Integer sets are printed first: the padded and the dynamic case.
+// Maps and integer sets are printed first: the filter-row bounds of the
+// blocked cases, then the tests of the plain padded and dynamic cases.
+// CHECK: #[[FIRSTROW:.*]] = affine_map<(d0) -> (0, -d0 + 1)>
+// CHECK: #[[LASTROW:.*]] = affine_map<(d0)[s0] -> (3, -d0 + s0 + 1)>
 // CHECK: #[[PADSET:.*]] = affine_set<(d0, d1, d2, d3, d4, d5, d6) : (d2 + d5 - 1 >= 0, -(d2 + d5 - 1) + 4 >= 0, -(d3 + d6) + 4 >= 0)>
 // CHECK: #[[DYNSET:.*]] = affine_set<(d0, d1, d2, d3, d4, d5, d6)[s0, s1] : (d2 + d5 - 1 >= 0, -(d2 + d5 - 1) + s0 - 1 >= 0, d3 + d6 - 1 >= 0, -(d3 + d6 - 1) + s1 - 1 >= 0)>
 
@@ -73,33 +77,35 @@ func.func @blocked(%in: memref<2x2x7x7x16xf32>, %f: memref<3x2x3x3x16x8xf32>, %o
   return
 }
 
-// Blocked with padding (top 1, left 2, bottom 0, right 1): a 1x1x6x8x4 copy
-// holds the input at offset (1, 2); the band reads it without tests. Only
-// the border is zeroed: the top row (all 8 columns), then columns 0-1 and 7
-// of rows 1-5 (no bottom row); the copy writes the interior.
+// Blocked with padding (top 1, left 2, bottom 0, right 1): the filter rows
+// run from max(0, 1 - oh) (no bottom padding: to 3), and a 1x1x5x8x4 copy
+// holds the input at column offset 2; the band reads it without tests. Only
+// the padding columns are zeroed: columns 0-1, then 7, of rows 0-4; the
+// copy writes the interior.
 // CHECK-LABEL: func.func @blocked_padded
 // CHECK-SAME: (%[[IN:[a-z0-9_]+]]: memref<1x1x5x5x4xf32>
-// CHECK: %[[PAD:.*]] = memref.alloc() : memref<1x1x6x8x4xf32>
+// CHECK: %[[PAD:.*]] = memref.alloc() : memref<1x1x5x8x4xf32>
 // CHECK: %[[Z:.*]] = arith.constant 0.0
-// CHECK: affine.for %{{.*}} = 0 to 1 {
-// CHECK-NEXT: affine.for %{{.*}} = 0 to 1 {
-// CHECK-NEXT: affine.for %[[TH:.*]] = 0 to 1 {
-// CHECK-NEXT: affine.for %[[TW:.*]] = 0 to 8 {
-// CHECK-NEXT: affine.for %[[TC:.*]] = 0 to 4 {
-// CHECK-NEXT: affine.store %[[Z]], %[[PAD]][%{{.*}}, %{{.*}}, %[[TH]], %[[TW]], %[[TC]]]
 // CHECK: affine.for %[[LH:.*]] = 0 to 5 {
 // CHECK-NEXT: affine.for %[[LW:.*]] = 0 to 2 {
 // CHECK-NEXT: affine.for %[[LC:.*]] = 0 to 4 {
-// CHECK-NEXT: affine.store %[[Z]], %[[PAD]][%{{.*}}, %{{.*}}, %[[LH]] + 1, %[[LW]], %[[LC]]]
+// CHECK-NEXT: affine.store %[[Z]], %[[PAD]][%{{.*}}, %{{.*}}, %[[LH]], %[[LW]], %[[LC]]]
 // CHECK: affine.for %[[RH:.*]] = 0 to 5 {
 // CHECK-NEXT: affine.for %[[RW:.*]] = 0 to 1 {
 // CHECK-NEXT: affine.for %[[RC:.*]] = 0 to 4 {
-// CHECK-NEXT: affine.store %[[Z]], %[[PAD]][%{{.*}}, %{{.*}}, %[[RH]] + 1, %[[RW]] + 7, %[[RC]]]
+// CHECK-NEXT: affine.store %[[Z]], %[[PAD]][%{{.*}}, %{{.*}}, %[[RH]], %[[RW]] + 7, %[[RC]]]
 // CHECK-NOT: affine.store %[[Z]], %[[PAD]]
 // CHECK: %[[X:.*]] = affine.load %[[IN]][%[[A0:.*]], %[[A1:.*]], %[[A2:.*]], %[[A3:.*]], %[[A4:.*]]]
-// CHECK-NEXT: affine.store %[[X]], %[[PAD]][%[[A0]], %[[A1]], %[[A2]] + 1, %[[A3]] + 2, %[[A4]]]
+// CHECK-NEXT: affine.store %[[X]], %[[PAD]][%[[A0]], %[[A1]], %[[A2]], %[[A3]] + 2, %[[A4]]]
 // CHECK-NOT: affine.if
-// CHECK: affine.load %[[PAD]][
+// CHECK: affine.for %[[OH:.*]] = 0 to 4 {
+// CHECK: affine.for %[[CB:.*]] = 0 to 1 {
+// CHECK-NEXT: affine.for %[[R:.*]] = max #[[FIRSTROW]](%[[OH]]) to 3 {
+// CHECK-NEXT: affine.for %[[S:.*]] = 0 to 3 {
+// CHECK-NEXT: affine.for %[[OW:.*]] = 0 to 6 {
+// CHECK-NEXT: affine.for %[[C:.*]] = 0 to 4 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 4 {
+// CHECK-NEXT: affine.load %[[PAD]][%{{.*}}, %[[CB]], %[[OH]] + %[[R]] - 1, %[[S]] + %[[OW]], %[[C]]]
 // CHECK: } {dl.gemm_band}
 // CHECK: memref.dealloc %[[PAD]]
 func.func @blocked_padded(%in: memref<1x1x5x5x4xf32>, %f: memref<1x1x3x3x4x4xf32>, %out: memref<1x1x4x6x4xf32>) {
@@ -108,21 +114,23 @@ func.func @blocked_padded(%in: memref<1x1x5x5x4xf32>, %f: memref<1x1x3x3x4x4xf32
   return
 }
 
-// Dynamic blocked sizes: the copy is allocated with H + 2 and W + 2; the
-// bottom row and the right column start at the symbols H + 1 and W + 1.
+// Dynamic blocked sizes: the copy is allocated with H and W + 2; the right
+// column starts at the symbol W + 1, and the filter rows end at
+// min(3, H + 1 - oh).
 // CHECK-LABEL: func.func @blocked_dynamic_padded
 // CHECK-SAME: (%[[IN:[a-z0-9_]+]]: memref<?x1x?x?x4xf32>
 // CHECK-COUNT-5: cf.assert
 // CHECK-DAG: %[[N:.*]] = memref.dim %[[IN]], %c0
 // CHECK-DAG: %[[H:.*]] = memref.dim %[[IN]], %c2
-// CHECK-DAG: %[[H2:.*]] = arith.addi %[[H]], %c2
 // CHECK-DAG: %[[W:.*]] = memref.dim %[[IN]], %c3
 // CHECK-DAG: %[[W2:.*]] = arith.addi %[[W]], %c2
-// CHECK: %[[PAD:.*]] = memref.alloc(%[[N]], %[[H2]], %[[W2]]) : memref<?x1x?x?x4xf32>
-// CHECK: %[[BOTTOM:.*]] = affine.apply #{{.*}}()[%{{.*}}]
-// CHECK: affine.store %{{.*}}, %[[PAD]][%{{.*}}, %{{.*}}, %{{.*}} + symbol(%[[BOTTOM]]), %{{.*}}, %{{.*}}]
+// CHECK: %[[PAD:.*]] = memref.alloc(%[[N]], %[[H]], %[[W2]]) : memref<?x1x?x?x4xf32>
 // CHECK: %[[RIGHT:.*]] = affine.apply #{{.*}}()[%{{.*}}]
-// CHECK: affine.store %{{.*}}, %[[PAD]][%{{.*}}, %{{.*}}, %{{.*}} + 1, %{{.*}} + symbol(%[[RIGHT]]), %{{.*}}]
+// CHECK: affine.store %{{.*}}, %[[PAD]][%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} + symbol(%[[RIGHT]]), %{{.*}}]
+// CHECK: affine.for %{{.*}} = 0 to %{{.*}} {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 1 {
+// CHECK-NEXT: affine.for %[[OH:.*]] = 0 to %{{.*}} {
+// CHECK: affine.for %{{.*}} = max #[[FIRSTROW]](%[[OH]]) to min #[[LASTROW]](%[[OH]])[%{{.*}}] {
 func.func @blocked_dynamic_padded(%in: memref<?x1x?x?x4xf32>, %f: memref<1x1x3x3x4x4xf32>, %out: memref<?x1x?x?x4xf32>) {
   dl.conv2d ins(%in, %f : memref<?x1x?x?x4xf32>, memref<1x1x3x3x4x4xf32>) outs(%out : memref<?x1x?x?x4xf32>)
       {padding = array<i64: 1, 1, 1, 1>}

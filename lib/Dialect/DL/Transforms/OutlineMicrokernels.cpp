@@ -9,7 +9,10 @@
 // and the kernel's sizes, leading dimensions and batch strides are read off
 // the linearized affine accesses, so any loop order and any row-major
 // layout of the band is recognized, and nothing is trusted from the tag
-// alone.
+// alone. One batch loop may have bounds that vary with the loops outside
+// the call (a convolution's filter rows that skip its padding rows): each
+// call starts at its lower bound and takes the blocks of its iterations,
+// which lead the offset tables.
 //
 //===----------------------------------------------------------------------===//
 
@@ -70,6 +73,32 @@ struct Access {
   }
 };
 
+/// A batch loop whose bounds vary with the loops outside the call: every
+/// iteration lies in the constant range [first, last) (a constant result of
+/// its max lower bound and of its min upper bound).
+struct VariableBatchLoop {
+  AffineForOp loop;
+  int64_t first, last;
+};
+
+/// The constant range of `loop`'s iterations when its bounds are not
+/// constant but its unit-step iterations stay in one.
+static std::optional<VariableBatchLoop> getVariableBatchLoop(AffineForOp loop) {
+  if (loop.hasConstantBounds() || loop.getStepAsInt() != 1)
+    return std::nullopt;
+  std::optional<int64_t> first, last;
+  for (AffineExpr result : loop.getLowerBoundMap().getResults())
+    if (auto constant = dyn_cast<AffineConstantExpr>(result))
+      first =
+          std::max(first.value_or(constant.getValue()), constant.getValue());
+  for (AffineExpr result : loop.getUpperBoundMap().getResults())
+    if (auto constant = dyn_cast<AffineConstantExpr>(result))
+      last = std::min(last.value_or(constant.getValue()), constant.getValue());
+  if (!first || !last || *first >= *last)
+    return std::nullopt;
+  return VariableBatchLoop{loop, *first, *last};
+}
+
 /// Matches one tagged band and outlines it.
 class BandOutliner {
 public:
@@ -105,13 +134,27 @@ private:
   }
   /// Index of the first element of the outlined block of `access`.
   SmallVector<Value> baseIndex(OpBuilder &builder, const Access &access);
+  /// The batch loop with varying bounds, if the batch has one.
+  std::optional<VariableBatchLoop> variableInBatch() const {
+    if (variable && llvm::is_contained(batch, variable->loop))
+      return variable;
+    return std::nullopt;
+  }
+  /// Iterations of a batch loop (of its constant range when it varies).
+  int64_t batchTrips(AffineForOp loop) const {
+    if (variable && variable->loop == loop)
+      return variable->last - variable->first;
+    return *affine::getConstantTripCount(loop);
+  }
 
   SymbolTable &symbols;
   AffineForOp band;
-  int64_t maxBatchBytes;              // 0: no bound.
-  SmallVector<AffineForOp, 3> loops;  // The band, outermost first.
-  SmallVector<int64_t, 3> tripCounts; // Of `loops`.
-  SmallVector<AffineForOp> batch;     // Batch loops, outermost first.
+  int64_t maxBatchBytes;                     // 0: no bound.
+  SmallVector<AffineForOp, 3> loops;         // The band, outermost first.
+  SmallVector<int64_t, 3> tripCounts;        // Of `loops`.
+  SmallVector<AffineForOp> batch;            // Batch loops, outermost first.
+  std::optional<VariableBatchLoop> variable; // At most one candidate.
+  Value variableLower; // Its lower bound, computed before the call.
   SmallVector<Value> leaves;
   bool expansionFailed = false;
 };
@@ -173,20 +216,23 @@ FailureOr<Access> BandOutliner::expandAccess(Operation *op) {
 
 SmallVector<Value> BandOutliner::baseIndex(OpBuilder &builder,
                                            const Access &access) {
-  // Band offsets are 0 and batch ivs their (constant) lower bounds at the
-  // first element; the remaining leaves are operands of an affine.apply.
+  // Band offsets are 0 and batch ivs their lower bounds at the first
+  // element (constants, or the varying one's value); the remaining leaves
+  // are operands of an affine.apply.
   MLIRContext *ctx = band.getContext();
   SmallVector<AffineExpr> replacements(3, getAffineConstantExpr(0, ctx));
   SmallVector<OpFoldResult> operands;
   for (Value leaf : leaves) {
     auto owner = affine::getForInductionVarOwner(leaf);
-    if (owner && llvm::is_contained(batch, owner)) {
+    bool inBatch = owner && llvm::is_contained(batch, owner);
+    bool varyingInBatch = inBatch && variableLower && owner == variable->loop;
+    if (inBatch && !varyingInBatch) {
       replacements.push_back(
           getAffineConstantExpr(owner.getConstantLowerBound(), ctx));
       continue;
     }
     replacements.push_back(getAffineDimExpr(operands.size(), ctx));
-    operands.push_back(leaf);
+    operands.push_back(varyingInBatch ? variableLower : leaf);
   }
   SmallVector<Value> index;
   for (AffineExpr expr : access.index) {
@@ -239,14 +285,20 @@ LogicalResult BandOutliner::run(std::string &reason) {
     return fail(reason, "the band body is not C += A * B");
 
   // Candidate batch loops: the perfectly nested loops around the band with
-  // constant bounds. Their ivs are the first leaves.
+  // constant bounds, or one with bounds in a constant range. Their ivs are
+  // the first leaves.
   SmallVector<AffineForOp> candidates;
   for (Operation *parent = band->getParentOp();
        auto loop = dyn_cast_or_null<AffineForOp>(parent);
        parent = loop->getParentOp()) {
-    if (!loop.hasConstantBounds() ||
-        loop.getBody()->getOperations().size() != 2)
+    if (loop.getBody()->getOperations().size() != 2)
       break;
+    if (!loop.hasConstantBounds()) {
+      std::optional<VariableBatchLoop> range = getVariableBatchLoop(loop);
+      if (!range || variable)
+        break;
+      variable = range;
+    }
     candidates.push_back(loop);
     leaves.push_back(loop.getInductionVar());
   }
@@ -275,10 +327,21 @@ LogicalResult BandOutliner::run(std::string &reason) {
       break;
     batch.insert(batch.begin(), loop);
   }
+  // The varying loop's bounds are computed before the call: the batch
+  // starts inside the batch loops they read.
+  auto boundsReadBatch = [&] {
+    return variableInBatch() &&
+           llvm::any_of(variable->loop->getOperands(), [&](Value operand) {
+             auto owner = affine::getForInductionVarOwner(operand);
+             return owner && llvm::is_contained(batch, owner);
+           });
+  };
+  while (boundsReadBatch())
+    batch.erase(batch.begin());
   auto batchCount = [&] {
     int64_t count = 1;
     for (AffineForOp loop : batch)
-      count *= *affine::getConstantTripCount(loop);
+      count *= batchTrips(loop);
     return count;
   };
   while (batch.size() > 1 && batchCount() > kMaxOffsetTable)
@@ -458,11 +521,19 @@ void BandOutliner::rewrite(const Access &a, const Access &b, const Access &c,
   MLIRContext *ctx = builder.getContext();
 
   // Batch: loops of one iteration only fix an index; one loop that varies is
-  // a constant stride; several give offset tables.
+  // a constant stride; several give offset tables. A loop with varying
+  // bounds leads the tables, so the blocks of the iterations it runs from
+  // its lower bound on are their first entries.
+  std::optional<VariableBatchLoop> varyingBounds = variableInBatch();
   SmallVector<AffineForOp> varying =
-      llvm::filter_to_vector(batch, [](AffineForOp loop) {
-        return *affine::getConstantTripCount(loop) > 1;
+      llvm::filter_to_vector(batch, [&](AffineForOp loop) {
+        return batchTrips(loop) > 1 ||
+               (varyingBounds && varyingBounds->loop == loop);
       });
+  if (varyingBounds) {
+    llvm::erase(varying, varyingBounds->loop);
+    varying.insert(varying.begin(), varyingBounds->loop);
+  }
   IntegerAttr strideA, strideB;
   UnitAttr withOffsets;
   SmallVector<int64_t> offsetsA = {0}, offsetsB = {0};
@@ -471,12 +542,12 @@ void BandOutliner::rewrite(const Access &a, const Access &b, const Access &c,
     unsigned dim = leafDim(varying.front());
     strideA = builder.getI64IntegerAttr(*a.coefficient(dim) * step);
     strideB = builder.getI64IntegerAttr(*b.coefficient(dim) * step);
-  } else if (varying.size() > 1) {
+  } else if (!varying.empty()) {
     withOffsets = builder.getUnitAttr();
   }
   for (AffineForOp loop : varying) {
     int64_t step = loop.getStepAsInt();
-    int64_t trips = *affine::getConstantTripCount(loop);
+    int64_t trips = batchTrips(loop);
     int64_t moveA = *a.coefficient(leafDim(loop)) * step;
     int64_t moveB = *b.coefficient(leafDim(loop)) * step;
     SmallVector<int64_t> nextA, nextB;
@@ -501,6 +572,29 @@ void BandOutliner::rewrite(const Access &a, const Access &b, const Access &c,
   Value zero = arith::ConstantIntOp::create(builder, loc, 0, 64);
   Value found = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne,
                                       dispatch, zero);
+  // With varying bounds [lower, upper), the call starts at lower and takes
+  // (upper - lower) * perIteration blocks; the loops run when there are none
+  // (they zero C if the kernel would have).
+  OpFoldResult runtimeCount;
+  if (varyingBounds) {
+    AffineForOp loop = varyingBounds->loop;
+    int64_t perIteration = count / (varyingBounds->last - varyingBounds->first);
+    OpFoldResult lower = affine::makeComposedFoldedAffineMax(
+        builder, loc, loop.getLowerBoundMap(),
+        getAsOpFoldResult(loop.getLowerBoundOperands()));
+    OpFoldResult upper = affine::makeComposedFoldedAffineMin(
+        builder, loc, loop.getUpperBoundMap(),
+        getAsOpFoldResult(loop.getUpperBoundOperands()));
+    variableLower = getValueOrCreateConstantIndexOp(builder, loc, lower);
+    AffineExpr d0 = getAffineDimExpr(0, ctx), d1 = getAffineDimExpr(1, ctx);
+    runtimeCount = affine::makeComposedFoldedAffineApply(
+        builder, loc, (d1 - d0) * perIteration, {lower, upper});
+    Value positive = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::sgt,
+        getValueOrCreateConstantIndexOp(builder, loc, runtimeCount),
+        arith::ConstantIndexOp::create(builder, loc, 0));
+    found = arith::AndIOp::create(builder, loc, found, positive);
+  }
   auto branch = scf::IfOp::create(builder, loc, found, /*withElseRegion=*/true);
   if (zeroFill)
     zeroFill->moveBefore(branch.elseBlock()->getTerminator());
@@ -508,7 +602,9 @@ void BandOutliner::rewrite(const Access &a, const Access &b, const Access &c,
 
   builder.setInsertionPoint(branch.thenBlock()->getTerminator());
   Value batchCount, tableA, tableB;
-  if (!varying.empty())
+  if (varyingBounds)
+    batchCount = getValueOrCreateConstantIndexOp(builder, loc, runtimeCount);
+  else if (!varying.empty())
     batchCount = arith::ConstantIndexOp::create(builder, loc, count);
   if (withOffsets) {
     auto tableType = MemRefType::get({count}, IntegerType::get(ctx, 64));

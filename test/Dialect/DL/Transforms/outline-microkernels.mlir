@@ -62,40 +62,78 @@ func.func @small_matmul(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x
 // -----
 
 // A padded blocked 3x3 convolution: the (c_blk, r, s) loops are the batch,
-// given as tables of offsets into the padded input (strides: c_blk 4096,
-// row 256, column 16) and the filter (c_blk 1152, r 384, s 128).
-// CHECK: memref.global "private" constant @__dl_batch_offsets_b : memref<18xi64> = dense<[0, 128, 256, 384, 512, 640, 768, 896, 1024, 1152, 1280, 1408, 1536, 1664, 1792, 1920, 2048, 2176]>
-// CHECK: memref.global "private" constant @__dl_batch_offsets_a : memref<18xi64> = dense<[0, 16, 32, 256, 272, 288, 512, 528, 544, 4096, 4112, 4128, 4352, 4368, 4384, 4608, 4624, 4640]>
+// given as tables of offsets into the column-padded input (strides: c_blk
+// 3584, row 256, column 16) and the filter (c_blk 1152, r 384, s 128). The
+// filter rows r skip the padding rows, so their bounds vary with oh: r leads
+// the tables, and each call starts at its lower bound max(0, 1 - oh) and
+// takes 6 blocks per row up to min(3, 15 - oh); the loops run when there are
+// none.
+// CHECK-DAG: #[[LOWER:map[0-9]*]] = affine_map<(d0) -> (0, -d0 + 1)>
+// CHECK-DAG: #[[UPPER:map[0-9]*]] = affine_map<(d0) -> (3, -d0 + 15)>
+// CHECK-DAG: #[[COUNTMAP:map[0-9]*]] = affine_map<(d0, d1) -> (d0 * -6 + d1 * 6)>
+// CHECK-DAG: #[[ROW:map[0-9]*]] = affine_map<(d0, d1) -> (d0 + d1 - 1)>
+// CHECK: memref.global "private" constant @__dl_batch_offsets_b : memref<18xi64> = dense<[0, 128, 256, 1152, 1280, 1408, 384, 512, 640, 1536, 1664, 1792, 768, 896, 1024, 1920, 2048, 2176]>
+// CHECK: memref.global "private" constant @__dl_batch_offsets_a : memref<18xi64> = dense<[0, 16, 32, 3584, 3600, 3616, 256, 272, 288, 3840, 3856, 3872, 512, 528, 544, 4096, 4112, 4128]>
 // CHECK-LABEL: func.func @blocked_conv
 // CHECK-SAME: %[[F:[a-z0-9]+]]: memref<4x2x3x3x16x8xf32>, %[[OUT:[a-z0-9]+]]: memref<1x4x14x14x8xf32>
-// CHECK: %[[PAD:.*]] = memref.alloc() : memref<1x2x16x16x16xf32>
-// CHECK: affine.store %{{.*}}, %[[PAD]][%{{.*}}, %{{.*}}, %{{.*}} + 1, %{{.*}} + 1, %{{.*}}]
+// CHECK: %[[PAD:.*]] = memref.alloc() : memref<1x2x14x16x16xf32>
+// CHECK: affine.store %{{.*}}, %[[PAD]][%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} + 1, %{{.*}}]
 // CHECK: affine.for %[[N:.*]] = 0 to 1 {
 // CHECK-NEXT: affine.for %[[KB:.*]] = 0 to 4 {
 // CHECK-NEXT: affine.for %[[OH:.*]] = 0 to 14 {
 // CHECK: %[[K:.*]] = dl.gemm_dispatch {batch_offsets, beta_zero, k = 16 : i64, lda = 16 : i64, ldb = 8 : i64, ldc = 8 : i64, m = 14 : i64, n = 8 : i64}
-// CHECK: scf.if
-// CHECK-DAG: %[[C18:.*]] = arith.constant 18 : index
+// CHECK: %[[FOUND:.*]] = arith.cmpi ne, %[[K]]
+// CHECK: %[[LO:.*]] = affine.max #[[LOWER]](%[[OH]])
+// CHECK: %[[HI:.*]] = affine.min #[[UPPER]](%[[OH]])
+// CHECK: %[[COUNT:.*]] = affine.apply #[[COUNTMAP]](%[[LO]], %[[HI]])
+// CHECK: %[[ANY:.*]] = arith.cmpi sgt, %[[COUNT]], %{{.*}} : index
+// CHECK: %[[CALLS:.*]] = arith.andi %[[FOUND]], %[[ANY]]
+// CHECK: scf.if %[[CALLS]]
 // CHECK-DAG: %[[TA:.*]] = memref.get_global @__dl_batch_offsets_a
 // CHECK-DAG: %[[TB:.*]] = memref.get_global @__dl_batch_offsets_b
-// CHECK: dl.gemm_invoke %[[K]](%[[PAD]][%[[N]], %{{.*}}, %[[OH]], %{{.*}}, %{{.*}}], %[[F]][%[[KB]], %{{.*}}], %[[OUT]][%[[N]], %[[KB]], %[[OH]], %{{.*}}, %{{.*}}]) batch(%[[C18]]) offsets(%[[TA]], %[[TB]])
+// CHECK-DAG: %[[IH:.*]] = affine.apply #[[ROW]](%[[LO]], %[[OH]])
+// CHECK: dl.gemm_invoke %[[K]](%[[PAD]][%[[N]], %{{.*}}, %[[IH]], %{{.*}}, %{{.*}}], %[[F]][%[[KB]], %{{.*}}, %[[LO]], %{{.*}}], %[[OUT]][%[[N]], %[[KB]], %[[OH]], %{{.*}}, %{{.*}}]) batch(%[[COUNT]]) offsets(%[[TA]], %[[TB]])
 // CHECK-NEXT: } else {
 // CHECK-NEXT: affine.for %{{.*}} = 0 to 14 {
 // CHECK-NEXT: affine.for %{{.*}} = 0 to 8 {
 // CHECK-NEXT: affine.store %{{.*}}, %[[OUT]][%[[N]], %[[KB]], %[[OH]], %{{.*}}, %{{.*}}]
 // CHECK: affine.for %{{.*}} = 0 to 2 {
+// CHECK-NEXT: affine.for %{{.*}} = max #[[LOWER]](%[[OH]]) to min #[[UPPER]](%[[OH]]) {
 // A block of A and B is 14 x 16 + 16 x 8 floats = 1408 bytes: the 18 of all
 // (c_blk, r, s) need 25 KiB, the 9 of (r, s) 12 KiB, the 3 of s 4 KiB. The
 // zeroing of C now precedes the c_blk loop, not the call: no beta_zero.
 // CAP-LABEL: func.func @blocked_conv
 // CAP: affine.store %cst, %arg2[
 // CAP: affine.for %{{.*}} = 0 to 2 {
-// CAP-NEXT: affine.for %{{.*}} = 0 to 3 {
+// CAP-NEXT: affine.for %{{.*}} = max #{{.*}}(%{{.*}}) to min #{{.*}}(%{{.*}}) {
 // CAP-NEXT: dl.gemm_dispatch {k = 16 : i64, lda = 16 : i64, ldb = 8 : i64, ldc = 8 : i64, m = 14 : i64, n = 8 : i64, stride_a = 16 : i64, stride_b = 128 : i64}
 // CAP: dl.gemm_invoke {{.*}} batch(%c3) :
 func.func @blocked_conv(%in: memref<1x2x14x14x16xf32>, %f: memref<4x2x3x3x16x8xf32>, %out: memref<1x4x14x14x8xf32>) {
   dl.conv2d ins(%in, %f : memref<1x2x14x14x16xf32>, memref<4x2x3x3x16x8xf32>) outs(%out : memref<1x4x14x14x8xf32>)
       {padding = array<i64: 1, 1, 1, 1>}
+  return
+}
+
+// -----
+
+// Padding rows only: no copy, and r is the one batch loop, so the call is a
+// strided batch-reduce from the row max(0, 1 - oh) on, over as many blocks
+// as rows up to min(3, 7 - oh).
+// CHECK-DAG: #[[LOWER1:map[0-9]*]] = affine_map<(d0) -> (0, -d0 + 1)>
+// CHECK-DAG: #[[UPPER1:map[0-9]*]] = affine_map<(d0) -> (3, -d0 + 7)>
+// CHECK-DAG: #[[COUNT1:map[0-9]*]] = affine_map<(d0, d1) -> (-d0 + d1)>
+// CHECK-LABEL: func.func @row_padded_conv
+// CHECK-SAME: (%[[IN:[a-z0-9]+]]: memref<1x1x6x5x16xf32>
+// CHECK-NOT: memref.alloc
+// CHECK: affine.for %[[OH:.*]] = 0 to 6 {
+// CHECK-NEXT: %[[K:.*]] = dl.gemm_dispatch {beta_zero, k = 16 : i64, lda = 16 : i64, ldb = 8 : i64, ldc = 8 : i64, m = 5 : i64, n = 8 : i64, stride_a = 80 : i64, stride_b = 128 : i64}
+// CHECK: %[[LO:.*]] = affine.max #[[LOWER1]](%[[OH]])
+// CHECK: %[[HI:.*]] = affine.min #[[UPPER1]](%[[OH]])
+// CHECK: %[[COUNT:.*]] = affine.apply #[[COUNT1]](%[[LO]], %[[HI]])
+// CHECK: dl.gemm_invoke %[[K]](%[[IN]][{{.*}}], %{{.*}}[%{{.*}}, %{{.*}}, %[[LO]], {{.*}}], %{{.*}}) batch(%[[COUNT]]) :
+func.func @row_padded_conv(%in: memref<1x1x6x5x16xf32>, %f: memref<2x1x3x1x16x8xf32>, %out: memref<1x2x6x5x8xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x1x6x5x16xf32>, memref<2x1x3x1x16x8xf32>) outs(%out : memref<1x2x6x5x8xf32>)
+      {padding = array<i64: 1, 0, 1, 0>}
   return
 }
 

@@ -482,6 +482,11 @@ def OutlineMicrokernels
 
     One batch loop gives the strided batch-reduce kernel; several give the
     offsets form with a constant table of block offsets (`memref.global`).
+    One batch loop may have bounds that vary with the loops outside the call
+    (max/min maps with a constant result, unit step: the filter rows of a
+    padded convolution): each call then starts at its lower bound and takes
+    `(upper - lower) x` (blocks per iteration) blocks, its iterations lead
+    the offset table, and the loops run where the count is 0.
     The kernel runs its whole batch inside each of its register tiles, so
     the batch's A and B blocks should stay in cache between tiles: while
     one call would read more than `max-batch-bytes` of them, the outermost
