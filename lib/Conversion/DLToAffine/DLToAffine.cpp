@@ -5,7 +5,8 @@
 // unless the op carries its decisions (GEMM blocks, a #dl.schedule of its
 // outer loops), so this lowering doubles as the reference that optimized code
 // is checked against. Loop bounds are constants for static sizes and memref.dim
-// symbols for dynamic ones.
+// symbols for dynamic ones; the filter rows of a padded blocked convolution
+// are bounded by max/min maps of its output row, so they skip the padding.
 //
 //===----------------------------------------------------------------------===//
 
