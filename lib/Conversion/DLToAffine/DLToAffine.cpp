@@ -62,6 +62,16 @@ SmallVector<OpFoldResult> getSizes(OpBuilder &b, Location loc, Value memref) {
   return sizes;
 }
 
+/// `size` in an affine map: a constant, or a new symbol for its value
+/// (appended to `symbolValues`, the map's symbol operands).
+AffineExpr sizeExpr(OpBuilder &b, OpFoldResult size,
+                    SmallVectorImpl<Value> &symbolValues) {
+  if (std::optional<int64_t> constant = getConstantIntValue(size))
+    return b.getAffineConstantExpr(*constant);
+  symbolValues.push_back(cast<Value>(size));
+  return b.getAffineSymbolExpr(symbolValues.size() - 1);
+}
+
 using NestBodyFn = function_ref<SmallVector<Value>(
     OpBuilder &, Location, ValueRange ivs, ValueRange iterArgs)>;
 
@@ -888,39 +898,33 @@ void buildBoxFill(OpBuilder &b, Location loc, Value value, Value memref,
                   ArrayRef<OpFoldResult> offsets,
                   ArrayRef<OpFoldResult> sizes) {
   buildNest(b, loc, sizes, [&](OpBuilder &nb, Location l, ValueRange ivs) {
-    SmallVector<Value> operands(ivs);
+    SmallVector<Value> symbolValues;
     SmallVector<AffineExpr> index;
-    for (auto [d, offset] : llvm::enumerate(offsets)) {
-      AffineExpr start;
-      if (std::optional<int64_t> constant = getConstantIntValue(offset)) {
-        start = nb.getAffineConstantExpr(*constant);
-      } else {
-        start = nb.getAffineSymbolExpr(operands.size() - ivs.size());
-        operands.push_back(cast<Value>(offset));
-      }
-      index.push_back(nb.getAffineDimExpr(d) + start);
-    }
-    auto map = AffineMap::get(ivs.size(), operands.size() - ivs.size(), index,
-                              nb.getContext());
+    for (auto [d, offset] : llvm::enumerate(offsets))
+      index.push_back(nb.getAffineDimExpr(d) +
+                      sizeExpr(nb, offset, symbolValues));
+    auto map =
+        AffineMap::get(ivs.size(), symbolValues.size(), index, nb.getContext());
+    SmallVector<Value> operands(ivs);
+    llvm::append_range(operands, symbolValues);
     affine::AffineStoreOp::create(nb, l, value, memref, map, operands);
   });
 }
 
-/// A copy of the blocked activation `input` with the convolution padding
-/// [top, left, bottom, right] materialized as zeros, so that the accumulation
-/// nest reads in bounds without affine.if and its innermost band stays a
-/// GEMM (the form LIBXSMM kernels take). Only the border is zeroed: the
-/// interior is written once, by the copy (zeroing all of it first wrote
-/// conv1's 635 KB copy twice).
-Value buildPaddedCopy(OpBuilder &b, Location loc, Value input,
-                      ArrayRef<int64_t> padding) {
+/// A copy of the blocked activation `input` with `left` and `right` zero
+/// columns beside each row, so that the accumulation nest reads in bounds
+/// without affine.if and its innermost band stays a GEMM (the form LIBXSMM
+/// kernels take); the padding rows are never read (the filter-row bounds
+/// skip them). Only the padding columns are zeroed: the interior is written
+/// once, by the copy (zeroing all of it first wrote conv1's 635 KB copy
+/// twice).
+Value buildColumnPaddedCopy(OpBuilder &b, Location loc, Value input,
+                            int64_t left, int64_t right) {
   auto type = cast<MemRefType>(input.getType());
   SmallVector<int64_t> shape(type.getShape());
   SmallVector<Value> dynamicSizes;
   for (int64_t d = 0; d < type.getRank(); ++d) {
-    int64_t extra = d == 2   ? padding[0] + padding[2]
-                    : d == 3 ? padding[1] + padding[3]
-                             : 0;
+    int64_t extra = d == 3 ? left + right : 0;
     if (!type.isDynamicDim(d)) {
       shape[d] += extra;
       continue;
@@ -934,39 +938,29 @@ Value buildPaddedCopy(OpBuilder &b, Location loc, Value input,
   Value padded = memref::AllocOp::create(
       b, loc, MemRefType::get(shape, type.getElementType()), dynamicSizes);
 
-  // The rows above and below the input, then the columns left and right of
-  // each input row.
   Value zero = f32Constant(b, loc, 0.0);
   SmallVector<OpFoldResult> paddedSizes = getSizes(b, loc, padded);
   SmallVector<OpFoldResult> inputSizes = getSizes(b, loc, input);
-  // Along `dim` (2: rows, 3: columns), `extent` zeros before the input or,
-  // `afterInput`, after it; columns only beside the input rows.
-  auto fillBorder = [&](int64_t dim, int64_t extent, bool afterInput) {
-    if (extent == 0)
+  // `count` zero columns of every row from column `first()`.
+  auto fillColumns = [&](int64_t count, function_ref<OpFoldResult()> first) {
+    if (count == 0)
       return;
     SmallVector<OpFoldResult> offsets(paddedSizes.size(), b.getIndexAttr(0));
     SmallVector<OpFoldResult> sizes(paddedSizes);
-    if (afterInput)
-      offsets[dim] = affine::makeComposedFoldedAffineApply(
-          b, loc,
-          AffineMap::get(0, 1, b.getAffineSymbolExpr(0) + padding[dim - 2]),
-          {inputSizes[dim]});
-    sizes[dim] = b.getIndexAttr(extent);
-    if (dim == 3) {
-      offsets[2] = b.getIndexAttr(padding[0]);
-      sizes[2] = inputSizes[2];
-    }
+    offsets[3] = first();
+    sizes[3] = b.getIndexAttr(count);
     buildBoxFill(b, loc, zero, padded, offsets, sizes);
   };
-  fillBorder(2, padding[0], /*afterInput=*/false);
-  fillBorder(2, padding[2], /*afterInput=*/true);
-  fillBorder(3, padding[1], /*afterInput=*/false);
-  fillBorder(3, padding[3], /*afterInput=*/true);
+  fillColumns(left, [&] { return b.getIndexAttr(0); });
+  fillColumns(right, [&] {
+    return affine::makeComposedFoldedAffineApply(
+        b, loc, AffineMap::get(0, 1, b.getAffineSymbolExpr(0) + left),
+        {inputSizes[3]});
+  });
   buildNest(b, loc, inputSizes, [&](OpBuilder &nb, Location l, ValueRange ivs) {
     SmallVector<AffineExpr> idx = identityIndex(nb, ivs.size());
     Value x = loadAt(nb, l, input, ivs, idx);
-    idx[2] = idx[2] + padding[0];
-    idx[3] = idx[3] + padding[1];
+    idx[3] = idx[3] + left;
     storeAt(nb, l, x, padded, ivs, idx);
   });
   return padded;
@@ -999,25 +993,17 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
     Value inputCopy;
     if (blocked && (padding[1] != 0 || padding[3] != 0)) {
       inputCopy =
-          buildPaddedCopy(rewriter, loc, input, {0, padding[1], 0, padding[3]});
+          buildColumnPaddedCopy(rewriter, loc, input, padding[1], padding[3]);
       padding[1] = padding[3] = 0;
       input = inputCopy;
     }
 
-    // Symbols H and W for the padding test, when those sizes are dynamic.
+    // H and W for the padding tests, symbols when dynamic.
     SmallVector<Value> symbols;
     SmallVector<AffineExpr> inputSpatialSizes;
-    for (int d = 0; d < 2; ++d) {
-      OpFoldResult size = getSize(rewriter, loc, input, 2 + d);
-      if (auto attr = dyn_cast<Attribute>(size)) {
-        inputSpatialSizes.push_back(
-            rewriter.getAffineConstantExpr(cast<IntegerAttr>(attr).getInt()));
-      } else {
-        inputSpatialSizes.push_back(
-            rewriter.getAffineSymbolExpr(symbols.size()));
-        symbols.push_back(cast<Value>(size));
-      }
-    }
+    for (int d = 0; d < 2; ++d)
+      inputSpatialSizes.push_back(
+          sizeExpr(rewriter, getSize(rewriter, loc, input, 2 + d), symbols));
 
     // output = 0: all of it before the plain nest; for the blocked one, per
     // tile right before its reduction loops.
@@ -1141,22 +1127,16 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
       // them): max(0, ceildiv(top - oh * stride, dilation)) to
       // min(R, ceildiv(H + top - oh * stride, dilation)).
       unsigned numOuter = outer.bounds.size();
-      SmallVector<Value> rowOperands;
-      auto symbolFor = [&](OpFoldResult size) -> AffineExpr {
-        if (std::optional<int64_t> constant = getConstantIntValue(size))
-          return rewriter.getAffineConstantExpr(*constant);
-        rowOperands.push_back(cast<Value>(size));
-        return rewriter.getAffineSymbolExpr(rowOperands.size() - 1);
-      };
+      SmallVector<Value> rowOperands(symbols);
       AffineExpr firstRow = padding[0] - outer.dimValues[2] * strides[0];
       SmallVector<AffineExpr> rowLower = {rewriter.getAffineConstantExpr(0)};
-      SmallVector<AffineExpr> rowUpper = {symbolFor(filterSizes[2])};
+      SmallVector<AffineExpr> rowUpper = {
+          sizeExpr(rewriter, filterSizes[2], rowOperands)};
       if (padding[0] > 0)
         rowLower.push_back(firstRow.ceilDiv(dilations[0]));
       if (padding[2] > 0)
         rowUpper.push_back(
-            (symbolFor(getSize(rewriter, loc, input, 2)) + firstRow)
-                .ceilDiv(dilations[0]));
+            (inputSpatialSizes[0] + firstRow).ceilDiv(dilations[0]));
       auto rowMap = [&](ArrayRef<AffineExpr> results) {
         return AffineMap::get(numOuter, rowOperands.size(), results,
                               rewriter.getContext());
