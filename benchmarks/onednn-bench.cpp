@@ -7,10 +7,15 @@
 //
 // Usage:
 //   onednn-bench conv N C K H W R S STRIDE PAD [options]
-//   onednn-bench gemm M N K [options]
+//   onednn-bench gemm M N K [options] [--b-layout blocked|plain]
 //   onednn-bench peak [--threads T]
 // Options: --threads T (default: all cores), --min-time SEC (0.5),
 //          --min-reps R (5), --warmup W (2).
+// Weights: a convolution's filter, and by default a matmul's B, are given in
+// the layout oneDNN picks for the primitive (format tag `any`), reordered
+// before the timing, as weights packed once for inference are. With
+// `--b-layout plain` B is row-major (K x N) and whatever oneDNN does with it
+// is timed.
 //
 // Threading: the Debian libdnnl build uses the OpenMP runtime (it links
 // libgomp, and dnnl_config.h defines DNNL_CPU_RUNTIME as DNNL_RUNTIME_OMP), so
@@ -56,6 +61,9 @@ struct Options {
   double minTime = 0.5;
   long minReps = 5;
   long warmup = 2;
+  /// A matmul's B in oneDNN's blocked layout (reordered untimed), or plain.
+  bool plainB = false;
+  bool bLayoutGiven = false;
 };
 
 struct Result {
@@ -114,9 +122,10 @@ std::vector<std::string> parseArgs(const std::vector<std::string> &args,
       positional.push_back(arg);
       continue;
     }
-    bool known = arg == "--threads" ||
-                 (timingOptions && (arg == "--min-time" ||
-                                    arg == "--min-reps" || arg == "--warmup"));
+    bool known =
+        arg == "--threads" ||
+        (timingOptions && (arg == "--min-time" || arg == "--min-reps" ||
+                           arg == "--warmup" || arg == "--b-layout"));
     if (!known)
       throw UsageError("unknown option '" + arg + "'");
     if (i + 1 == args.size())
@@ -128,7 +137,13 @@ std::vector<std::string> parseArgs(const std::vector<std::string> &args,
       opts.minTime = parseDouble(value, "--min-time");
     else if (arg == "--min-reps")
       opts.minReps = parseInt(value, "--min-reps", 1);
-    else
+    else if (arg == "--b-layout") {
+      if (value != "blocked" && value != "plain")
+        throw UsageError("invalid --b-layout: '" + value +
+                         "' (expected blocked or plain)");
+      opts.plainB = value == "plain";
+      opts.bLayoutGiven = true;
+    } else
       opts.warmup = parseInt(value, "--warmup", 0);
   }
   return positional;
@@ -295,7 +310,7 @@ void runGemm(const std::vector<std::string> &pos, const Options &opts) {
   dnnl::stream stream(engine);
 
   dnnl::memory::desc aDesc({m, k}, dt::f32, tag::ab);
-  dnnl::memory::desc bAny({k, n}, dt::f32, tag::any);
+  dnnl::memory::desc bAny({k, n}, dt::f32, opts.plainB ? tag::ab : tag::any);
   dnnl::memory::desc cDesc({m, n}, dt::f32, tag::ab);
   dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(aDesc, bAny, cDesc),
                                   engine);
@@ -408,9 +423,11 @@ void printUsage() {
       stderr,
       "usage:\n"
       "  onednn-bench conv N C K H W R S STRIDE PAD [options]\n"
-      "  onednn-bench gemm M N K [options]\n"
+      "  onednn-bench gemm M N K [options] [--b-layout blocked|plain]\n"
       "  onednn-bench peak [--threads T]\n"
-      "options: --threads T, --min-time SEC, --min-reps R, --warmup W\n");
+      "options: --threads T, --min-time SEC, --min-reps R, --warmup W\n"
+      "--b-layout: B in oneDNN's layout, reordered untimed (blocked, the\n"
+      "  default), or row-major and handled in the timed run (plain)\n");
 }
 
 } // namespace
@@ -440,6 +457,8 @@ int main(int argc, char **argv) {
     // oneDNN sizes its thread pool from the OpenMP setting at primitive
     // creation, so this must precede any primitive descriptor.
     omp_set_num_threads(opts.threads);
+    if (mode == "conv" && opts.bLayoutGiven)
+      throw UsageError("--b-layout applies to gemm only");
     if (mode == "conv")
       runConv(pos, opts);
     else

@@ -4,8 +4,11 @@
 For each thread count (default: 1 and all cores) and each shape of
 resnet50_conv.csv (batch N = threads) and gemm.csv, this
   1. writes the problem as a dl module (convolutions in the blocked layouts
-     NCHW{c}c / KCRS{c}c{k}k, as oneDNN also runs blocked layouts; GEMM
-     row-major),
+     NCHW{c}c / KCRS{c}c{k}k, as oneDNN also runs blocked layouts; GEMMs
+     with A and C row-major and B, the weights, blocked ahead of time
+     (N/bn x K/bk x bk x bn), as oneDNN's B is in the layout it picks,
+     reordered untimed; and a second time with a row-major B, which both
+     systems then handle in the timed run: the "plain B" pair),
   2. checks dl's compiled code against the reference lowering
      (`dl-compile --run`; a mismatch stops the harness before any timing
      counts) and records the time of that one reference run,
@@ -21,8 +24,10 @@ alike. The machine's fp32 peak is measured with
 an FMA loop (`onednn-bench peak`).
 Writes a table per thread count, results.csv, results.png (when matplotlib
 is installed) into --out, and ends with
-  geomean dl/onednn: conv=<x> gemm=<y> threads=<t>
+  geomean dl/onednn: conv=<x> gemm=<y> gemm_plain_b=<z> threads=<t>
 for each thread count (the last line is the all-cores run).
+`gemm` compares the two systems with B packed ahead of time, `gemm_plain_b`
+with B row-major (packing included in both timings).
 """
 
 import argparse
@@ -77,8 +82,19 @@ def conv_module(name, n, c, k, h, w, r, s, stride, pad, block):
     )
 
 
-def gemm_module(name, m, n, k):
+def gemm_blocks(n, k, block):
+    """(bk, bn) of a blocked B, as dl-pack-gemm-operands picks them: the
+    largest divisors of K and N not above 128 and the vector block."""
+    return channel_block(k, 128), channel_block(n, block)
+
+
+def gemm_module(name, m, n, k, b_blocks=None):
+    """C = A * B, B row-major (K x N) or, with `b_blocks` = (bk, bn),
+    blocked (N/bn x K/bk x bk x bn)."""
     ta, tb, tc = f"memref<{m}x{k}xf32>", f"memref<{k}x{n}xf32>", f"memref<{m}x{n}xf32>"
+    if b_blocks:
+        bk, bn = b_blocks
+        tb = f"memref<{n // bn}x{k // bk}x{bk}x{bn}xf32>"
     return (
         f"func.func @{name}(%a: {ta}, %b: {tb}, %c: {tc}) {{\n"
         f"  dl.matmul ins(%a, %b : {ta}, {tb}) outs(%c : {tc})\n"
@@ -130,6 +146,8 @@ def main():
                         help="do not time the solver's tiles (--solve-tiles)")
     parser.add_argument("--skip-check", action="store_true",
                         help="skip the --run check (and the reference timing)")
+    parser.add_argument("--skip-plain-b", action="store_true",
+                        help="do not time the GEMMs with a row-major B")
     parser.add_argument("--conv-csv", default=os.path.join(HERE, "resnet50_conv.csv"))
     parser.add_argument("--gemm-csv", default=os.path.join(HERE, "gemm.csv"))
     args = parser.parse_args()
@@ -157,38 +175,55 @@ def main():
             problems.append(("conv", name, conv_module(
                 name, threads, c, k, h, w, r, s, stride, pad, args.block),
                 ["conv", threads, c, k, h, w, r, s, stride, pad]))
-        for name, m, n, k in read_shapes(args.gemm_csv):
-            problems.append(("gemm", name, gemm_module(name, m, n, k),
-                             ["gemm", m, n, k]))
+        for name, *v in read_shapes(args.gemm_csv):
+            m, n, k = map(int, v)
+            blocks = gemm_blocks(n, k, args.block)
+            problems.append(("gemm", name, gemm_module(name, m, n, k, blocks),
+                             ["gemm", m, n, k],
+                             None if args.skip_plain_b else gemm_module(name, m, n, k)))
         problems = [p for p in problems if not only or only.search(p[1])]
 
-        for kind, name, module, onednn_args in problems:
-            with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
-                f.write(module)
-                path = f.name
+        for kind, name, module, onednn_args, *plain in problems:
+            plain_b_module = plain[0] if plain else None
+            paths = {}
+            for key, text in (("main", module), ("plain_b", plain_b_module)):
+                if text is None:
+                    continue
+                with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
+                    f.write(text)
+                    paths[key] = f.name
             common = ["--threads", str(threads)]
             row = {"threads": threads, "kind": kind, "name": name, "peak": peak}
             if not args.skip_check:
-                check = run_json([dl_compile, path, "--run", "--json", "--bench",
-                                  "--bench-min-reps=1", "--bench-min-time=0",
-                                  "--bench-warmup=0"] + common,
-                                 threads)["functions"][0]
-                if not check["ok"]:
-                    sys.exit(f"error: {name}: dl differs from the reference "
-                             f"(max_abs_err={check['max_abs_err']})")
-                row["reference_gflops"] = check["flops"] / (check["reference_ms"] * 1e6)
-                row["max_abs_err"] = check["max_abs_err"]
-            times = {"dl": [], "default": [], "solved": [], "onednn": []}
-            dl_flops = None
+                for key, path in paths.items():
+                    check = run_json([dl_compile, path, "--run", "--json", "--bench",
+                                      "--bench-min-reps=1", "--bench-min-time=0",
+                                      "--bench-warmup=0"] + common,
+                                     threads)["functions"][0]
+                    if not check["ok"]:
+                        sys.exit(f"error: {name} ({key}): dl differs from the reference "
+                                 f"(max_abs_err={check['max_abs_err']})")
+                    if key == "main":
+                        row["reference_gflops"] = (check["flops"]
+                                                   / (check["reference_ms"] * 1e6))
+                        row["max_abs_err"] = check["max_abs_err"]
+            # system -> (dl module or None for oneDNN, extra arguments)
+            runs = {"dl": ("main", []), "onednn": (None, []),
+                    "default": ("main", ["--rank=false"]),
+                    "solved": ("main", ["--solve-tiles"]),
+                    "dl_plain_b": ("plain_b", []),
+                    "onednn_plain_b": (None, ["--b-layout", "plain"])}
             systems = (["dl", "onednn"] + ([] if args.skip_default else ["default"])
-                       + ([] if args.skip_solved else ["solved"]))
+                       + ([] if args.skip_solved else ["solved"])
+                       + (["dl_plain_b", "onednn_plain_b"] if "plain_b" in paths else []))
+            times = {system: [] for system in runs}
+            dl_flops = None
             for rnd in range(args.rounds):
                 order = systems if rnd % 2 == 0 else systems[::-1]
                 for system in order:
-                    if system != "onednn":
-                        extra = {"dl": [], "default": ["--rank=false"],
-                                 "solved": ["--solve-tiles"]}[system]
-                        res = run_json([dl_compile, path, "--bench", "--json",
+                    key, extra = runs[system]
+                    if key:
+                        res = run_json([dl_compile, paths[key], "--bench", "--json",
                                         f"--bench-min-time={args.min_time}"]
                                        + common + extra, threads)["functions"][0]
                         times[system].append(res["median_ms"])
@@ -196,10 +231,11 @@ def main():
                     else:
                         res = run_json([onednn] + [str(a) for a in onednn_args] +
                                        ["--threads", str(threads), "--min-time",
-                                        str(args.min_time)], threads)
-                        times["onednn"].append(res["median_ms"])
-                        row["onednn_impl"] = res["impl"]
-            os.unlink(path)
+                                        str(args.min_time)] + extra, threads)
+                        times[system].append(res["median_ms"])
+                        row[system + "_impl"] = res["impl"]
+            for path in paths.values():
+                os.unlink(path)
             row["flops"] = dl_flops
             row["dl_ms"] = statistics.median(times["dl"])
             row["onednn_ms"] = statistics.median(times["onednn"])
@@ -215,6 +251,16 @@ def main():
                 row["default_ms"] = statistics.median(default_ms)
                 row["default_gflops"] = dl_flops / (row["default_ms"] * 1e6)
                 row["ranking_gain"] = row["default_ms"] / row["dl_ms"]
+            plain_b = ""
+            if times["dl_plain_b"]:
+                for system in ("dl_plain_b", "onednn_plain_b"):
+                    row[system + "_gflops"] = dl_flops / (
+                        statistics.median(times[system]) * 1e6)
+                row["plain_b_ratio"] = (row["dl_plain_b_gflops"]
+                                        / row["onednn_plain_b_gflops"])
+                plain_b = (f"  plain B: dl {row['dl_plain_b_gflops']:7.1f} onednn "
+                           f"{row['onednn_plain_b_gflops']:7.1f} dl/onednn "
+                           f"{row['plain_b_ratio']:5.2f}")
             rows.append(row)
             ref = (f"{row['reference_gflops']:8.2f}" if "reference_gflops" in row
                    else "     n/a")
@@ -227,13 +273,14 @@ def main():
                   f"{row['onednn_gflops']:7.1f} ({100 * row['onednn_gflops'] / peak:5.1f}%)"
                   f"  dl/onednn {row['ratio']:5.2f}  default order {default}"
                   f"  solved tiles {solved}"
-                  f"  reference {ref}", flush=True)
+                  f"  reference {ref}{plain_b}", flush=True)
 
         def geomean(kind, key="ratio"):
             r = [x[key] for x in rows
                  if x["threads"] == threads and x["kind"] == kind and key in x]
             return math.exp(sum(map(math.log, r)) / len(r)) if r else float("nan")
-        summaries.append((geomean("conv"), geomean("gemm"), threads))
+        summaries.append((geomean("conv"), geomean("gemm"),
+                          geomean("gemm", "plain_b_ratio"), threads))
         print(f"geomean ranked/default-order: conv={geomean('conv', 'ranking_gain'):.3f} "
               f"gemm={geomean('gemm', 'ranking_gain'):.3f} threads={threads}", flush=True)
         print(f"geomean solved-tiles/onednn: conv={geomean('conv', 'solved_ratio'):.3f} "
@@ -241,7 +288,8 @@ def main():
 
     fields = ["threads", "kind", "name", "flops", "dl_ms", "onednn_ms", "dl_gflops",
               "onednn_gflops", "ratio", "default_gflops", "ranking_gain",
-              "solved_gflops", "solved_ratio", "peak",
+              "solved_gflops", "solved_ratio", "dl_plain_b_gflops",
+              "onednn_plain_b_gflops", "plain_b_ratio", "peak",
               "reference_gflops", "max_abs_err", "onednn_impl"]
     with open(os.path.join(out, "results.csv"), "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
@@ -271,8 +319,9 @@ def main():
         print(f"wrote {out}/results.csv and {out}/results.png")
     except ImportError:
         print(f"wrote {out}/results.csv (no PNG: python3-matplotlib not installed)")
-    for conv, gemm, threads in summaries:
-        print(f"geomean dl/onednn: conv={conv:.3f} gemm={gemm:.3f} threads={threads}")
+    for conv, gemm, gemm_plain_b, threads in summaries:
+        print(f"geomean dl/onednn: conv={conv:.3f} gemm={gemm:.3f} "
+              f"gemm_plain_b={gemm_plain_b:.3f} threads={threads}")
 
 
 if __name__ == "__main__":

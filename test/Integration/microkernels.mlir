@@ -26,6 +26,15 @@ func.func @gemm_even(%a: memref<128x192xf32>, %b: memref<192x96xf32>, %c: memref
   return
 }
 
+// B blocked ahead of time (N/bn x K/bk x bk x bn): the kernels read its
+// blocks in place, the reference nest at B[j / 64][k / 128][k % 128][j % 64].
+// CHECK: gemm_blocked_b: max_abs_err={{.*}} ok
+func.func @gemm_blocked_b(%a: memref<128x256xf32>, %b: memref<3x2x128x64xf32>, %c: memref<128x192xf32>) {
+  dl.matmul ins(%a, %b : memref<128x256xf32>, memref<3x2x128x64xf32>) outs(%c : memref<128x192xf32>)
+      {beta = 1.0 : f32}
+  return
+}
+
 // Transposed, scaled, accumulating: the packed copies transpose op(A) and
 // op(B) and apply alpha, then a strided batch-reduce over K blocks.
 // CHECK: gemm_packed_transposed: max_abs_err={{.*}} ok

@@ -622,6 +622,18 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
     return buffer;
   }
 
+  /// Index of op(B)[k][j] in B for a nest over (i, j, k): B[k][j], B[j][k]
+  /// when transposed, B[j / bn][k / bk][k % bk][j % bn] when blocked.
+  static SmallVector<AffineExpr> plainOrBlockedBIndex(OpBuilder &b,
+                                                      MatmulOp op) {
+    AffineExpr j = b.getAffineDimExpr(1), red = b.getAffineDimExpr(2);
+    if (!op.hasBlockedB())
+      return operandIndex(red, j, op.getTransposeB());
+    ArrayRef<int64_t> shape = op.getB().getType().getShape();
+    int64_t bk = shape[2], bn = shape[3];
+    return {j.floorDiv(bn), red.floorDiv(bk), red % bk, j % bn};
+  }
+
   /// The value `betaValue * C[index]` (just beta when it is 0: C is not
   /// read, as in BLAS).
   static Value scaledC(OpBuilder &b, Location loc, MatmulOp op, Value betaValue,
@@ -701,6 +713,8 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
     if (op.getPackB() && !panelB)
       packedB = packOperand(rewriter, loc, op.getB(), op.getTransposeB(), k, n,
                             bk, bn, /*columnTilesOuter=*/true, Value());
+    // A blocked B is in packOperand's layout already: read in place.
+    Value blocksOfB = op.hasBlockedB() ? op.getB() : packedB;
     // The alpha scaling is in packed A; without it, in the product.
     Value productScale = packedA || panelA ? Value() : alphaValue;
     // Packed C: filled and read back per tile of C in the nest, or, without
@@ -802,8 +816,8 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
                                  operandIndex(row, red, op.getTransposeA()));
           Value bv = panelB ? loadAt(b, l, panelCopies.back().scratch, ivs,
                                      {panelB->blockInBatch, d(2), d(1)})
-                     : packedB
-                         ? loadAt(b, l, packedB, ivs, {jb, kb, d(2), d(1)})
+                     : blocksOfB
+                         ? loadAt(b, l, blocksOfB, ivs, {jb, kb, d(2), d(1)})
                          : loadAt(b, l, op.getB(), ivs,
                                   operandIndex(red, col, op.getTransposeB()));
           Value product = arith::MulFOp::create(b, l, a, bv);
@@ -874,10 +888,8 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
                                  dims(b, op.getTransposeA()
                                              ? ArrayRef<unsigned>{2, 0}
                                              : ArrayRef<unsigned>{0, 2}));
-                Value bv = loadAt(b, l, op.getB(), ivs,
-                                  dims(b, op.getTransposeB()
-                                              ? ArrayRef<unsigned>{1, 2}
-                                              : ArrayRef<unsigned>{2, 1}));
+                Value bv =
+                    loadAt(b, l, op.getB(), ivs, plainOrBlockedBIndex(b, op));
                 Value product = arith::MulFOp::create(b, l, a, bv);
                 if (alphaValue)
                   product = arith::MulFOp::create(b, l, alphaValue, product);
@@ -885,7 +897,8 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
                 storeAt(b, l, arith::AddFOp::create(b, l, c, product),
                         op.getC(), ivs, ij);
               });
-    if (!alphaValue && !op.getTransposeA() && !op.getTransposeB())
+    if (!alphaValue && !op.getTransposeA() && !op.getTransposeB() &&
+        !op.hasBlockedB())
       tagGemmBand(rewriter, bandIv);
     rewriter.eraseOp(op);
     return success();
@@ -1427,9 +1440,14 @@ struct BiasAddLowering : OpRewritePattern<BiasAddOp> {
 
 /// Index into the plain tensor for a nest over the blocked tensor's dims:
 /// activations [n][cb][h][w][c] -> [n][cb*C + c][h][w];
-/// filters [kb][cb][r][s][c][k] -> [kb*K + k][cb*C + c][r][s].
-SmallVector<AffineExpr> plainFromBlocked(OpBuilder &b, MemRefType blocked) {
+/// filters [kb][cb][r][s][c][k] -> [kb*K + k][cb*C + c][r][s];
+/// matrices [nb][kb][k][n] -> [kb*K + k][nb*N + n].
+SmallVector<AffineExpr> plainFromBlocked(OpBuilder &b, MemRefType blocked,
+                                         MemRefType plain) {
   auto d = [&](unsigned i) { return b.getAffineDimExpr(i); };
+  if (plain.getRank() == 2)
+    return {d(1) * blocked.getDimSize(2) + d(2),
+            d(0) * blocked.getDimSize(3) + d(3)};
   AffineExpr channel = elementChannel(b, blocked);
   if (blocked.getRank() == 5)
     return {d(0), channel, d(2), d(3)};
@@ -1446,7 +1464,8 @@ void lowerLayoutCopy(PatternRewriter &rewriter, Operation *op, Value plain,
                      Value blocked, bool toBlocked) {
   Location loc = op->getLoc();
   SmallVector<AffineExpr> plainIndex =
-      plainFromBlocked(rewriter, cast<MemRefType>(blocked.getType()));
+      plainFromBlocked(rewriter, cast<MemRefType>(blocked.getType()),
+                       cast<MemRefType>(plain.getType()));
   buildNest(rewriter, loc, getSizes(rewriter, loc, blocked),
             [&](OpBuilder &b, Location l, ValueRange ivs) {
               SmallVector<AffineExpr> blockedIndex =

@@ -311,3 +311,30 @@ func.func @packed_c_k_outer(%a: memref<8x18xf32>, %b: memref<18x4xf32>, %c: memr
        schedule = #dl.schedule<[k:2, i, j, k]>}
   return
 }
+
+// -----
+
+// A blocked B (packed ahead of time) is read in place as the packed copy
+// would be: B[jb][kb][k][j]; only A is copied.
+// CHECK-LABEL: func @blocked_b
+// CHECK-SAME: %[[B:[a-z0-9_]+]]: memref<2x2x3x2xf32>
+// CHECK: %[[PA:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x2x4x3xf32>
+// CHECK-NOT: memref.alloc
+// CHECK: affine.store %{{.*}}, %[[PA]]
+// CHECK: affine.for %[[I0:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.for %[[J0:.*]] = 0 to 2 {
+// CHECK: affine.store %{{.*}}, %arg2
+// CHECK: affine.for %[[K0:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.for %[[I:.*]] = 0 to 4 {
+// CHECK-NEXT: affine.for %[[J:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.for %[[K:.*]] = 0 to 3 {
+// CHECK-NEXT: affine.load %[[PA]][%[[I0]], %[[K0]], %[[I]], %[[K]]]
+// CHECK-NEXT: affine.load %[[B]][%[[J0]], %[[K0]], %[[K]], %[[J]]]
+// CHECK: } {dl.gemm_band}
+// CHECK: memref.dealloc %[[PA]]
+// CHECK-NOT: memref.dealloc
+func.func @blocked_b(%a: memref<8x6xf32>, %b: memref<2x2x3x2xf32>, %c: memref<8x4xf32>) {
+  dl.matmul ins(%a, %b : memref<8x6xf32>, memref<2x2x3x2xf32>) outs(%c : memref<8x4xf32>)
+      {alpha = 2.0 : f32, pack_blocks = array<i64: 4, 2, 3>, pack_a}
+  return
+}

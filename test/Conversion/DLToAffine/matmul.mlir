@@ -84,3 +84,33 @@ func.func @dynamic(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>
   dl.matmul ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>) outs(%c : memref<?x?xf32>)
   return
 }
+
+// A blocked B (N/bn x K/bk x bk x bn, packed ahead of time) is read at
+// B[j / bn][k / bk][k % bk][j % bn]: no GEMM band in the plain nest.
+// CHECK-LABEL: func.func @blocked_b
+// CHECK-SAME: (%[[A:[a-z0-9_]+]]: memref<4x6xf32>, %[[B:[a-z0-9_]+]]: memref<3x2x3x2xf32>, %[[C:[a-z0-9_]+]]: memref<4x6xf32>)
+// CHECK: affine.for %[[I:.*]] = 0 to 4 {
+// CHECK-NEXT: affine.for %[[J:.*]] = 0 to 6 {
+// CHECK-NEXT: affine.for %[[K:.*]] = 0 to 6 {
+// CHECK-NEXT: affine.load %[[A]][%[[I]], %[[K]]]
+// CHECK-NEXT: affine.load %[[B]][%[[J]] floordiv 2, %[[K]] floordiv 3, %[[K]] mod 3, %[[J]] mod 2]
+// CHECK-NOT: dl.gemm_band
+func.func @blocked_b(%a: memref<4x6xf32>, %b: memref<3x2x3x2xf32>, %c: memref<4x6xf32>) {
+  dl.matmul ins(%a, %b : memref<4x6xf32>, memref<3x2x3x2xf32>) outs(%c : memref<4x6xf32>)
+      {beta = 1.0 : f32}
+  return
+}
+
+// With dynamic block counts, K and N of the blocked B are blocks x block.
+// CHECK-LABEL: func.func @blocked_b_dynamic
+// CHECK-SAME: (%[[A:[a-z0-9_]+]]: memref<?x?xf32>, %[[B:[a-z0-9_]+]]: memref<?x?x3x2xf32>
+// CHECK-DAG: %[[KA:.*]] = memref.dim %[[A]], %c1
+// CHECK-DAG: %[[KBLOCKS:.*]] = memref.dim %[[B]], %c1
+// CHECK: %[[KB:.*]] = arith.muli %[[KBLOCKS]], %c3
+// CHECK: %[[SAMEK:.*]] = arith.cmpi eq, %[[KA]], %[[KB]] : index
+// CHECK-NEXT: cf.assert %[[SAMEK]], "{{.*}}: 'dl.matmul' op run-time size check failed: K of op(A) does not match K of op(B)"
+// CHECK: cf.assert %{{.*}}, "{{.*}}: 'dl.matmul' op run-time size check failed: N of op(B) does not match columns of C"
+func.func @blocked_b_dynamic(%a: memref<?x?xf32>, %b: memref<?x?x3x2xf32>, %c: memref<?x?xf32>) {
+  dl.matmul ins(%a, %b : memref<?x?xf32>, memref<?x?x3x2xf32>) outs(%c : memref<?x?xf32>)
+  return
+}

@@ -17,8 +17,68 @@ func.func @matmul_a_rank(%a: memref<2x4x8xf32>, %b: memref<8x16xf32>,
 
 func.func @matmul_b_rank(%a: memref<4x8xf32>, %b: memref<8xf32>,
                          %c: memref<4x16xf32>) {
-  // expected-error @+1 {{'dl.matmul' op expects B of rank 2, got rank 1}}
+  // expected-error @+1 {{'dl.matmul' op expects B of rank 2 or 4, got rank 1}}
   dl.matmul ins(%a, %b : memref<4x8xf32>, memref<8xf32>)
+            outs(%c : memref<4x16xf32>)
+  return
+}
+
+// -----
+
+func.func @matmul_blocked_b_transposed(%a: memref<4x8xf32>, %b: memref<2x2x4x8xf32>,
+                                       %c: memref<4x16xf32>) {
+  // expected-error @+1 {{'dl.matmul' op a blocked B (rank 4) takes neither transpose_b nor pack_b}}
+  dl.matmul ins(%a, %b : memref<4x8xf32>, memref<2x2x4x8xf32>)
+            outs(%c : memref<4x16xf32>) {transpose_b}
+  return
+}
+
+// -----
+
+func.func @matmul_blocked_b_packed(%a: memref<4x8xf32>, %b: memref<2x2x4x8xf32>,
+                                   %c: memref<4x16xf32>) {
+  // expected-error @+1 {{'dl.matmul' op a blocked B (rank 4) takes neither transpose_b nor pack_b}}
+  dl.matmul ins(%a, %b : memref<4x8xf32>, memref<2x2x4x8xf32>)
+            outs(%c : memref<4x16xf32>) {pack_blocks = array<i64: 4, 8, 4>, pack_b}
+  return
+}
+
+// -----
+
+func.func @matmul_blocked_b_other_blocks(%a: memref<4x8xf32>, %b: memref<2x2x4x8xf32>,
+                                         %c: memref<4x16xf32>) {
+  // expected-error @+1 {{'dl.matmul' op pack_blocks' bn and bk (16, 4) must be the blocks of the blocked B (8, 4)}}
+  dl.matmul ins(%a, %b : memref<4x8xf32>, memref<2x2x4x8xf32>)
+            outs(%c : memref<4x16xf32>) {pack_blocks = array<i64: 4, 16, 4>}
+  return
+}
+
+// -----
+
+func.func @matmul_blocked_b_dynamic_block(%a: memref<4x8xf32>, %b: memref<2x2x?x8xf32>,
+                                          %c: memref<4x16xf32>) {
+  // expected-error @+1 {{'dl.matmul' op B's K block size must be static}}
+  dl.matmul ins(%a, %b : memref<4x8xf32>, memref<2x2x?x8xf32>)
+            outs(%c : memref<4x16xf32>)
+  return
+}
+
+// -----
+
+func.func @matmul_blocked_b_k(%a: memref<4x12xf32>, %b: memref<2x2x4x8xf32>,
+                              %c: memref<4x16xf32>) {
+  // expected-error @+1 {{'dl.matmul' op K of op(A) (12) does not match K of op(B) (8)}}
+  dl.matmul ins(%a, %b : memref<4x12xf32>, memref<2x2x4x8xf32>)
+            outs(%c : memref<4x16xf32>)
+  return
+}
+
+// -----
+
+func.func @matmul_blocked_b_n(%a: memref<4x8xf32>, %b: memref<3x2x4x8xf32>,
+                              %c: memref<4x16xf32>) {
+  // expected-error @+1 {{'dl.matmul' op N of op(B) (24) does not match columns of C (16)}}
+  dl.matmul ins(%a, %b : memref<4x8xf32>, memref<3x2x4x8xf32>)
             outs(%c : memref<4x16xf32>)
   return
 }
@@ -1137,7 +1197,7 @@ func.func @unpack_same_buffer(%a: memref<2x2x5x5x4xf32>) {
 // -----
 
 func.func @pack_plain_rank(%p: memref<8x5x5xf32>, %b: memref<1x2x5x5x4xf32>) {
-  // expected-error @+1 {{'dl.pack' op expects a plain-layout side of rank 4, got rank 3}}
+  // expected-error @+1 {{'dl.pack' op expects a plain-layout side of rank 2 or 4, got rank 3}}
   dl.pack ins(%p : memref<8x5x5xf32>) outs(%b : memref<1x2x5x5x4xf32>)
   return
 }
@@ -1163,7 +1223,7 @@ func.func @pack_blocked_rank7(%p: memref<2x8x5x5xf32>,
 
 // dl.pack in the wrong direction: its source is the plain side.
 func.func @pack_reversed(%b: memref<2x2x5x5x4xf32>, %p: memref<2x8x5x5xf32>) {
-  // expected-error @+1 {{'dl.pack' op expects a plain-layout side of rank 4, got rank 5}}
+  // expected-error @+1 {{'dl.pack' op expects a plain-layout side of rank 2 or 4, got rank 5}}
   dl.pack ins(%b : memref<2x2x5x5x4xf32>) outs(%p : memref<2x8x5x5xf32>)
   return
 }
@@ -1172,7 +1232,7 @@ func.func @pack_reversed(%b: memref<2x2x5x5x4xf32>, %p: memref<2x8x5x5xf32>) {
 
 // dl.unpack in the wrong direction: its destination is the plain side.
 func.func @unpack_reversed(%p: memref<2x8x5x5xf32>, %b: memref<2x2x5x5x4xf32>) {
-  // expected-error @+1 {{'dl.unpack' op expects a plain-layout side of rank 4, got rank 5}}
+  // expected-error @+1 {{'dl.unpack' op expects a plain-layout side of rank 2 or 4, got rank 5}}
   dl.unpack ins(%p : memref<2x8x5x5xf32>) outs(%b : memref<2x2x5x5x4xf32>)
   return
 }
@@ -1351,6 +1411,38 @@ func.func @pack_filter_input_blocks(%p: memref<16x8x3x3xf32>,
                                     %b: memref<2x1x3x3x4x8xf32>) {
   // expected-error @+1 {{'dl.pack' op blocked input channels (blocks x block) (4) does not match plain input channels (8)}}
   dl.pack ins(%p : memref<16x8x3x3xf32>) outs(%b : memref<2x1x3x3x4x8xf32>)
+  return
+}
+
+// -----
+
+func.func @pack_matrix_blocked_rank(%p: memref<12x16xf32>, %b: memref<2x3x4x8x1xf32>) {
+  // expected-error @+1 {{'dl.pack' op expects a blocked-layout side of rank 4, got rank 5}}
+  dl.pack ins(%p : memref<12x16xf32>) outs(%b : memref<2x3x4x8x1xf32>)
+  return
+}
+
+// -----
+
+func.func @pack_matrix_column_block(%p: memref<12x16xf32>, %b: memref<2x3x4x6xf32>) {
+  // expected-error @+1 {{'dl.pack' op column block size (6) does not divide the matrix's columns (16)}}
+  dl.pack ins(%p : memref<12x16xf32>) outs(%b : memref<2x3x4x6xf32>)
+  return
+}
+
+// -----
+
+func.func @pack_matrix_row_block(%p: memref<12x16xf32>, %b: memref<2x3x5x8xf32>) {
+  // expected-error @+1 {{'dl.pack' op row block size (5) does not divide the matrix's rows (12)}}
+  dl.pack ins(%p : memref<12x16xf32>) outs(%b : memref<2x3x5x8xf32>)
+  return
+}
+
+// -----
+
+func.func @unpack_matrix_rows(%p: memref<12x16xf32>, %b: memref<2x2x4x8xf32>) {
+  // expected-error @+1 {{'dl.unpack' op blocked matrix rows (blocks x block) (8) does not match plain matrix rows (12)}}
+  dl.unpack ins(%b : memref<2x2x4x8xf32>) outs(%p : memref<12x16xf32>)
   return
 }
 

@@ -366,6 +366,22 @@ func.func @pack_unpack_filter(%plain: memref<16x8x3x3xf32>,
   return
 }
 
+// Matrix K x N (K = 12, N = 16) <-> N/n x K/k x k x n with k = 4, n = 8, the
+// blocked B of dl.matmul.
+// CHECK-LABEL: func.func @pack_unpack_matrix
+// CHECK-SAME: (%[[PLAIN:.*]]: memref<12x16xf32>, %[[BLOCKED:.*]]: memref<2x3x4x8xf32>, %[[A:.*]]: memref<5x12xf32>, %[[C:.*]]: memref<5x16xf32>)
+// CHECK: dl.pack ins(%[[PLAIN]] : memref<12x16xf32>) outs(%[[BLOCKED]] : memref<2x3x4x8xf32>){{$}}
+// CHECK: dl.matmul ins(%[[A]], %[[BLOCKED]] : memref<5x12xf32>, memref<2x3x4x8xf32>) outs(%[[C]] : memref<5x16xf32>) {pack_blocks = array<i64: 5, 8, 4>}{{$}}
+// CHECK: dl.unpack ins(%[[BLOCKED]] : memref<2x3x4x8xf32>) outs(%[[PLAIN]] : memref<12x16xf32>){{$}}
+func.func @pack_unpack_matrix(%plain: memref<12x16xf32>, %blocked: memref<2x3x4x8xf32>,
+                              %a: memref<5x12xf32>, %c: memref<5x16xf32>) {
+  dl.pack ins(%plain : memref<12x16xf32>) outs(%blocked : memref<2x3x4x8xf32>)
+  dl.matmul ins(%a, %blocked : memref<5x12xf32>, memref<2x3x4x8xf32>) outs(%c : memref<5x16xf32>)
+      {pack_blocks = array<i64: 5, 8, 4>}
+  dl.unpack ins(%blocked : memref<2x3x4x8xf32>) outs(%plain : memref<12x16xf32>)
+  return
+}
+
 //===----------------------------------------------------------------------===//
 // dl.run_shape
 //===----------------------------------------------------------------------===//

@@ -109,6 +109,17 @@ def unpack_filter(w):
     return w.transpose(0, 5, 1, 4, 2, 3).reshape(kb * k, cb * c, r, s)
 
 
+def pack_matrix(b, k, n):
+    """dest[nb][kb][k'][n'] = source[kb * k + k'][nb * n + n']."""
+    rows, cols = b.shape
+    return b.reshape(rows // k, k, cols // n, n).transpose(2, 0, 1, 3)
+
+
+def unpack_matrix(b):
+    nb, kb, k, n = b.shape
+    return b.transpose(1, 2, 0, 3).reshape(kb * k, nb * n)
+
+
 def conv2d_blocked(x, w, **attrs):
     y = conv2d(unpack_activation(x), unpack_filter(w), **attrs)
     return pack_activation(y, w.shape[5])
@@ -192,6 +203,13 @@ FUNCTIONS = {
                                 transpose_b=True)]),
     "matmul_dynamic": ([Arg(17, 13), Arg(13, 7), InOut(17, 7)],
                        lambda a, b, c: [matmul(a, b, c, 2.0, 0.5)]),
+    # dl.matmul with a blocked B (N/bn x K/bk x bk x bn)
+    "matmul_blocked_b": (
+        [Arg(20, 24), Arg(3, 2, 12, 8), InOut(20, 24)],
+        lambda a, b, c: [matmul(a, unpack_matrix(b), c, alpha=2.0, beta=0.5)]),
+    "matmul_blocked_b_dynamic": (
+        [Arg(9, 24), Arg(2, 3, 8, 4), Out(9, 8)],
+        lambda a, b, c: [matmul(a, unpack_matrix(b), c)]),
     # dl.conv2d, plain
     "conv_1x1": ([Arg(2, 5, 7, 7), Arg(3, 5, 1, 1), Out(2, 3, 7, 7)],
                  lambda x, w, y: [conv2d(x, w)]),
@@ -280,6 +298,10 @@ FUNCTIONS = {
                       lambda w, y: [unpack_filter(w)]),
     "pack_activation_dynamic": ([Arg(1, 16, 5, 7), Out(1, 2, 5, 7, 8)],
                                 lambda x, y: [pack_activation(x, 8)]),
+    "pack_matrix": ([Arg(24, 16), Out(2, 2, 12, 8)],
+                    lambda b, y: [pack_matrix(b, 12, 8)]),
+    "unpack_matrix": ([Arg(3, 2, 4, 8), Out(8, 24)],
+                      lambda b, y: [unpack_matrix(b)]),
     # chains
     "conv_bn_relu": (
         [Arg(1, 5, 13, 13), Arg(7, 5, 3, 3), Arg(7), Arg(7), Arg(7), Var(7),

@@ -13,6 +13,8 @@
 // CHECK-NEXT: matmul_transpose_b: max_abs_err={{.*}} ok
 // CHECK-NEXT: matmul_transpose_ab_accumulate: max_abs_err={{.*}} ok
 // CHECK-NEXT: matmul_dynamic: max_abs_err={{.*}} ok
+// CHECK-NEXT: matmul_blocked_b: max_abs_err={{.*}} ok
+// CHECK-NEXT: matmul_blocked_b_dynamic: max_abs_err={{.*}} ok
 // CHECK-NEXT: conv_1x1: max_abs_err={{.*}} ok
 // CHECK-NEXT: conv_3x3_pad1: max_abs_err={{.*}} ok
 // CHECK-NEXT: conv_3x3_stride2_asym_pad: max_abs_err={{.*}} ok
@@ -45,6 +47,8 @@
 // CHECK-NEXT: pack_filter: max_abs_err={{.*}} ok
 // CHECK-NEXT: unpack_filter: max_abs_err={{.*}} ok
 // CHECK-NEXT: pack_activation_dynamic: max_abs_err={{.*}} ok
+// CHECK-NEXT: pack_matrix: max_abs_err={{.*}} ok
+// CHECK-NEXT: unpack_matrix: max_abs_err={{.*}} ok
 // CHECK-NEXT: conv_bn_relu: max_abs_err={{.*}} ok
 // CHECK-NEXT: blocked_pipeline: max_abs_err={{.*}} ok
 // CHECK-NEXT: all {{[0-9]+}} functions match numpy
@@ -99,6 +103,22 @@ func.func @matmul_dynamic(%a: memref<?x?xf32>, %b: memref<?x?xf32>,
                           %c: memref<?x?xf32>) {
   dl.matmul ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>)
             outs(%c : memref<?x?xf32>) {alpha = 2.0 : f32, beta = 0.5 : f32}
+  return
+}
+
+// B blocked ahead of time: K = 24 in blocks of 12, N = 24 in blocks of 8.
+func.func @matmul_blocked_b(%a: memref<20x24xf32>, %b: memref<3x2x12x8xf32>,
+                            %c: memref<20x24xf32>) {
+  dl.matmul ins(%a, %b : memref<20x24xf32>, memref<3x2x12x8xf32>)
+            outs(%c : memref<20x24xf32>) {alpha = 2.0 : f32, beta = 0.5 : f32}
+  return
+}
+
+// Dynamic block counts (the reference nest, with run-time size checks).
+func.func @matmul_blocked_b_dynamic(%a: memref<?x?xf32>, %b: memref<?x?x8x4xf32>,
+                                    %c: memref<?x?xf32>) {
+  dl.matmul ins(%a, %b : memref<?x?xf32>, memref<?x?x8x4xf32>)
+            outs(%c : memref<?x?xf32>)
   return
 }
 
@@ -385,6 +405,17 @@ func.func @unpack_filter(%src: memref<2x3x3x3x4x8xf32>,
 func.func @pack_activation_dynamic(%src: memref<?x?x?x?xf32>,
                                    %dst: memref<?x?x?x?x8xf32>) {
   dl.pack ins(%src : memref<?x?x?x?xf32>) outs(%dst : memref<?x?x?x?x8xf32>)
+  return
+}
+
+// A 24 x 16 matrix in blocks of 12 rows and 8 columns (matmul's blocked B).
+func.func @pack_matrix(%src: memref<24x16xf32>, %dst: memref<2x2x12x8xf32>) {
+  dl.pack ins(%src : memref<24x16xf32>) outs(%dst : memref<2x2x12x8xf32>)
+  return
+}
+
+func.func @unpack_matrix(%src: memref<3x2x4x8xf32>, %dst: memref<8x24xf32>) {
+  dl.unpack ins(%src : memref<3x2x4x8xf32>) outs(%dst : memref<8x24xf32>)
   return
 }
 

@@ -119,17 +119,38 @@ template <typename OpTy> static LogicalResult verifySchedule(OpTy op) {
   return schedule.getLoops(*dims, [&] { return op.emitOpError(); });
 }
 
+/// Checks a blocked B (N/bn x K/bk x bk x bn): static blocks, read in place.
+static LogicalResult verifyBlockedB(MatmulOp op) {
+  MemRefType b = op.getB().getType();
+  if (failed(verifyStaticBlock(op, b.getDimSize(2), "B's K")) ||
+      failed(verifyStaticBlock(op, b.getDimSize(3), "B's N")))
+    return failure();
+  if (op.getTransposeB() || op.getPackB())
+    return op.emitOpError(
+        "a blocked B (rank 4) takes neither transpose_b nor pack_b");
+  std::optional<ArrayRef<int64_t>> blocks = op.getPackBlocks();
+  if (blocks && blocks->size() == 3 &&
+      ((*blocks)[1] != b.getDimSize(3) || (*blocks)[2] != b.getDimSize(2)))
+    return op.emitOpError("pack_blocks' bn and bk (")
+           << (*blocks)[1] << ", " << (*blocks)[2]
+           << ") must be the blocks of the blocked B (" << b.getDimSize(3)
+           << ", " << b.getDimSize(2) << ")";
+  return success();
+}
+
 LogicalResult MatmulOp::verify() {
   if (failed(verifyRank(*this, getA(), "A", {2})) ||
-      failed(verifyRank(*this, getB(), "B", {2})) ||
+      failed(verifyRank(*this, getB(), "B", {2, 4})) ||
       failed(verifyRank(*this, getC(), "C", {2})))
+    return failure();
+  if (hasBlockedB() && failed(verifyBlockedB(*this)))
     return failure();
   if (failed(verifyStaticSizeRelations(*this)))
     return failure();
-  MemRefType a = getA().getType(), b = getB().getType();
+  MemRefType a = getA().getType();
   int64_t m = a.getDimSize(getTransposeA() ? 1 : 0);
   int64_t k = a.getDimSize(getTransposeA() ? 0 : 1);
-  int64_t n = b.getDimSize(getTransposeB() ? 0 : 1);
+  int64_t n = getC().getType().getDimSize(1);
   if (failed(verifyPackBlocks(m, n, k)) || failed(verifySchedule(*this)))
     return failure();
   return verifyNoAliasing(*this, getC(), {getA(), getB()});
@@ -358,16 +379,16 @@ LogicalResult BiasAddOp::verify() {
 // Pack / unpack
 //===----------------------------------------------------------------------===//
 
-/// Checks that the block is static and divides `whole` (blocks x block =
-/// whole is a size relation).
+/// Checks that the `name` block is static and divides `whole`, which
+/// `wholeName` describes (blocks x block = whole is a size relation).
 static LogicalResult verifyBlock(Operation *op, int64_t whole, int64_t block,
-                                 StringRef name) {
+                                 StringRef name, StringRef wholeName) {
   if (failed(verifyStaticBlock(op, block, name)))
     return failure();
   if (!ShapedType::isDynamic(whole) && whole % block != 0)
-    return op->emitOpError() << name << " block size (" << block
-                             << ") does not divide the number of " << name
-                             << " channels (" << whole << ")";
+    return op->emitOpError()
+           << name << " block size (" << block << ") does not divide "
+           << wholeName << " (" << whole << ")";
   return success();
 }
 
@@ -378,17 +399,29 @@ static LogicalResult verifyLayoutChange(Operation *op,
   if (plainValue == blockedValue)
     return op->emitOpError()
            << "source and destination must be different buffers";
-  if (failed(verifyRank(op, plainValue, "a plain-layout side", {4})) ||
-      failed(verifyRank(op, blockedValue, "a blocked-layout side", {5, 6})))
+  if (failed(verifyRank(op, plainValue, "a plain-layout side", {2, 4})) ||
+      failed(verifyRank(op, blockedValue, "a blocked-layout side",
+                        plainValue.getType().getRank() == 2
+                            ? ArrayRef<int64_t>{4}
+                            : ArrayRef<int64_t>{5, 6})))
     return failure();
   MemRefType plain = plainValue.getType(), blocked = blockedValue.getType();
+  // K x N <-> N/n x K/k x k x n blocks both sizes of a matrix.
+  if (plain.getRank() == 2) {
+    if (failed(verifyBlock(op, plain.getDimSize(1), blocked.getDimSize(3),
+                           "column", "the matrix's columns")) ||
+        failed(verifyBlock(op, plain.getDimSize(0), blocked.getDimSize(2),
+                           "row", "the matrix's rows")))
+      return failure();
+    return verifyStaticSizeRelations(op);
+  }
   // NCHW <-> NCHW{c}c blocks the channels; KCRS <-> KCRS{c}c{k}k both kinds.
   if (blocked.getRank() == 6 &&
       failed(verifyBlock(op, plain.getDimSize(0), blocked.getDimSize(5),
-                         "output")))
+                         "output", "the number of output channels")))
     return failure();
-  if (failed(
-          verifyBlock(op, plain.getDimSize(1), blocked.getDimSize(4), "input")))
+  if (failed(verifyBlock(op, plain.getDimSize(1), blocked.getDimSize(4),
+                         "input", "the number of input channels")))
     return failure();
   return verifyStaticSizeRelations(op);
 }

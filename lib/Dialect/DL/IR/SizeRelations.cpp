@@ -87,6 +87,11 @@ void addMatmul(SizeRelations &relations, MatmulOp op) {
   AffineExpr kA = relations.size(op.getA(), ta ? 0 : 1);
   AffineExpr kB = relations.size(op.getB(), tb ? 1 : 0);
   AffineExpr n = relations.size(op.getB(), tb ? 0 : 1);
+  if (op.hasBlockedB()) {
+    // N/bn x K/bk x bk x bn (the blocks are static).
+    kB = relations.size(op.getB(), 1) * relations.size(op.getB(), 2);
+    n = relations.size(op.getB(), 0) * relations.size(op.getB(), 3);
+  }
   relations.addEqual(kA, "K of op(A)", kB, "K of op(B)");
   relations.addEqual(m, "M of op(A)", relations.size(op.getC(), 0),
                      "rows of C");
@@ -145,26 +150,32 @@ void addBatchNorm(SizeRelations &relations, Value input, Value output,
 void addLayoutChange(SizeRelations &relations, Value plain, Value blocked) {
   auto addBlocking = [&](unsigned plainDim, unsigned blocksDim,
                          unsigned blockDim, StringRef name) {
-    relations.addEqual(
-        relations.size(blocked, blocksDim) * relations.size(blocked, blockDim),
-        "blocked " + name + " channels (blocks x block)",
-        relations.size(plain, plainDim), "plain " + name + " channels");
+    relations.addEqual(relations.size(blocked, blocksDim) *
+                           relations.size(blocked, blockDim),
+                       "blocked " + name + " (blocks x block)",
+                       relations.size(plain, plainDim), "plain " + name);
   };
   auto addSame = [&](unsigned dim, StringRef name) {
     relations.addEqual(relations.size(plain, dim), "plain " + name,
                        relations.size(blocked, dim), "blocked " + name);
   };
+  if (cast<MemRefType>(plain.getType()).getRank() == 2) {
+    // K x N <-> N/n x K/k x k x n.
+    addBlocking(0, 1, 2, "matrix rows");
+    addBlocking(1, 0, 3, "matrix columns");
+    return;
+  }
   if (cast<MemRefType>(blocked.getType()).getRank() == 5) {
     // NCHW <-> NCHW{c}c.
     addSame(0, "batch");
     addSame(2, "height");
     addSame(3, "width");
-    addBlocking(1, 1, 4, "input");
+    addBlocking(1, 1, 4, "input channels");
     return;
   }
   // KCRS <-> KCRS{c}c{k}k.
-  addBlocking(0, 0, 5, "output");
-  addBlocking(1, 1, 4, "input");
+  addBlocking(0, 0, 5, "output channels");
+  addBlocking(1, 1, 4, "input channels");
   addSame(2, "filter height");
   addSame(3, "filter width");
 }

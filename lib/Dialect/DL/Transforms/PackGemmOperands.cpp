@@ -79,16 +79,20 @@ struct PackGemmOperandsPass
         return;
       int64_t m = a.getDimSize(op.getTransposeA() ? 1 : 0);
       int64_t k = a.getDimSize(op.getTransposeA() ? 0 : 1);
-      int64_t n = b.getDimSize(op.getTransposeB() ? 0 : 1);
+      int64_t n = op.getC().getType().getDimSize(1);
       int64_t bm = largestDivisorAtMost(m, rows);
-      int64_t bn = largestDivisorAtMost(n, columns);
-      int64_t bk = largestDivisorAtMost(k, blockK);
+      // A blocked B fixes bn and bk: its blocks are read in place.
+      bool blockedB = op.hasBlockedB();
+      int64_t bn =
+          blockedB ? b.getDimSize(3) : largestDivisorAtMost(n, columns);
+      int64_t bk = blockedB ? b.getDimSize(2) : largestDivisorAtMost(k, blockK);
       // A block is contiguous in place when it spans whole rows of its
       // operand: A's (bm x bk) when bk == K, B's (bk x bn) when bn == N.
       bool packA = op.getTransposeA() || !op.getAlpha().isExactlyValue(1.0) ||
                    (bk != k && (n / bn >= minReuse || conflictingRows(k)));
-      bool packB = op.getTransposeB() ||
-                   (bn != n && (m / bm >= minReuse || conflictingRows(n)));
+      bool packB = !blockedB &&
+                   (op.getTransposeB() ||
+                    (bn != n && (m / bm >= minReuse || conflictingRows(n))));
       op.setPackBlocks(ArrayRef<int64_t>{bm, bn, bk});
       int64_t blockBytes = batchElementBytes(bm, bn, bk);
       if (maxBatchBytes > 0 && (k / bk) * blockBytes > maxBatchBytes)

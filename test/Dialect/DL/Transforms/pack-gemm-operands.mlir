@@ -110,3 +110,17 @@ func.func @untouched(%a: memref<?x4xf32>, %b: memref<4x16xf32>, %c: memref<?x16x
       {pack_blocks = array<i64: 4, 8, 2>}
   return
 }
+
+// -----
+
+// A blocked B gives bn and bk (its blocks, whatever the options) and is
+// never packed again; bm, A's packing and the batch follow the usual rules
+// (10 K blocks of 28.5 KiB exceed 256 KiB: 5 per call, C packed).
+// CHECK-LABEL: func @blocked_b
+// CHECK: dl.matmul {{.*}} {batch_blocks = 5 : i64, pack_a, pack_blocks = array<i64: 128, 24, 48>, pack_c}
+// SMALL-LABEL: func @blocked_b
+// SMALL: dl.matmul {{.*}} {pack_a, pack_blocks = array<i64: 32, 24, 48>}
+func.func @blocked_b(%a: memref<256x480xf32>, %b: memref<4x10x48x24xf32>, %c: memref<256x96xf32>) {
+  dl.matmul ins(%a, %b : memref<256x480xf32>, memref<4x10x48x24xf32>) outs(%c : memref<256x96xf32>)
+  return
+}

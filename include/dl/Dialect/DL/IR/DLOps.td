@@ -42,6 +42,18 @@ def DL_MatmulOp : DL_DPSOp<"matmul"> {
               outs(%c : memref<64x16xf32>) {alpha = 2.0 : f32, beta = 1.0 : f32}
     ```
 
+    `B` may also be given blocked, as weights packed ahead of time are:
+    rank 4, `N/bn x K/bk x bk x bn` with static `bk` and `bn`, where
+    `op(B)[k][n] = B[n / bn][k / bk][k % bk][n % bn]` (the layout `dl.pack`
+    makes of a K x N matrix, and the one `pack_b` copies into). Blocked `B`
+    takes no `transpose_b` or `pack_b`, and its blocks are the GEMM's `bn`
+    and `bk`: the microkernels read them in place.
+
+    ```mlir
+    dl.matmul ins(%a, %b : memref<128x256xf32>, memref<4x2x128x64xf32>)
+              outs(%c : memref<128x256xf32>)
+    ```
+
     `pack_blocks = array<i64: bm, bn, bk>` (set by `dl-pack-gemm-operands`)
     asks the lowering to compute C in bm x bn blocks, each the sum over K of
     bm x bk by bk x bn products. With `pack_a`, `alpha * op(A)` is first
@@ -51,6 +63,7 @@ def DL_MatmulOp : DL_DPSOp<"matmul"> {
     each tile of C is copied in (scaled by beta) right before its reduction
     and copied back right after it. The blocks must divide M, N and K (static
     sizes).
+    With a blocked `B`, `bn` and `bk` must be its blocks.
     `batch_blocks = c` (set by `dl-pack-gemm-operands`; needs
     `pack_blocks`, divides K/bk) bounds the K blocks one microkernel call
     reduces over in the default loop order: without a schedule the block
@@ -80,6 +93,8 @@ def DL_MatmulOp : DL_DPSOp<"matmul"> {
     ::mlir::MutableOperandRange getDpsInitsMutable() { return getCMutable(); }
     /// Checks pack_blocks / pack_a / pack_b / pack_c against the GEMM sizes.
     ::llvm::LogicalResult verifyPackBlocks(int64_t m, int64_t n, int64_t k);
+    /// Whether B is given blocked (rank 4, N/bn x K/bk x bk x bn).
+    bool hasBlockedB() { return getB().getType().getRank() == 4; }
     /// The dimensions a schedule orders: i, j, k (blocks of M, N, K; k
     /// innermost). Only with pack_blocks.
     std::optional<::llvm::SmallVector<ScheduleDim>> getScheduleDims();
@@ -286,7 +301,8 @@ class DL_LayoutOp<string mnemonic, string direction> : DL_DPSOp<mnemonic> {
   }];
   let extraClassDeclaration = [{
     ::mlir::MutableOperandRange getDpsInitsMutable() { return getDestMutable(); }
-    /// The plain-layout side (rank 4) and the blocked side (rank 5 or 6).
+    /// The plain-layout side (rank 4, or 2 for a matrix) and the blocked
+    /// side (rank 5 or 6, or 4 for a matrix).
     ::mlir::TypedValue<::mlir::MemRefType> getPlain() {
       return }] # !if(!eq(direction, "pack"), "getSource()", "getDest()") # [{;
     }
@@ -303,16 +319,20 @@ def DL_PackOp : DL_LayoutOp<"pack", "pack"> {
     `dest[n][cb][h][w][c] = source[n][cb * c_block + c][h][w]`.
     Filters: `KCRS` (rank 4) to `KCRS{c}c{k}k` (rank 6),
     `dest[kb][cb][r][s][c][k] = source[kb * k_block + k][cb * c_block + c][r][s]`.
+    Matrices (the B of `dl.matmul`): `K x N` (rank 2) to `N/n x K/k x k x n`
+    (rank 4), `dest[nb][kb][k][n] = source[kb * k_block + k][nb * n_block + n]`
+    (a 1x1 filter's layout, with N as its output channels).
     The block sizes are the innermost sizes of `dest` and must divide the
-    channel counts.
+    channel counts (the matrix sizes).
   }];
 }
 
 def DL_UnpackOp : DL_LayoutOp<"unpack", "unpack"> {
   let summary = "blocked layout to plain layout";
   let description = [{
-    The inverse of `dl.pack`: `NCHW{c}c` (rank 5) to `NCHW`, or
-    `KCRS{c}c{k}k` (rank 6) to `KCRS`.
+    The inverse of `dl.pack`: `NCHW{c}c` (rank 5) to `NCHW`,
+    `KCRS{c}c{k}k` (rank 6) to `KCRS`, or a blocked matrix (rank 4) to
+    `K x N`.
   }];
 }
 

@@ -169,7 +169,8 @@ def PackGemmOperands : Pass<"dl-pack-gemm-operands", "::mlir::func::FuncOp"> {
   let description = [{
     For every `dl.matmul` with static sizes, sets `pack_blocks` (bm, bn, bk:
     the largest divisors of M, N, K not above `block-m`, `block-n`,
-    `block-k`) and decides which operands the lowering copies into
+    `block-k`; a blocked B, packed ahead of time, gives bn and bk and is
+    read in place) and decides which operands the lowering copies into
     contiguous blocks (`pack_a`, `pack_b`). A microkernel reading a block of
     a large row-major operand touches one cache line per row, rows a leading
     dimension apart: with power-of-two leading dimensions these lines fall
