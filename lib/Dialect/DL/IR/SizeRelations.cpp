@@ -85,12 +85,14 @@ void addMatmul(SizeRelations &relations, MatmulOp op) {
   bool ta = op.getTransposeA(), tb = op.getTransposeB();
   AffineExpr m = relations.size(op.getA(), ta ? 1 : 0);
   AffineExpr kA = relations.size(op.getA(), ta ? 0 : 1);
-  AffineExpr kB = relations.size(op.getB(), tb ? 1 : 0);
-  AffineExpr n = relations.size(op.getB(), tb ? 0 : 1);
+  AffineExpr kB, n;
   if (op.hasBlockedB()) {
     // N/bn x K/bk x bk x bn (the blocks are static).
     kB = relations.size(op.getB(), 1) * relations.size(op.getB(), 2);
     n = relations.size(op.getB(), 0) * relations.size(op.getB(), 3);
+  } else {
+    kB = relations.size(op.getB(), tb ? 1 : 0);
+    n = relations.size(op.getB(), tb ? 0 : 1);
   }
   relations.addEqual(kA, "K of op(A)", kB, "K of op(B)");
   relations.addEqual(m, "M of op(A)", relations.size(op.getC(), 0),
