@@ -106,7 +106,7 @@ func.func @blocked_b(%a: memref<4x6xf32>, %b: memref<3x2x3x2xf32>, %c: memref<4x
 // CHECK-SAME: (%[[A:[a-z0-9_]+]]: memref<?x?xf32>, %[[B:[a-z0-9_]+]]: memref<?x?x3x2xf32>
 // CHECK-DAG: %[[KA:.*]] = memref.dim %[[A]], %c1
 // CHECK-DAG: %[[KBLOCKS:.*]] = memref.dim %[[B]], %c1
-// CHECK: %[[KB:.*]] = arith.muli %c3, %[[KBLOCKS]]
+// CHECK: %[[KB:.*]] = arith.muli %[[KBLOCKS]], %c3
 // CHECK: %[[SAMEK:.*]] = arith.cmpi eq, %[[KA]], %[[KB]] : index
 // CHECK-NEXT: cf.assert %[[SAMEK]], "{{.*}}: 'dl.matmul' op run-time size check failed: K of op(A) does not match K of op(B)"
 // CHECK: cf.assert %{{.*}}, "{{.*}}: 'dl.matmul' op run-time size check failed: N of op(B) does not match columns of C"

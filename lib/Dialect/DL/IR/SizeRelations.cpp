@@ -81,6 +81,15 @@ void addPerChannel(SizeRelations &relations, Value activation, Value vector,
                      "the number of channels");
 }
 
+/// The size `blocks x block` of a blocked dimension. The sizes are
+/// registered in that order: the operands of `*` are unsequenced, and the
+/// registration order numbers the symbols, which the run-time checks follow.
+AffineExpr blocksTimesBlock(SizeRelations &relations, Value memref,
+                            unsigned blocksDim, unsigned blockDim) {
+  AffineExpr blocks = relations.size(memref, blocksDim);
+  return blocks * relations.size(memref, blockDim);
+}
+
 void addMatmul(SizeRelations &relations, MatmulOp op) {
   bool ta = op.getTransposeA(), tb = op.getTransposeB();
   AffineExpr m = relations.size(op.getA(), ta ? 1 : 0);
@@ -88,8 +97,8 @@ void addMatmul(SizeRelations &relations, MatmulOp op) {
   AffineExpr kB, n;
   if (op.hasBlockedB()) {
     // N/bn x K/bk x bk x bn (the blocks are static).
-    kB = relations.size(op.getB(), 1) * relations.size(op.getB(), 2);
-    n = relations.size(op.getB(), 0) * relations.size(op.getB(), 3);
+    kB = blocksTimesBlock(relations, op.getB(), 1, 2);
+    n = blocksTimesBlock(relations, op.getB(), 0, 3);
   } else {
     kB = relations.size(op.getB(), tb ? 1 : 0);
     n = relations.size(op.getB(), tb ? 0 : 1);
@@ -152,10 +161,10 @@ void addBatchNorm(SizeRelations &relations, Value input, Value output,
 void addLayoutChange(SizeRelations &relations, Value plain, Value blocked) {
   auto addBlocking = [&](unsigned plainDim, unsigned blocksDim,
                          unsigned blockDim, StringRef name) {
-    relations.addEqual(relations.size(blocked, blocksDim) *
-                           relations.size(blocked, blockDim),
-                       "blocked " + name + " (blocks x block)",
-                       relations.size(plain, plainDim), "plain " + name);
+    relations.addEqual(
+        blocksTimesBlock(relations, blocked, blocksDim, blockDim),
+        "blocked " + name + " (blocks x block)",
+        relations.size(plain, plainDim), "plain " + name);
   };
   auto addSame = [&](unsigned dim, StringRef name) {
     relations.addEqual(relations.size(plain, dim), "plain " + name,
