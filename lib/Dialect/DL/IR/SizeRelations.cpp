@@ -64,13 +64,21 @@ std::optional<int64_t> SizeRelations::evaluateStatic(AffineExpr expr) const {
 
 namespace {
 
+/// The size `blocks x block` of a blocked dimension. The sizes are
+/// registered in that order: the operands of `*` are unsequenced, and the
+/// registration order numbers the symbols, which the run-time checks follow.
+AffineExpr blocksTimesBlock(SizeRelations &relations, Value memref,
+                            unsigned blocksDim, unsigned blockDim) {
+  AffineExpr blocks = relations.size(memref, blocksDim);
+  return blocks * relations.size(memref, blockDim);
+}
+
 /// Channels of a plain (rank 2 or 4: dim 1) or blocked (rank 5: dims 1 x 4)
 /// activation.
 AffineExpr getChannels(SizeRelations &relations, Value activation) {
-  AffineExpr channels = relations.size(activation, 1);
   if (cast<MemRefType>(activation.getType()).getRank() == 5)
-    channels = channels * relations.size(activation, 4);
-  return channels;
+    return blocksTimesBlock(relations, activation, 1, 4);
+  return relations.size(activation, 1);
 }
 
 /// A per-channel parameter vector has one entry per channel.
@@ -79,15 +87,6 @@ void addPerChannel(SizeRelations &relations, Value activation, Value vector,
   relations.addEqual(relations.size(vector, 0), name + " size",
                      getChannels(relations, activation),
                      "the number of channels");
-}
-
-/// The size `blocks x block` of a blocked dimension. The sizes are
-/// registered in that order: the operands of `*` are unsequenced, and the
-/// registration order numbers the symbols, which the run-time checks follow.
-AffineExpr blocksTimesBlock(SizeRelations &relations, Value memref,
-                            unsigned blocksDim, unsigned blockDim) {
-  AffineExpr blocks = relations.size(memref, blocksDim);
-  return blocks * relations.size(memref, blockDim);
 }
 
 void addMatmul(SizeRelations &relations, MatmulOp op) {
