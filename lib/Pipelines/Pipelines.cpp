@@ -78,6 +78,7 @@ void dl::buildDLLayoutPipeline(OpPassManager &pm, int64_t maxBatchBytes,
   pm.addNestedPass<func::FuncOp>(dl::createBlockConvLayouts(blockOptions));
   pm.addNestedPass<func::FuncOp>(dl::createReduceConvStrides());
   pm.addNestedPass<func::FuncOp>(dl::createMergeConvRows());
+  pm.addNestedPass<func::FuncOp>(dl::createSkipPaddingColumns());
   dl::PackGemmOperandsOptions packOptions;
   packOptions.maxBatchBytes = maxBatchBytes;
   packOptions.vectorBits = vectorBits;
@@ -137,7 +138,8 @@ void dl::registerDLPipelines() {
   PassPipelineRegistration<DLLayoutPipelineOptions>(
       "dl-layouts",
       "The layout passes that run before the ranking in dl-to-llvm (blocked "
-      "conv layouts, reduced strides, merged rows, GEMM packing)",
+      "conv layouts, reduced strides, merged rows, skipped padding columns, "
+      "GEMM packing)",
       [](OpPassManager &pm, const DLLayoutPipelineOptions &options) {
         buildDLLayoutPipeline(pm, options.maxBatchBytes, options.vectorBits);
       });

@@ -6,7 +6,9 @@
 // outer loops), so this lowering doubles as the reference that optimized code
 // is checked against. Loop bounds are constants for static sizes and memref.dim
 // symbols for dynamic ones; the filter rows of a padded blocked convolution
-// are bounded by max/min maps of its output row, so they skip the padding.
+// are bounded by max/min maps of its output row, so they skip the padding,
+// and with skip_padding_columns each run of its filter columns covers only
+// the output columns whose taps read the input.
 //
 //===----------------------------------------------------------------------===//
 
@@ -925,12 +927,12 @@ void buildBoxFill(OpBuilder &b, Location loc, Value value, Value memref,
 }
 
 /// A copy of the blocked activation `input` with `left` and `right` zero
-/// columns beside each row, so that the accumulation nest reads in bounds
-/// without affine.if and its innermost band stays a GEMM (the form LIBXSMM
-/// kernels take); the padding rows are never read (the filter-row bounds
-/// skip them). Only the padding columns are zeroed: the interior is written
-/// once, by the copy (zeroing all of it first wrote conv1's 635 KB copy
-/// twice).
+/// columns beside each row, for a convolution without skip_padding_columns:
+/// the accumulation nest then reads in bounds without affine.if and its
+/// innermost band stays a GEMM (the form LIBXSMM kernels take); the padding
+/// rows are never read (the filter-row bounds skip them). Only the padding
+/// columns are zeroed: the interior is written once, by the copy (zeroing
+/// all of it first wrote conv1's 635 KB copy twice).
 Value buildColumnPaddedCopy(OpBuilder &b, Location loc, Value input,
                             int64_t left, int64_t right) {
   auto type = cast<MemRefType>(input.getType());
@@ -999,12 +1001,18 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
     // keep their GEMM band free of affine.if: the bounds of the filter-row
     // loop skip the taps above and below the input (PolyDL's microkernel
     // then multiplies no zero rows: 2 of 21 row calls on a 7x7 output, the
-    // taps oneDNN's brgconv skips too), and they read a copy that
-    // materializes only the padding columns. (In the optimized pipeline,
-    // dl-reduce-conv-strides has given the blocked strided 1x1 ones a dense
-    // copy to read at unit stride.)
+    // taps oneDNN's brgconv skips too). With skip_padding_columns, each run
+    // of filter columns is its own nest over the output columns it reads
+    // the input at (the band of a 3x3 filter's left tap on a 7x7 output is
+    // 6 rows long: 2 of 21 column products skipped as well); without, they
+    // read a copy that materializes the padding columns. (In the optimized
+    // pipeline, dl-reduce-conv-strides has given the blocked strided 1x1
+    // ones a dense copy to read at unit stride.)
     Value inputCopy;
-    if (blocked && (padding[1] != 0 || padding[3] != 0)) {
+    std::optional<SmallVector<TapColumns>> tapRuns;
+    if (op.getSkipPaddingColumns()) {
+      tapRuns = op.getTapColumns();
+    } else if (blocked && (padding[1] != 0 || padding[3] != 0)) {
       inputCopy =
           buildColumnPaddedCopy(rewriter, loc, input, padding[1], padding[3]);
       padding[1] = padding[3] = 0;
@@ -1057,7 +1065,8 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
                      filterSizes[4], filterSizes[5]});
     }
 
-    Value bandIv, parallelIv;
+    SmallVector<Value> bandIvs;
+    Value parallelIv;
     auto body = [&](OpBuilder &b, Location l, ValueRange ivs) {
       auto d = [&](int loop) {
         if (blocked && (loop == N || loop == K || loop == OH || loop == CB))
@@ -1072,19 +1081,19 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
       AffineExpr ih = d(OH) * strides[0] + d(R) * dilations[0] - padding[0];
       AffineExpr iw = d(OW) * strides[1] + d(S) * dilations[1] - padding[1];
       if (blocked)
-        bandIv = ivs[pos[OW]];
+        bandIvs.push_back(ivs[pos[OW]]);
 
       // Skip the taps that fall in the zero padding (the blocked nest's
-      // filter-row bounds skip the rows).
+      // loop bounds skip them).
       OpBuilder::InsertionGuard guard(b);
       SmallVector<AffineExpr> inBounds;
       if (!blocked && padding[0] > 0)
         inBounds.push_back(ih);
       if (!blocked && padding[2] > 0)
         inBounds.push_back(inputSpatialSizes[0] - 1 - ih);
-      if (padding[1] > 0)
+      if (!blocked && padding[1] > 0)
         inBounds.push_back(iw);
-      if (padding[3] > 0)
+      if (!blocked && padding[3] > 0)
         inBounds.push_back(inputSpatialSizes[1] - 1 - iw);
       if (!inBounds.empty()) {
         auto set = IntegerSet::get(ivs.size(), symbols.size(), inBounds,
@@ -1154,30 +1163,77 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
         return AffineMap::get(numOuter, rowOperands.size(), results,
                               rewriter.getContext());
       };
-      auto filterRows = [&](OpBuilder &b, Location l, ValueRange outerIvs) {
-        SmallVector<Value> lowerOperands(outerIvs);
-        llvm::append_range(lowerOperands, rowOperands);
-        SmallVector<Value> upperOperands(lowerOperands);
-        AffineMap lower = rowMap(rowLower), upper = rowMap(rowUpper);
-        affine::canonicalizeMapAndOperands(&lower, &lowerOperands);
-        affine::canonicalizeMapAndOperands(&upper, &upperOperands);
-        AffineForOp::create(
-            b, l, lowerOperands, lower, upperOperands, upper, 1, ValueRange{},
-            [&](OpBuilder &rb, Location rl, Value row, ValueRange) {
-              SmallVector<Value> ivs(outerIvs);
-              ivs.push_back(row);
-              buildNest(rb, rl, ArrayRef(bounds).drop_front(pos[R] + 1),
-                        [&](OpBuilder &nb, Location nl, ValueRange inner) {
-                          llvm::append_range(ivs, inner);
-                          body(nb, nl, ivs);
-                        });
-              affine::AffineYieldOp::create(rb, rl);
-            });
+      // The filter-row loop around `inner`, which gets the row's iv.
+      auto buildFilterRowLoop =
+          [&](OpBuilder &b, Location l, ValueRange outerIvs,
+              function_ref<void(OpBuilder &, Location, Value)> inner) {
+            SmallVector<Value> lowerOperands(outerIvs);
+            llvm::append_range(lowerOperands, rowOperands);
+            SmallVector<Value> upperOperands(lowerOperands);
+            AffineMap lower = rowMap(rowLower), upper = rowMap(rowUpper);
+            affine::canonicalizeMapAndOperands(&lower, &lowerOperands);
+            affine::canonicalizeMapAndOperands(&upper, &upperOperands);
+            AffineForOp::create(
+                b, l, lowerOperands, lower, upperOperands, upper, 1,
+                ValueRange{},
+                [&](OpBuilder &rb, Location rl, Value row, ValueRange) {
+                  inner(rb, rl, row);
+                  affine::AffineYieldOp::create(rb, rl);
+                });
+          };
+      // The loops inside the schedule's: (r, s, ow, c, k); with tapRuns,
+      // per run (s, r, [the run's ow range], c, k), so that each run's band
+      // keeps its taps and the filter rows in its batch-reduce. (Runs
+      // around the schedule's innermost input-channel-block loops instead,
+      // which would join the batch too, made res4a_branch2b's calls read 12
+      // filter blocks instead of 3 and ran it 4-10% slower under its ranked
+      // schedule, 1 thread.)
+      ArrayRef<OpFoldResult> channelBounds =
+          ArrayRef(bounds).drop_front(pos[C]);
+      auto reduction = [&](OpBuilder &b, Location l, ValueRange outerIvs) {
+        if (!tapRuns) {
+          buildFilterRowLoop(
+              b, l, outerIvs, [&](OpBuilder &rb, Location rl, Value row) {
+                buildNest(rb, rl, ArrayRef(bounds).drop_front(pos[R] + 1),
+                          [&](OpBuilder &nb, Location nl, ValueRange inner) {
+                            SmallVector<Value> ivs(outerIvs);
+                            ivs.push_back(row);
+                            llvm::append_range(ivs, inner);
+                            body(nb, nl, ivs);
+                          });
+              });
+          return;
+        }
+        for (const TapColumns &run : *tapRuns) {
+          auto columns = [&](OpBuilder &rb, Location rl, Value tap, Value row) {
+            AffineForOp::create(
+                rb, rl, run.firstColumn, run.endColumn, 1, ValueRange{},
+                [&](OpBuilder &cb, Location cl, Value column, ValueRange) {
+                  buildNest(cb, cl, channelBounds,
+                            [&](OpBuilder &nb, Location nl, ValueRange inner) {
+                              SmallVector<Value> ivs(outerIvs);
+                              ivs.append({row, tap, column});
+                              llvm::append_range(ivs, inner);
+                              body(nb, nl, ivs);
+                            });
+                  affine::AffineYieldOp::create(cb, cl);
+                });
+          };
+          AffineForOp::create(
+              b, l, run.firstTap, run.endTap, 1, ValueRange{},
+              [&](OpBuilder &sb, Location sl, Value tap, ValueRange) {
+                buildFilterRowLoop(sb, sl, outerIvs,
+                                   [&](OpBuilder &rb, Location rl, Value row) {
+                                     columns(rb, rl, tap, row);
+                                   });
+                affine::AffineYieldOp::create(sb, sl);
+              });
+        }
       };
       buildAccumulationNest(rewriter, loc, outer, {false, false, false, true},
-                            {}, initTile, filterRows);
+                            {}, initTile, reduction);
     }
-    if (bandIv)
+    for (Value bandIv : bandIvs)
       tagGemmBand(rewriter, bandIv);
     if (parallelIv)
       tagParallelLoop(rewriter, parallelIv);

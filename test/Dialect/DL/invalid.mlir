@@ -1868,6 +1868,30 @@ func.func @schedule_input_channel_blocks_not_last(%in: memref<1x2x8x8x4xf32>, %f
 
 // -----
 
+func.func @skip_padding_columns_plain(%in: memref<1x4x7x7xf32>, %f: memref<4x4x3x3xf32>, %out: memref<1x4x7x7xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op skip_padding_columns needs the blocked layout, left or right padding and static widths (input, filter, output)}}
+  dl.conv2d ins(%in, %f : memref<1x4x7x7xf32>, memref<4x4x3x3xf32>) outs(%out : memref<1x4x7x7xf32>) {padding = array<i64: 1, 1, 1, 1>, skip_padding_columns}
+  return
+}
+
+// -----
+
+func.func @skip_padding_columns_rows_only(%in: memref<1x1x7x7x4xf32>, %f: memref<1x1x3x1x4x4xf32>, %out: memref<1x1x7x7x4xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op skip_padding_columns needs the blocked layout, left or right padding and static widths (input, filter, output)}}
+  dl.conv2d ins(%in, %f : memref<1x1x7x7x4xf32>, memref<1x1x3x1x4x4xf32>) outs(%out : memref<1x1x7x7x4xf32>) {padding = array<i64: 1, 0, 1, 0>, skip_padding_columns}
+  return
+}
+
+// -----
+
+func.func @skip_padding_columns_dynamic_width(%in: memref<1x1x7x?x4xf32>, %f: memref<1x1x3x3x4x4xf32>, %out: memref<1x1x7x?x4xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op skip_padding_columns needs the blocked layout, left or right padding and static widths (input, filter, output)}}
+  dl.conv2d ins(%in, %f : memref<1x1x7x?x4xf32>, memref<1x1x3x3x4x4xf32>) outs(%out : memref<1x1x7x?x4xf32>) {padding = array<i64: 1, 1, 1, 1>, skip_padding_columns}
+  return
+}
+
+// -----
+
 func.func @batch_blocks_not_divisor(%a: memref<8x12xf32>, %b: memref<12x16xf32>, %c: memref<8x16xf32>) {
   // expected-error @+1 {{'dl.matmul' op batch_blocks must be a positive divisor of the 4 K blocks, got 3}}
   dl.matmul ins(%a, %b : memref<8x12xf32>, memref<12x16xf32>) outs(%c : memref<8x16xf32>) {pack_blocks = array<i64: 8, 16, 3>, batch_blocks = 3}

@@ -103,6 +103,18 @@ func.func @conv2d_strides_padding(%in: memref<1x8x10x10xf32>,
   return
 }
 
+// A blocked convolution that skips its padding columns.
+// CHECK-LABEL: func.func @conv2d_skip_padding_columns
+// CHECK: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<1x2x7x7x4xf32>, memref<3x2x3x3x4x8xf32>) outs(%{{.*}} : memref<1x3x7x7x8xf32>) {padding = array<i64: 1, 1, 1, 1>, skip_padding_columns}
+func.func @conv2d_skip_padding_columns(%in: memref<1x2x7x7x4xf32>,
+                                       %f: memref<3x2x3x3x4x8xf32>,
+                                       %out: memref<1x3x7x7x8xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x2x7x7x4xf32>, memref<3x2x3x3x4x8xf32>)
+            outs(%out : memref<1x3x7x7x8xf32>)
+            {padding = array<i64: 1, 1, 1, 1>, skip_padding_columns}
+  return
+}
+
 // Asymmetric padding [top, left, bottom, right] and non-square strides:
 // OH = (10 + 2 + 0 - 3) / 1 + 1 = 10, OW = (10 + 0 + 1 - 3) / 2 + 1 = 5.
 // CHECK-LABEL: func.func @conv2d_asymmetric

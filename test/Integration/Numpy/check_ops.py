@@ -248,6 +248,23 @@ FUNCTIONS = {
         [Arg(1, 2, 11, 11, 4), Arg(2, 2, 3, 3, 4, 4), Out(1, 2, 11, 11, 4)],
         lambda x, w, y: [conv2d_blocked(x, w, dilations=(2, 2),
                                         padding=(2, 2, 2, 2))]),
+    "conv_blocked_skip_3x3_pad1": (
+        [Arg(1, 2, 7, 7, 4), Arg(3, 2, 3, 3, 4, 8), Out(1, 3, 7, 7, 8)],
+        lambda x, w, y: [conv2d_blocked(x, w, padding=(1, 1, 1, 1))]),
+    "conv_blocked_skip_7x7_stride3_asym_pad": (
+        [Arg(1, 1, 17, 17, 4), Arg(2, 1, 7, 7, 4, 4), Out(1, 2, 5, 6, 4)],
+        lambda x, w, y: [conv2d_blocked(x, w, strides=(3, 3),
+                                        padding=(3, 2, 1, 3))]),
+    "conv_blocked_skip_dilation2": (
+        [Arg(1, 2, 11, 11, 4), Arg(2, 2, 3, 3, 4, 4), Out(1, 2, 11, 10, 4)],
+        lambda x, w, y: [conv2d_blocked(x, w, dilations=(2, 2),
+                                        padding=(2, 3, 2, 0))]),
+    "conv_blocked_skip_padding_only_tap": (
+        [Arg(1, 1, 5, 3, 4), Arg(1, 1, 3, 5, 4, 4), Out(1, 1, 5, 3, 4)],
+        lambda x, w, y: [conv2d_blocked(x, w, padding=(1, 4, 1, 0))]),
+    "conv_blocked_skip_dynamic_rows": (
+        [Arg(2, 3, 6, 9, 4), Arg(2, 3, 3, 3, 4, 4), Out(2, 2, 6, 9, 4)],
+        lambda x, w, y: [conv2d_blocked(x, w, padding=(1, 1, 1, 1))]),
     # batch normalization
     "bn_inference": (
         [Arg(2, 5, 7, 3), Arg(5), Arg(5), Arg(5), Var(5), Out(2, 5, 7, 3)],

@@ -26,6 +26,11 @@
 // CHECK-NEXT: conv_blocked_1x1_stride2: max_abs_err={{.*}} ok
 // CHECK-NEXT: conv_blocked_7x7_stride3_asym_pad: max_abs_err={{.*}} ok
 // CHECK-NEXT: conv_blocked_3x3_dilation2: max_abs_err={{.*}} ok
+// CHECK-NEXT: conv_blocked_skip_3x3_pad1: max_abs_err={{.*}} ok
+// CHECK-NEXT: conv_blocked_skip_7x7_stride3_asym_pad: max_abs_err={{.*}} ok
+// CHECK-NEXT: conv_blocked_skip_dilation2: max_abs_err={{.*}} ok
+// CHECK-NEXT: conv_blocked_skip_padding_only_tap: max_abs_err={{.*}} ok
+// CHECK-NEXT: conv_blocked_skip_dynamic_rows: max_abs_err={{.*}} ok
 // CHECK-NEXT: bn_inference: max_abs_err={{.*}} ok
 // CHECK-NEXT: bn_inference_blocked: max_abs_err={{.*}} ok
 // CHECK-NEXT: bn_training: max_abs_err={{.*}} ok
@@ -225,6 +230,58 @@ func.func @conv_blocked_3x3_dilation2(%in: memref<1x2x11x11x4xf32>,
   dl.conv2d ins(%in, %f : memref<1x2x11x11x4xf32>, memref<2x2x3x3x4x4xf32>)
             outs(%out : memref<1x2x11x11x4xf32>)
             {dilations = array<i64: 2, 2>, padding = array<i64: 2, 2, 2, 2>}
+  return
+}
+
+// skip_padding_columns: the filter columns in runs over the output columns
+// they read the input at (no zero-padded copy).
+func.func @conv_blocked_skip_3x3_pad1(%in: memref<1x2x7x7x4xf32>,
+                                      %f: memref<3x2x3x3x4x8xf32>,
+                                      %out: memref<1x3x7x7x8xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x2x7x7x4xf32>, memref<3x2x3x3x4x8xf32>)
+            outs(%out : memref<1x3x7x7x8xf32>)
+            {padding = array<i64: 1, 1, 1, 1>, skip_padding_columns}
+  return
+}
+
+func.func @conv_blocked_skip_7x7_stride3_asym_pad(
+    %in: memref<1x1x17x17x4xf32>, %f: memref<2x1x7x7x4x4xf32>,
+    %out: memref<1x2x5x6x4xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x1x17x17x4xf32>, memref<2x1x7x7x4x4xf32>)
+            outs(%out : memref<1x2x5x6x4xf32>)
+            {strides = array<i64: 3, 3>, padding = array<i64: 3, 2, 1, 3>,
+             skip_padding_columns}
+  return
+}
+
+func.func @conv_blocked_skip_dilation2(%in: memref<1x2x11x11x4xf32>,
+                                       %f: memref<2x2x3x3x4x4xf32>,
+                                       %out: memref<1x2x11x10x4xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x2x11x11x4xf32>, memref<2x2x3x3x4x4xf32>)
+            outs(%out : memref<1x2x11x10x4xf32>)
+            {dilations = array<i64: 2, 2>, padding = array<i64: 2, 3, 2, 0>,
+             skip_padding_columns}
+  return
+}
+
+// Tap 0 of the 5 filter columns reads only padding (4 columns on the left
+// of a 3-column input): no run has it.
+func.func @conv_blocked_skip_padding_only_tap(%in: memref<1x1x5x3x4xf32>,
+                                              %f: memref<1x1x3x5x4x4xf32>,
+                                              %out: memref<1x1x5x3x4xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x1x5x3x4xf32>, memref<1x1x3x5x4x4xf32>)
+            outs(%out : memref<1x1x5x3x4xf32>)
+            {padding = array<i64: 1, 4, 1, 0>, skip_padding_columns}
+  return
+}
+
+// Static widths are enough: images, channels and rows are dynamic.
+func.func @conv_blocked_skip_dynamic_rows(%in: memref<?x?x?x9x4xf32>,
+                                          %f: memref<?x?x3x3x4x4xf32>,
+                                          %out: memref<?x?x?x9x4xf32>) {
+  dl.conv2d ins(%in, %f : memref<?x?x?x9x4xf32>, memref<?x?x3x3x4x4xf32>)
+            outs(%out : memref<?x?x?x9x4xf32>)
+            {padding = array<i64: 1, 1, 1, 1>, skip_padding_columns}
   return
 }
 

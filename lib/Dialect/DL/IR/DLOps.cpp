@@ -282,7 +282,45 @@ LogicalResult Conv2DOp::verify() {
   }
   if (failed(verifyStaticSizeRelations(*this)) || failed(verifySchedule(*this)))
     return failure();
+  if (getSkipPaddingColumns() &&
+      (!blocked || (padding[1] == 0 && padding[3] == 0) || !getTapColumns()))
+    return emitOpError("skip_padding_columns needs the blocked layout, left "
+                       "or right padding and static widths (input, filter, "
+                       "output)");
   return verifyNoAliasing(*this, getOutput(), {getInput(), getFilter()});
+}
+
+std::optional<SmallVector<TapColumns>> Conv2DOp::getTapColumns() {
+  int64_t inputWidth = getInput().getType().getDimSize(3);
+  int64_t filterWidth = getFilter().getType().getDimSize(3);
+  int64_t outputWidth = getOutput().getType().getDimSize(3);
+  if (ShapedType::isDynamic(inputWidth) || ShapedType::isDynamic(filterWidth) ||
+      ShapedType::isDynamic(outputWidth))
+    return std::nullopt;
+  // Output column ow reads input column ow * stride + s * dilation - left at
+  // tap s, which is in [0, inputWidth) for ow in [ceil((left - s *
+  // dilation) / stride), ceil((inputWidth + left - s * dilation) / stride)),
+  // clamped to [0, outputWidth).
+  int64_t left = getPadding()[1], stride = getStrides()[1],
+          dilation = getDilations()[1];
+  SmallVector<TapColumns> runs;
+  for (int64_t tap = 0; tap < filterWidth; ++tap) {
+    int64_t first = left - tap * dilation;
+    int64_t firstColumn =
+        std::max<int64_t>(0, llvm::divideCeilSigned(first, stride));
+    int64_t endColumn = std::min(
+        outputWidth, llvm::divideCeilSigned(inputWidth + first, stride));
+    if (firstColumn >= endColumn)
+      continue;
+    if (!runs.empty() && runs.back().endTap == tap &&
+        runs.back().firstColumn == firstColumn &&
+        runs.back().endColumn == endColumn) {
+      ++runs.back().endTap;
+      continue;
+    }
+    runs.push_back({tap, tap + 1, firstColumn, endColumn});
+  }
+  return runs;
 }
 
 std::optional<SmallVector<ScheduleDim>> Conv2DOp::getScheduleDims() {

@@ -29,6 +29,13 @@ std::optional<int64_t> getConvOutputSize(int64_t inputSize, int64_t filterSize,
                                          int64_t stride, int64_t padBefore,
                                          int64_t padAfter, int64_t dilation);
 
+/// A run of filter columns [firstTap, endTap) of a convolution whose taps
+/// read the input, not its left or right padding, at the same output columns
+/// [firstColumn, endColumn), and only there.
+struct TapColumns {
+  int64_t firstTap, endTap, firstColumn, endColumn;
+};
+
 } // namespace dl
 } // namespace mlir
 

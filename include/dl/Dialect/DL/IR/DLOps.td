@@ -124,6 +124,13 @@ def DL_Conv2DOp : DL_DPSOp<"conv2d"> {
     `#dl.schedule`, set by `dl-rank-variants`) orders and tiles the loops
     `n`, `kb`, `oh` of a blocked convolution with static sizes.
 
+    `skip_padding_columns` (set by `dl-skip-padding-columns`) lowers a
+    blocked convolution with left or right padding and static widths without
+    multiplying the padding's zeros: its filter columns are split into runs
+    that read the input at the same output columns, each run a nest over
+    those columns only. Without it, a blocked convolution reads a copy of
+    its input with zero columns beside each row.
+
     ```mlir
     dl.conv2d ins(%in, %f : memref<1x64x56x56xf32>, memref<64x64x3x3xf32>)
               outs(%out : memref<1x64x56x56xf32>)
@@ -137,7 +144,8 @@ def DL_Conv2DOp : DL_DPSOp<"conv2d"> {
       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
       DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
-      OptionalAttr<DL_ScheduleAttr>:$schedule);
+      OptionalAttr<DL_ScheduleAttr>:$schedule,
+      UnitAttr:$skip_padding_columns);
   let assemblyFormat = [{
     `ins` `(` $input `,` $filter `:` type($input) `,` type($filter) `)`
     `outs` `(` $output `:` type($output) `)` attr-dict
@@ -146,6 +154,10 @@ def DL_Conv2DOp : DL_DPSOp<"conv2d"> {
     ::mlir::MutableOperandRange getDpsInitsMutable() { return getOutputMutable(); }
     /// True for the blocked layout (rank-5 activations, rank-6 filter).
     bool isBlocked() { return getInput().getType().getRank() == 5; }
+    /// The filter columns split into runs of TapColumns, in order (the taps
+    /// that read only padding are in none); nullopt when a width (input,
+    /// filter or output) is dynamic.
+    std::optional<::llvm::SmallVector<TapColumns>> getTapColumns();
     /// True for a 1x1 filter without padding (either layout): each output
     /// pixel reads exactly one input pixel.
     bool isUnpaddedPointwise() {

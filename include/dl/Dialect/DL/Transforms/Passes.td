@@ -164,6 +164,49 @@ def MergeConvRows : Pass<"dl-merge-conv-rows", "::mlir::func::FuncOp"> {
   ];
 }
 
+def SkipPaddingColumns : Pass<"dl-skip-padding-columns", "::mlir::func::FuncOp"> {
+  let summary = "Decide which padded convolutions skip their padding columns";
+  let description = [{
+    A blocked `dl.conv2d` with left or right padding reads, by default, a
+    copy of its input with zero columns beside each row, and its
+    microkernels multiply those zeros: with a 3x3 filter and padding 1, 2 of
+    the `3 * OW` column products of an output row, 9.5% of the work on a
+    7x7 output. With `skip_padding_columns` (which this pass sets) the
+    lowering splits the filter columns into runs whose taps read the input
+    at the same output columns and gives each run a nest over those columns
+    only: nothing is multiplied by padding and the copy is gone, but each
+    run beyond the first is one more microkernel call per output row, which
+    loads and stores that row's accumulators again.
+
+    The pass weighs the two per output row, output-channel vector and filter
+    row (the smallest batch a call may have): skipped products, `c *
+    (S * OW - sum over runs of taps * columns)` with `c` the input-channel
+    block, against the extra accumulator passes, `c-pass-cost * (sum over
+    runs of columns - OW)`, and sets the attribute where the products are
+    more. A pass loads and stores one vector (one 512-bit store per cycle on
+    the machines measured, where two FMAs issue per cycle: `c-pass-cost` 2
+    FMAs). ResNet-50's 3x3 layers on the Zen 5, 1 thread: 7x7 and 14x14
+    outputs skip (res5a_branch2b 0.91 -> 1.00 of oneDNN), 28x28 skip (128
+    products against 104), 56x56 keep the copy (128 against 216; skipping
+    measured 1.01 -> 1.00), and conv1 (3 input channels, 7 runs of 1-2
+    taps) keeps it (18 products against 664; skipping measured 0.99 ->
+    0.91). Only convolutions with static widths qualify.
+
+    ```mlir
+    dl.conv2d ins(%in, %f : memref<1x8x7x7x64xf32>, memref<8x8x3x3x64x64xf32>)
+              outs(%out : memref<1x8x7x7x64xf32>)
+              {padding = array<i64: 1, 1, 1, 1>}
+    // becomes
+    dl.conv2d ins(%in, %f : ...) outs(%out : ...)
+              {padding = array<i64: 1, 1, 1, 1>, skip_padding_columns}
+    ```
+  }];
+  let options = [
+    Option<"cPassCost", "c-pass-cost", "double", /*default=*/"2.0",
+           "FMAs one load and store of an accumulator vector costs">
+  ];
+}
+
 def PackGemmOperands : Pass<"dl-pack-gemm-operands", "::mlir::func::FuncOp"> {
   let summary = "Choose GEMM blocks and which operands to copy into packed blocks";
   let description = [{
