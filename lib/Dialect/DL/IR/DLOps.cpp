@@ -282,8 +282,7 @@ LogicalResult Conv2DOp::verify() {
   }
   if (failed(verifyStaticSizeRelations(*this)) || failed(verifySchedule(*this)))
     return failure();
-  if (getSkipPaddingColumns() &&
-      (!blocked || (padding[1] == 0 && padding[3] == 0) || !getTapColumns()))
+  if (getSkipPaddingColumns() && !getTapColumns())
     return emitOpError("skip_padding_columns needs the blocked layout, left "
                        "or right padding and static widths (input, filter, "
                        "output)");
@@ -291,6 +290,9 @@ LogicalResult Conv2DOp::verify() {
 }
 
 std::optional<SmallVector<TapColumns>> Conv2DOp::getTapColumns() {
+  int64_t left = getPadding()[1], right = getPadding()[3];
+  if (!isBlocked() || (left == 0 && right == 0))
+    return std::nullopt;
   int64_t inputWidth = getInput().getType().getDimSize(3);
   int64_t filterWidth = getFilter().getType().getDimSize(3);
   int64_t outputWidth = getOutput().getType().getDimSize(3);
@@ -301,8 +303,7 @@ std::optional<SmallVector<TapColumns>> Conv2DOp::getTapColumns() {
   // tap s, which is in [0, inputWidth) for ow in [ceil((left - s *
   // dilation) / stride), ceil((inputWidth + left - s * dilation) / stride)),
   // clamped to [0, outputWidth).
-  int64_t left = getPadding()[1], stride = getStrides()[1],
-          dilation = getDilations()[1];
+  int64_t stride = getStrides()[1], dilation = getDilations()[1];
   SmallVector<TapColumns> runs;
   for (int64_t tap = 0; tap < filterWidth; ++tap) {
     int64_t first = left - tap * dilation;

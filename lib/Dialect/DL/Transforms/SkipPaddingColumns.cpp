@@ -34,9 +34,7 @@ struct SkipPaddingColumnsPass
       return signalPassFailure();
     }
     getOperation().walk([&](Conv2DOp op) {
-      ArrayRef<int64_t> padding = op.getPadding();
-      if (!op.isBlocked() || op.getSkipPaddingColumns() ||
-          (padding[1] == 0 && padding[3] == 0))
+      if (op.getSkipPaddingColumns())
         return;
       std::optional<SmallVector<TapColumns>> runs = op.getTapColumns();
       if (!runs)

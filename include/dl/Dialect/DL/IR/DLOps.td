@@ -155,8 +155,9 @@ def DL_Conv2DOp : DL_DPSOp<"conv2d"> {
     /// True for the blocked layout (rank-5 activations, rank-6 filter).
     bool isBlocked() { return getInput().getType().getRank() == 5; }
     /// The filter columns split into runs of TapColumns, in order (the taps
-    /// that read only padding are in none); nullopt when a width (input,
-    /// filter or output) is dynamic.
+    /// that read only padding are in none); nullopt where there are no
+    /// padding columns to skip (plain layout, no left or right padding) or
+    /// a width (input, filter or output) is dynamic.
     std::optional<::llvm::SmallVector<TapColumns>> getTapColumns();
     /// True for a 1x1 filter without padding (either layout): each output
     /// pixel reads exactly one input pixel.
