@@ -7,7 +7,7 @@
 // RUN: dl-compile %s --run --threads=2 --function=consistent | FileCheck %s --check-prefix=OK
 // RUN: not dl-compile %s --run --threads=1 --function=matmul_k 2>&1 | FileCheck %s --check-prefix=MATMUL
 // RUN: not dl-compile %s --run --threads=2 --function=conv_output 2>&1 | FileCheck %s --check-prefix=CONV
-// RUN: dl-compile %s --run --threads=2 --function=consistent_pointwise | FileCheck %s --check-prefix=OK-POINTWISE
+// RUN: dl-compile %s --run --threads=2 --function=consistent_pointwise --function=consistent_pointwise_in_place | FileCheck %s --check-prefix=OK-POINTWISE
 // RUN: not dl-compile %s --run --threads=1 --function=conv_pointwise_output 2>&1 | FileCheck %s --check-prefix=POINTWISE
 // RUN: not dl-compile %s --run --threads=1 --function=conv_filter 2>&1 | FileCheck %s --check-prefix=FILTER
 // RUN: not dl-compile %s --run --threads=1 --function=add_shape 2>&1 | FileCheck %s --check-prefix=ADD
@@ -48,13 +48,22 @@ func.func @conv_output(%x: memref<1x3x?x8xf32> {dl.run_shape = array<i64: 1, 3, 
   return
 }
 
-// A blocked strided 1x1 convolution reads a dense copy of its input's pixels
+// A blocked strided 1x1 convolution with 8-float pixels (half a cache line)
+// and 4 output-channel blocks reads a dense copy of its input's pixels
 // (dl-reduce-conv-strides) sized from the input: in bounds, then the output
-// is checked against it.
+// is checked against it. With 3 blocks it reads them in place.
 // OK-POINTWISE: consistent_pointwise: max_abs_err={{.*}} ok
+// OK-POINTWISE: consistent_pointwise_in_place: max_abs_err={{.*}} ok
 func.func @consistent_pointwise(%x: memref<?x2x?x?x8xf32> {dl.run_shape = array<i64: 2, 2, 9, 7, 8>},
-                                %w: memref<3x2x1x1x8x8xf32>,
-                                %y: memref<?x3x?x?x8xf32> {dl.run_shape = array<i64: 2, 3, 5, 4, 8>}) {
+                                %w: memref<4x2x1x1x8x8xf32>,
+                                %y: memref<?x4x?x?x8xf32> {dl.run_shape = array<i64: 2, 4, 5, 4, 8>}) {
+  dl.conv2d ins(%x, %w : memref<?x2x?x?x8xf32>, memref<4x2x1x1x8x8xf32>) outs(%y : memref<?x4x?x?x8xf32>)
+      {strides = array<i64: 2, 2>}
+  return
+}
+func.func @consistent_pointwise_in_place(%x: memref<?x2x?x?x8xf32> {dl.run_shape = array<i64: 2, 2, 9, 7, 8>},
+                                         %w: memref<3x2x1x1x8x8xf32>,
+                                         %y: memref<?x3x?x?x8xf32> {dl.run_shape = array<i64: 2, 3, 5, 4, 8>}) {
   dl.conv2d ins(%x, %w : memref<?x2x?x?x8xf32>, memref<3x2x1x1x8x8xf32>) outs(%y : memref<?x3x?x?x8xf32>)
       {strides = array<i64: 2, 2>}
   return

@@ -1,14 +1,16 @@
 //===- ReduceConvStrides.cpp - strided 1x1 convolutions at unit stride ----===//
 //
 // The pass `dl-reduce-conv-strides`: a blocked pointwise convolution (1x1
-// filter, no padding) with strides reads one pixel in `stride_h * stride_w`.
-// The pass gives it a dense copy of the pixels it reads (an affine copy nest
-// into a buffer with its output's rows and columns) and sets its
-// strides to 1, as oneDNN's "reduce to unit stride": the microkernels then
-// read contiguous pixels, and the output-channel blocks re-read a copy a
-// quarter of the input's size (at stride 2). On the dl op, before the
-// ranking and dl-merge-conv-rows, so that both see the unit-stride
-// convolution (whose short rows the latter then merges).
+// filter, no padding) with strides reads one pixel in `stride_h * stride_w`,
+// and each output-channel block re-reads them. Where a pixel's channel block
+// is narrower than a cache line, those re-reads also fetch the skipped
+// pixels that share its lines; where that waste outweighs a copy's traffic,
+// the pass gives the convolution a dense copy of the pixels it reads (an
+// affine copy nest into a buffer with its output's rows and columns) and
+// sets its strides to 1, as oneDNN's "reduce to unit stride". Otherwise the
+// microkernels read the pixels in place (lda = stride_w * block). On the dl
+// op, before the ranking and dl-merge-conv-rows, so that both see the
+// unit-stride convolution (whose short rows the latter then merges).
 //
 //===----------------------------------------------------------------------===//
 
@@ -85,12 +87,45 @@ Value buildSubsampledCopy(OpBuilder &b, Location loc, Value input,
   return copy;
 }
 
+/// Whether the strided pixels `op` reads are worth a dense copy: its
+/// `K / k` output-channel blocks each re-read them, fetching per pixel the
+/// `fetched` bytes of the lines it shares with skipped pixels, against the
+/// `used` bytes of its channel block; a copy reads them once and writes them
+/// dense (`fetched + used`), after which every re-read fetches `used`.
+bool isCopyWorthIt(Conv2DOp op, int64_t cacheLineBytes) {
+  MemRefType input = op.getInput().getType();
+  int64_t block = input.getDimSize(4);
+  // A dynamic channel block: its lines are unknown, reading in place is
+  // always correct.
+  if (ShapedType::isDynamic(block))
+    return false;
+  int64_t used = block * input.getElementTypeBitWidth() / 8;
+  if (used >= cacheLineBytes)
+    return false;
+  int64_t fetched = std::min(cacheLineBytes, op.getStrides()[1] * used);
+  if (fetched == used)
+    return false;
+  int64_t reReads = op.getFilter().getType().getDimSize(0);
+  // A dynamic count of output-channel blocks is taken as many: the re-reads'
+  // waste then outweighs the copy's traffic.
+  return ShapedType::isDynamic(reReads) ||
+         reReads * (fetched - used) > fetched + used;
+}
+
 struct ReduceConvStridesPass
     : dl::impl::ReduceConvStridesBase<ReduceConvStridesPass> {
+  using ReduceConvStridesBase::ReduceConvStridesBase;
+
   void runOnOperation() override {
+    if (cacheLineBytes <= 0) {
+      getOperation().emitError(
+          "dl-reduce-conv-strides: cache-line-bytes must be > 0");
+      return signalPassFailure();
+    }
     getOperation().walk([&](Conv2DOp op) {
       if (!op.isBlocked() || !op.isUnpaddedPointwise() ||
-          llvm::all_of(op.getStrides(), [](int64_t s) { return s == 1; }))
+          llvm::all_of(op.getStrides(), [](int64_t s) { return s == 1; }) ||
+          !isCopyWorthIt(op, cacheLineBytes))
         return;
       OpBuilder b(op);
       Value copy =

@@ -3,10 +3,10 @@
 // A zero fill right before the outlined loops that covers exactly the block
 // of C the kernel computes becomes beta_zero (the kernel does not read C) and
 // moves to the fallback branch.
-// RUN: dl-opt %s --pass-pipeline='builtin.module(func.func(dl-reduce-conv-strides),convert-dl-to-affine,func.func(dl-tile-gemm-bands{max-block=64}),dl-outline-microkernels{report-fallbacks},cse)' --split-input-file --verify-diagnostics | FileCheck %s
+// RUN: dl-opt %s --pass-pipeline='builtin.module(convert-dl-to-affine,func.func(dl-tile-gemm-bands{max-block=64}),dl-outline-microkernels{report-fallbacks},cse)' --split-input-file --verify-diagnostics | FileCheck %s
 // With max-batch-bytes=8192, outer batch loops whose blocks would exceed it
 // stay around the call:
-// RUN: dl-opt %s --pass-pipeline='builtin.module(func.func(dl-reduce-conv-strides),convert-dl-to-affine,func.func(dl-tile-gemm-bands{max-block=64}),dl-outline-microkernels{report-fallbacks max-batch-bytes=8192},cse)' --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=CAP
+// RUN: dl-opt %s --pass-pipeline='builtin.module(convert-dl-to-affine,func.func(dl-tile-gemm-bands{max-block=64}),dl-outline-microkernels{report-fallbacks max-batch-bytes=8192},cse)' --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=CAP
 // RUN: not dl-opt %s --dl-outline-microkernels="max-batch-bytes=-1" 2>&1 | FileCheck %s --check-prefix=INVALID
 
 // INVALID: error: dl-outline-microkernels: max-batch-bytes must be >= 0
@@ -141,13 +141,13 @@ func.func @row_padded_conv(%in: memref<1x1x6x5x16xf32>, %f: memref<2x1x3x1x16x8x
 
 // Stride 2 along W: A's rows are 2 x 16 elements apart (lda = 32), and the
 // three taps of the 1x3 filter one pixel apart (stride_a = 16). A strided 1x1
-// convolution reads a dense copy instead (dl-reduce-conv-strides): lda = 16.
+// convolution reads its pixels in place too: lda = 32, no batch.
 // Two channel blocks and a 1x1 filter: one strided batch loop.
 // CHECK-LABEL: func.func @strided_conv
 // CHECK: dl.gemm_dispatch {beta_zero, k = 16 : i64, lda = 32 : i64, ldb = 8 : i64, ldc = 8 : i64, m = 4 : i64, n = 8 : i64, stride_a = 16 : i64, stride_b = 128 : i64}
 // CHECK: dl.gemm_invoke {{.*}} batch(%c3)
 // CHECK-LABEL: func.func @strided_pointwise_conv
-// CHECK: dl.gemm_dispatch {beta_zero, k = 16 : i64, lda = 16 : i64, ldb = 8 : i64, ldc = 8 : i64, m = 4 : i64, n = 8 : i64}
+// CHECK: dl.gemm_dispatch {beta_zero, k = 16 : i64, lda = 32 : i64, ldb = 8 : i64, ldc = 8 : i64, m = 4 : i64, n = 8 : i64}
 // CHECK-LABEL: func.func @two_channel_blocks
 // CHECK: dl.gemm_dispatch {beta_zero, k = 16 : i64, lda = 16 : i64, ldb = 8 : i64, ldc = 8 : i64, m = 4 : i64, n = 8 : i64, stride_a = 256 : i64, stride_b = 128 : i64}
 // CHECK: dl.gemm_invoke {{.*}} batch(%c2)
