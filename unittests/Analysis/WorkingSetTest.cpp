@@ -294,6 +294,44 @@ TEST_F(WorkingSetTest, ConvolutionReuseProfileByHand) {
   EXPECT_FALSE(findReuse(reuse, 0, "d2"));
 }
 
+// A padded 1-D convolution over a batch of two, loops (h, n, r, k), whose
+// filter-row loop skips the taps on padding (r in [max(0, 1 - h), min(R, H +
+// 1 - h))), as convert-dl-to-affine lowers padded convolutions. The filter
+// f[r][k] is next used by the next n. From the first source, S[0,0,1,0], to
+// S[0,1,1,0] the first output row touches two filter rows: 2 Kb + in[0][0..1]
+// + out[0][0][*] + in[1][0] and out[1][0][0] = 3 Kb + 4 elements. Rows inside
+// the image touch all three: from S[2,0,0,0] to S[2,1,0,0], 3 Kb + in[0][1..3]
+// + out[0][2][*] + in[1][1] + out[1][2][0] = 4 Kb + 5, the distance of most
+// of the reuses, and the one the profile reports.
+TEST_F(WorkingSetTest, ReuseDistanceOfAnInteriorSourceWhenBordersSkipTaps) {
+  const int64_t h = 6, kb = 8;
+  std::string source = R"(
+    func.func @nest(%in: memref<2x6xf32>, %f: memref<3x8xf32>,
+                    %out: memref<2x6x8xf32>) {
+      affine.for %h = 0 to 6 {
+        affine.for %n = 0 to 2 {
+          affine.for %r = max affine_map<(d0) -> (0, 1 - d0)>(%h)
+              to min affine_map<(d0) -> (3, 7 - d0)>(%h) {
+            affine.for %k = 0 to 8 {
+              %x = affine.load %in[%n, %h + %r - 1] : memref<2x6xf32>
+              %y = affine.load %f[%r, %k] : memref<3x8xf32>
+              %o = affine.load %out[%n, %h, %k] : memref<2x6x8xf32>
+              %p = arith.mulf %x, %y : f32
+              %s = arith.addf %o, %p : f32
+              affine.store %s, %out[%n, %h, %k] : memref<2x6x8xf32>
+            }
+          }
+        }
+      }
+      return
+    })";
+  ReuseProfile reuse = profile(source);
+  const ReuseClass *filter = findReuse(reuse, 1, "d1");
+  ASSERT_TRUE(filter);
+  EXPECT_EQ(filter->accesses, 3 * kb * (h - 2) + 2 * 2 * kb);
+  EXPECT_EQ(filter->distanceElements, 4 * kb + 5);
+}
+
 TEST(CacheModelTest, Algorithm2AssignsSortedSetsToTheFastestLevelWithRoom) {
   CacheModel model;
   model.levels = {{"L1", 100, 1.0, 10.0}, {"L2", 1000, 10.0, 10.0}};

@@ -55,10 +55,12 @@ struct ReuseClass {
   int64_t accesses = 0;
   /// Bytes of one element of the array.
   int64_t elementBytes = 0;
-  /// The reuse distance of the first such instance: the distinct elements
-  /// (and bytes) of all arrays touched from it to its next access, both
-  /// included. A fully associative LRU cache of at least `distanceBytes`
-  /// still holds the element when it is used again.
+  /// The reuse distance: the distinct elements (and bytes) of all arrays
+  /// touched from an instance to its next access, both included, the larger
+  /// of the first instance's and an interior one's (the middle of the outer
+  /// loops' ranges: border iterations, such as a padded convolution's first
+  /// output row, may touch less). A fully associative LRU cache of at least
+  /// `distanceBytes` still holds the element when it is used again.
   int64_t distanceElements = 0;
   int64_t distanceBytes = 0;
   /// Some count was a bounding box.
