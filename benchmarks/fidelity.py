@@ -115,8 +115,7 @@ def main():
                              "machine decide a shape)")
     parser.add_argument("--only", default=None, help="regex over shape names")
     parser.add_argument("--block", type=int, default=harness.host_block())
-    parser.add_argument("--machine-file", default=None,
-                        help="machine file (dl-probe) for the ranking")
+    harness.add_machine_file_option(parser)
     parser.add_argument("--ranking-cost", default=None, choices=["traffic", "working-sets"],
                         help="cost the ranking sorts by (default: dl-compile's)")
     parser.add_argument("--keep-reports", action="store_true",
@@ -130,6 +129,8 @@ def main():
     dl_opt = os.path.join(args.build, "bin", "dl-opt")
     out = args.out or os.path.join(args.build, "benchmarks")
     os.makedirs(out, exist_ok=True)
+    machine = harness.machine_file_args(args.machine_file,
+                                        os.path.join(args.build, "bin"), out)
     only = re.compile(args.only) if args.only else None
     problems = []
     for name, *v in harness.read_shapes(args.conv_csv):
@@ -155,8 +156,7 @@ def main():
                 cmd = [dl_compile, path, f"--threads={args.threads}",
                        "--autotune-top-k=1000", f"--autotune-report={report}",
                        f"--bench-min-time={args.min_time}", "--run", "--json"]
-                if args.machine_file:
-                    cmd.append(f"--machine-file={args.machine_file}")
+                cmd += machine
                 if args.ranking_cost:
                     cmd.append(f"--ranking-cost={args.ranking_cost}")
                 proc = subprocess.run(harness.pinned(cmd, args.threads),

@@ -31,6 +31,11 @@ if config.dl_sanitizer_runtime:
     config.environment["ASAN_OPTIONS"] = "detect_leaks=0:allow_user_poisoning=0"
     config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
 
+# The benchmark harness's test needs oneDNN's side (built only when
+# libdnnl-dev is installed).
+if os.access(os.path.join(config.dl_tools_dir, "onednn-bench"), os.X_OK):
+    config.available_features.add("onednn-bench")
+
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
