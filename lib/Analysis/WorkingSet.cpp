@@ -914,9 +914,14 @@ WorkingSetAnalysis::computeReuse(const WorkingSetOptions &options) const {
       // source's: a padded convolution's first output row skips the taps
       // on padding, so its reuses span less than the steady state's (2/3
       // of the filter with a 3x3 filter), and a reuse that is a hit there
-      // may not be one in the rows that follow.
-      for (isl_set *source : {isl_set_lexmin(isl_set_copy(nextHere)),
-                              interiorPoint(nextHere, t)}) {
+      // may not be one in the rows that follow. Sources that form a box
+      // have no such borders; their first one is measured alone (each
+      // measure is a count, most of the analysis time).
+      SmallVector<isl_set *, 2> measured = {
+          isl_set_lexmin(isl_set_copy(nextHere))};
+      if (isl_set_is_box(nextHere) != isl_bool_true)
+        measured.push_back(interiorPoint(nextHere, t));
+      for (isl_set *source : measured) {
         isl_set *next = isl_set_lexmin(
             isl_set_apply(isl_set_copy(source), isl_map_copy(carried)));
         int64_t elements = 0, bytes = 0;
