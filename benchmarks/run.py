@@ -19,8 +19,9 @@ resnet50_conv.csv (batch N = threads) and gemm.csv, this
      the same run, interleaved: `--rounds` rounds, alternating the order;
      each system's figure is the median over rounds of its per-round
      medians.
-Every run is pinned to CPUs 0..threads-1 (taskset), for every system
-alike. The machine's fp32 peak is measured with
+dl compiles with a machine file dl-probe measures at the start
+(--machine-file). Every run is pinned to CPUs 0..threads-1 (taskset), for
+every system alike. The machine's fp32 peak is measured with
 an FMA loop (`onednn-bench peak`).
 Writes a table per thread count, results.csv, results.png (when matplotlib
 is installed) into --out, and ends with
@@ -133,8 +134,8 @@ def add_machine_file_option(parser):
 def machine_file_args(choice, bindir, out):
     """The dl-compile arguments for --machine-file `choice`, probing first
     when asked. The probe measures how much of the shared last-level cache one
-    core can use, which sysfs cannot tell: on the 2-core VM these figures come
-    from it reports 32 MiB, of which one core gets 12-16 MiB."""
+    core can use, which sysfs cannot tell: on the 2-core VM of the README's
+    figures sysfs reports 32 MiB, of which one core gets 12-16 MiB."""
     if choice == "none":
         return []
     if choice == "probe":
