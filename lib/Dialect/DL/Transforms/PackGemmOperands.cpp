@@ -59,10 +59,11 @@ struct PackGemmOperandsPass
   using PackGemmOperandsBase::PackGemmOperandsBase;
 
   void runOnOperation() override {
-    if (blockM < 0 || blockN < 0 || blockK < 1 || vectorBits < 0) {
+    if (blockM < 0 || blockN < 0 || blockK < 1 || vectorBits < 0 ||
+        prefetchStreams < 0) {
       getOperation().emitError(
-          "dl-pack-gemm-operands: block-k must be >= 1, and block-m, block-n "
-          "and vector-bits >= 0");
+          "dl-pack-gemm-operands: block-k must be >= 1, and block-m, block-n, "
+          "vector-bits and prefetch-streams >= 0");
       return signalPassFailure();
     }
     int64_t columns = blockN ? blockN : microkernelColumns(vectorBits);
@@ -90,6 +91,9 @@ struct PackGemmOperandsPass
       // operand: A's (bm x bk) when bk == K, B's (bk x bn) when bn == N.
       bool packA = op.getTransposeA() || !op.getAlpha().isExactlyValue(1.0) ||
                    (bk != k && (n / bn >= minReuse || conflictingRows(k)));
+      // Each row of an A block read in place is a memory stream of its own.
+      if (!packA && bk != k && prefetchStreams > 0 && bm > prefetchStreams)
+        bm = largestDivisorAtMost(m, prefetchStreams);
       bool packB = !blockedB &&
                    (op.getTransposeB() ||
                     (bn != n && (m / bm >= minReuse || conflictingRows(n))));

@@ -9,9 +9,12 @@
 // RUN: dl-opt %s --dl-pack-gemm-operands="vector-bits=1" --split-input-file | FileCheck %s --check-prefix=NARROW
 // RUN: not dl-opt %s --dl-pack-gemm-operands="max-batch-bytes=-1" 2>&1 | FileCheck %s --check-prefix=INVALID
 // RUN: not dl-opt %s --dl-pack-gemm-operands="vector-bits=-1" 2>&1 | FileCheck %s --check-prefix=INVALID-BITS
+// RUN: not dl-opt %s --dl-pack-gemm-operands="prefetch-streams=-1" 2>&1 | FileCheck %s --check-prefix=INVALID-BITS
+// RUN: dl-opt %s --dl-pack-gemm-operands="vector-bits=256 prefetch-streams=0" --split-input-file | FileCheck %s --check-prefix=UNCAPPED
+// RUN: dl-opt %s --dl-pack-gemm-operands="vector-bits=256 prefetch-streams=16" --split-input-file | FileCheck %s --check-prefix=STREAMS16
 
 // INVALID: error: dl-pack-gemm-operands: max-batch-bytes must be >= 0
-// INVALID-BITS: error: dl-pack-gemm-operands: block-k must be >= 1, and block-m, block-n and vector-bits >= 0
+// INVALID-BITS: error: dl-pack-gemm-operands: block-k must be >= 1, and block-m, block-n, vector-bits and prefetch-streams >= 0
 
 // Square, power-of-two leading dimensions: both operands are read many
 // times and neither block is contiguous in place. The 4 K blocks of
@@ -51,11 +54,18 @@ func.func @one_row_block(%a: memref<128x1024xf32>, %b: memref<1024x2048xf32>, %c
 // -----
 
 // N = 16 is one column block: A is read once and its leading dimension
-// (1000 floats) does not conflict, so A stays in place; B's 16-column
-// blocks are whole rows, contiguous already, and so are C's: no pack_c
-// although each is reduced over 4 calls.
+// (1000 floats) does not conflict, so A stays in place. Its blocks take 125
+// of each row's 1000 floats, so a block is read as one memory stream per
+// row: at most prefetch-streams (32) rows, not 128. B's 16-column blocks are
+// whole rows, contiguous already, and so are C's. The 8 K blocks of 24 KiB
+// fit in one call; with 128 rows (no bound on the streams) 2 of 68 KiB do:
+// no pack_c although each block of C is reduced over 4 calls.
 // CHECK-LABEL: func @narrow
-// CHECK: dl.matmul {{.*}} {batch_blocks = 2 : i64, pack_blocks = array<i64: 128, 16, 125>}
+// CHECK: dl.matmul {{.*}} {pack_blocks = array<i64: 32, 16, 125>}
+// UNCAPPED-LABEL: func @narrow
+// UNCAPPED: dl.matmul {{.*}} {batch_blocks = 2 : i64, pack_blocks = array<i64: 128, 16, 125>}
+// STREAMS16-LABEL: func @narrow
+// STREAMS16: dl.matmul {{.*}} {pack_blocks = array<i64: 16, 16, 125>}
 // SMALL-LABEL: func @narrow
 // SMALL: dl.matmul {{.*}} {pack_blocks = array<i64: 32, 16, 25>}
 func.func @narrow(%a: memref<256x1000xf32>, %b: memref<1000x16xf32>, %c: memref<256x16xf32>) {
