@@ -185,6 +185,15 @@ FailureOr<CacheModel> CacheModel::fromOptions(StringRef machineFile,
   return model;
 }
 
+double CacheModel::servedFraction(double bandwidth, double levelBandwidth,
+                                  double memoryBandwidth) {
+  double span = 1.0 / levelBandwidth - 1.0 / memoryBandwidth;
+  if (span == 0.0)
+    return 1.0;
+  double served = (1.0 / bandwidth - 1.0 / memoryBandwidth) / span;
+  return std::clamp(served, 0.0, 1.0);
+}
+
 LevelAssignment dl::assignToLevels(ArrayRef<int64_t> workingSetBytes,
                                    const CacheModel &model) {
   SmallVector<int64_t> sorted(workingSetBytes);

@@ -63,6 +63,13 @@ struct CacheModel {
   /// then the capacities of `sizes` ("L1=48K,L2=1M") on top.
   static FailureOr<CacheModel> fromOptions(StringRef machineFile,
                                            StringRef sizes, std::string &error);
+
+  /// The fraction of reads a cache level serves when a sweep reads at
+  /// `bandwidth`, the level alone at `levelBandwidth` and memory at
+  /// `memoryBandwidth` (any one unit): the h in 1/bandwidth = h/level +
+  /// (1-h)/memory, clamped to [0, 1]. 1 when the two bandwidths are equal.
+  static double servedFraction(double bandwidth, double levelBandwidth,
+                               double memoryBandwidth);
 };
 
 /// Bytes per cache level and memory, and their cost: the working sets each
