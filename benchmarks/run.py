@@ -274,6 +274,9 @@ def main():
             row["dl_gflops"] = dl_flops / (row["dl_ms"] * 1e6)
             row["onednn_gflops"] = dl_flops / (row["onednn_ms"] * 1e6)
             row["ratio"] = row["onednn_ms"] / row["dl_ms"]
+            # oneDNN over dl within each round (the two ran back to back):
+            # their spread over the rounds is the timing noise of `ratio`.
+            row["round_ratios"] = [o / d for o, d in zip(times["onednn"], times["dl"])]
             if times["solved"]:
                 row["solved_ms"] = statistics.median(times["solved"])
                 row["solved_gflops"] = dl_flops / (row["solved_ms"] * 1e6)
@@ -307,12 +310,26 @@ def main():
                   f"  solved tiles {solved}"
                   f"  reference {ref}{plain_b}", flush=True)
 
+        def selected(kind, key):
+            return [x[key] for x in rows
+                    if x["threads"] == threads and x["kind"] == kind and key in x]
+
         def geomean(kind, key="ratio"):
-            r = [x[key] for x in rows
-                 if x["threads"] == threads and x["kind"] == kind and key in x]
+            r = selected(kind, key)
             return math.exp(sum(map(math.log, r)) / len(r)) if r else float("nan")
+
+        def round_range(kind):
+            """Lowest and highest geomean of one round's ratios: how far the
+            geomean moves with the timing noise of a single round."""
+            per_shape = selected(kind, "round_ratios")
+            if not per_shape:
+                return float("nan"), float("nan")
+            per_round = [math.exp(sum(math.log(r[i]) for r in per_shape) / len(per_shape))
+                         for i in range(len(per_shape[0]))]
+            return min(per_round), max(per_round)
         summaries.append((geomean("conv"), geomean("gemm"),
-                          geomean("gemm", "plain_b_ratio"), threads))
+                          geomean("gemm", "plain_b_ratio"), threads,
+                          round_range("conv"), round_range("gemm")))
         print(f"geomean ranked/default-order: conv={geomean('conv', 'ranking_gain'):.3f} "
               f"gemm={geomean('gemm', 'ranking_gain'):.3f} threads={threads}", flush=True)
         print(f"geomean solved-tiles/onednn: conv={geomean('conv', 'solved_ratio'):.3f} "
@@ -351,9 +368,11 @@ def main():
         print(f"wrote {out}/results.csv and {out}/results.png")
     except ImportError:
         print(f"wrote {out}/results.csv (no PNG: python3-matplotlib not installed)")
-    for conv, gemm, gemm_plain_b, threads in summaries:
+    for conv, gemm, gemm_plain_b, threads, conv_rounds, gemm_rounds in summaries:
         print(f"geomean dl/onednn: conv={conv:.3f} gemm={gemm:.3f} "
               f"gemm_plain_b={gemm_plain_b:.3f} threads={threads}")
+        print(f"  one round's geomean ranged: conv {conv_rounds[0]:.3f}-{conv_rounds[1]:.3f} "
+              f"gemm {gemm_rounds[0]:.3f}-{gemm_rounds[1]:.3f}")
 
 
 if __name__ == "__main__":
