@@ -112,6 +112,9 @@ void dl::buildDLToLLVMPipeline(OpPassManager &pm,
     dl::OutlineMicrokernelsOptions outlineOptions;
     outlineOptions.reportFallbacks = options.reportFallbacks;
     outlineOptions.maxBatchBytes = options.maxBatchBytes;
+    outlineOptions.vectorBits = options.vectorBits;
+    outlineOptions.cacheSizes = options.cacheSizes;
+    outlineOptions.machineFile = options.machineFile;
     pm.addPass(dl::createOutlineMicrokernels(outlineOptions));
     // Hoists the Pure dispatches out of all loops.
     pm.addPass(createLoopInvariantCodeMotionPass());

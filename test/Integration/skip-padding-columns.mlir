@@ -2,15 +2,21 @@
 // splits into runs (7x7 and 14x14 outputs, 64-channel blocks; a plain-layout
 // one through dl-block-conv-layouts) and explicitly marked strided and
 // dilated ones, all through the microkernels, match the reference lowering
-// (which reads a zero-padded copy), sequential and with 2 threads.
+// (which reads a zero-padded copy), sequential and with 2 threads; also with
+// the 14-pixel runs' rows of C computed in halves (dl-outline-microkernels'
+// column split, chosen for AVX-512 and a 48 KiB L1 whatever the host).
 // RUN: dl-compile %s --run --threads=1 | FileCheck %s
 // RUN: dl-compile %s --run --threads=2 | FileCheck %s
+// RUN: dl-compile %s --run --threads=1 --vector-bits=512 --cache-sizes=L1=48K | FileCheck %s
+// RUN: dl-compile %s --vector-bits=512 --cache-sizes=L1=48K --mlir-print-ir-after=dl-outline-microkernels -o /dev/null 2>&1 | FileCheck %s --check-prefix=HALVES
 // RUN: dl-compile %s --vector-bits=512 --mlir-print-ir-after=dl-skip-padding-columns -o /dev/null 2>&1 | FileCheck %s --check-prefix=MARKED
 // RUN: dl-compile %s --vector-bits=512 --remarks -o /dev/null 2>&1 | FileCheck %s --check-prefix=OUTLINED --allow-empty
 
 // MARKED-COUNT-4: skip_padding_columns
 // MARKED-NOT: skip_padding_columns
 // OUTLINED-NOT: GEMM band kept as loops
+// HALVES-LABEL: func.func @fourteen_plain
+// HALVES: dl.gemm_dispatch {{{.*}} m = 14 : i64, n = 32 : i64
 
 // CHECK: seven: max_abs_err={{.*}} ok
 func.func @seven(%in: memref<1x2x7x7x64xf32>, %f: memref<2x2x3x3x64x64xf32>, %out: memref<1x2x7x7x64xf32>) {

@@ -99,8 +99,8 @@ cl::opt<std::string> tileReport(
     cl::value_desc("file"), cl::cat(category));
 cl::opt<std::string> cacheSizes(
     "cache-sizes",
-    cl::desc("Cache capacities for the ranking, e.g. L1=32K,L2=1M,L3=16M "
-             "(default: this machine's)"),
+    cl::desc("Cache capacities for the ranking and the microkernel calls' "
+             "shapes, e.g. L1=32K,L2=1M,L3=16M (default: this machine's)"),
     cl::value_desc("spec"), cl::cat(category));
 cl::opt<std::string>
     machineFile("machine-file",

@@ -19,7 +19,8 @@ namespace dl {
 /// Help of the `vector-bits` options (both pipelines and dl-compile).
 inline constexpr const char *kVectorBitsDescription =
     "Width of the microkernels' vector registers in bits, which sets the "
-    "default channel and GEMM blocks (0: the host's widest, 512 with "
+    "default channel and GEMM blocks and which register blocking the "
+    "microkernel calls are shaped for (0: the host's widest, 512 with "
     "AVX-512F, 256 with AVX2)";
 
 /// Options of the `dl-to-llvm` pipeline.
@@ -50,11 +51,13 @@ struct DLPipelineOptions : public PassPipelineOptions<DLPipelineOptions> {
                      "JSON here")};
   Option<std::string> cacheSizes{
       *this, "cache-sizes",
-      llvm::cl::desc("Cache capacities for the ranking, e.g. L1=32K,L2=1M "
-                     "(default: this machine's)")};
+      llvm::cl::desc("Cache capacities for the ranking and the microkernel "
+                     "calls' shapes, e.g. L1=32K,L2=1M (default: this "
+                     "machine's)")};
   Option<std::string> machineFile{
       *this, "machine-file",
-      llvm::cl::desc("Machine file (from dl-probe) for the ranking")};
+      llvm::cl::desc("Machine file (from dl-probe) for the ranking and the "
+                     "microkernel calls' shapes")};
   Option<std::string> rankingCost{
       *this, "ranking-cost",
       llvm::cl::desc("Cost dl-rank-variants ranks by: 'traffic' or "

@@ -12,10 +12,13 @@
 // alone. One batch loop may have bounds that vary with the loops outside
 // the call (a convolution's filter rows that skip its padding rows): each
 // call starts at its lower bound and takes the blocks of its iterations,
-// which lead the offset tables.
+// which lead the offset tables. Where splitting C's columns in halves makes
+// LIBXSMM's register passes re-read fewer B blocks (short rows of C, an A
+// that stays in the L1), each call computes half the columns.
 //
 //===----------------------------------------------------------------------===//
 
+#include "dl/Analysis/CacheModel.h"
 #include "dl/Dialect/DL/IR/DLOps.h"
 #include "dl/Dialect/DL/Transforms/Blocking.h"
 #include "dl/Dialect/DL/Transforms/Passes.h"
@@ -47,6 +50,48 @@ namespace {
 /// Largest batch given by a table of offsets; longer batches keep only
 /// their innermost loop (strided) in the kernel.
 constexpr int64_t kMaxOffsetTable = 1 << 16;
+
+/// Register passes of LIBXSMM 1.17's AVX-512 kernel over `rows` rows of C
+/// with `vectors` vector registers per row: it blocks the rows so that the
+/// accumulators, one register per vector of B's row and one for A's
+/// broadcast fit the 32 registers, in equal passes, except that exactly 7
+/// rows are one pass. Each pass runs the whole batch: it re-reads all of
+/// the call's B blocks.
+static int64_t registerPasses(int64_t rows, int64_t vectors) {
+  if (rows == 7)
+    return 1;
+  int64_t rowsPerPass = std::max<int64_t>(1, (32 - 1 - vectors) / vectors);
+  return llvm::divideCeil(rows, rowsPerPass);
+}
+
+/// The columns of C one call computes: `n`, or `n / 2` when the kernel's
+/// register passes re-read B from the L2 (B's blocks and A's do not fit the
+/// L1 together) and two halves of at most 2 passes each re-read less of it
+/// while A stays in the L1 for the second half. Only for AVX-512 kernels
+/// with a row of 4 vectors (the widest LIBXSMM keeps in registers), split
+/// into rows of 2. Measured interleaved against the whole rows (medians of
+/// 3-8 rounds): the padded 3x3 convolutions' 13/14- and 27/28-pixel runs
+/// (batches of 3 filter rows, 48 KiB of B) gained 1-8% (res4a_branch2b
+/// 0.870 -> 0.859 ms at 2 threads, res3a_branch2b 0.915 -> 0.901 at 2 and
+/// 0.872 -> 0.859 at 1), res4a_branch1's 14-pixel rows 1.4%. Not split:
+/// B in the L1 with A (1x1 layers with one channel block: res2a_branch1
+/// 3% slower split, gnmt_3's K = 32 40% slower), 56-pixel rows (4 passes
+/// per half: res2a_branch2b and res3a_branch2c 0.4-1.3% slower), 7 rows
+/// (one pass either way).
+static int64_t columnsPerCall(int64_t m, int64_t n, int64_t k, int64_t batch,
+                              int64_t vectorBits, int64_t l1Bytes) {
+  int64_t vectorLength = vectorBits / 32;
+  if (vectorBits != 512 || n != 4 * vectorLength)
+    return n;
+  int64_t aBytes = m * k * batch * int64_t(sizeof(float));
+  int64_t bBytes = k * n * batch * int64_t(sizeof(float));
+  if (aBytes > l1Bytes || aBytes + bBytes <= l1Bytes)
+    return n;
+  int64_t halfPasses = registerPasses(m, 2);
+  bool fewerReads =
+      2 * halfPasses * (bBytes / 2) < registerPasses(m, 4) * bBytes;
+  return halfPasses <= 2 && fewerReads ? n / 2 : n;
+}
 
 /// An affine access of the band rewritten over one dimension space: d0..d2
 /// are the offsets of the three band loops from their lower bounds, the
@@ -102,8 +147,10 @@ static std::optional<VariableBatchLoop> getVariableBatchLoop(AffineForOp loop) {
 /// Matches one tagged band and outlines it.
 class BandOutliner {
 public:
-  BandOutliner(AffineForOp band, SymbolTable &symbols, int64_t maxBatchBytes)
-      : symbols(symbols), band(band), maxBatchBytes(maxBatchBytes) {}
+  BandOutliner(AffineForOp band, SymbolTable &symbols, int64_t maxBatchBytes,
+               int64_t vectorBits, int64_t l1Bytes)
+      : symbols(symbols), band(band), maxBatchBytes(maxBatchBytes),
+        vectorBits(vectorBits), l1Bytes(l1Bytes) {}
 
   /// Outlines the band, or returns why it stays in loop form.
   LogicalResult run(std::string &reason);
@@ -132,8 +179,10 @@ private:
   unsigned leafDim(AffineForOp loop) const {
     return leafDim(loop.getInductionVar());
   }
-  /// Index of the first element of the outlined block of `access`.
-  SmallVector<Value> baseIndex(OpBuilder &builder, const Access &access);
+  /// Index of the first element of the outlined block of `access`, from
+  /// column `column` of the band's N loop.
+  SmallVector<Value> baseIndex(OpBuilder &builder, const Access &access,
+                               unsigned nDim = 0, int64_t column = 0);
   /// The batch loop with varying bounds, if the batch has one.
   std::optional<VariableBatchLoop> variableInBatch() const {
     if (variable && llvm::is_contained(batch, variable->loop))
@@ -150,6 +199,8 @@ private:
   SymbolTable &symbols;
   AffineForOp band;
   int64_t maxBatchBytes;                     // 0: no bound.
+  int64_t vectorBits;                        // Of the kernels' registers.
+  int64_t l1Bytes;                           // The L1 data cache.
   SmallVector<AffineForOp, 3> loops;         // The band, outermost first.
   SmallVector<int64_t, 3> tripCounts;        // Of `loops`.
   SmallVector<AffineForOp> batch;            // Batch loops, outermost first.
@@ -215,12 +266,14 @@ FailureOr<Access> BandOutliner::expandAccess(Operation *op) {
 }
 
 SmallVector<Value> BandOutliner::baseIndex(OpBuilder &builder,
-                                           const Access &access) {
-  // Band offsets are 0 and batch ivs their lower bounds at the first
-  // element (constants, or the varying one's value); the remaining leaves
-  // are operands of an affine.apply.
+                                           const Access &access, unsigned nDim,
+                                           int64_t column) {
+  // Band offsets are 0 (N's `column`) and batch ivs their lower bounds at
+  // the first element (constants, or the varying one's value); the
+  // remaining leaves are operands of an affine.apply.
   MLIRContext *ctx = band.getContext();
   SmallVector<AffineExpr> replacements(3, getAffineConstantExpr(0, ctx));
+  replacements[nDim] = getAffineConstantExpr(column, ctx);
   SmallVector<OpFoldResult> operands;
   for (Value leaf : leaves) {
     auto owner = affine::getForInductionVarOwner(leaf);
@@ -560,11 +613,14 @@ void BandOutliner::rewrite(const Access &a, const Access &b, const Access &c,
     offsetsB = std::move(nextB);
   }
   int64_t count = offsetsA.size();
+  int64_t columns =
+      columnsPerCall(tripCounts[mnk[0]], tripCounts[mnk[1]], tripCounts[mnk[2]],
+                     count, vectorBits, l1Bytes);
 
   auto dispatch = GemmDispatchOp::create(
       builder, loc, builder.getI64Type(),
       builder.getI64IntegerAttr(tripCounts[mnk[0]]),
-      builder.getI64IntegerAttr(tripCounts[mnk[1]]),
+      builder.getI64IntegerAttr(columns),
       builder.getI64IntegerAttr(tripCounts[mnk[2]]),
       builder.getI64IntegerAttr(lds[0]), builder.getI64IntegerAttr(lds[1]),
       builder.getI64IntegerAttr(lds[2]), strideA, strideB, withOffsets,
@@ -625,9 +681,12 @@ void BandOutliner::rewrite(const Access &a, const Access &b, const Access &c,
     tableB = makeTable(offsetsB, "__dl_batch_offsets_b");
   }
   band->removeAttr(DLDialect::getGemmBandAttrName());
-  GemmInvokeOp::create(builder, loc, dispatch, a.memref, baseIndex(builder, a),
-                       b.memref, baseIndex(builder, b), c.memref,
-                       baseIndex(builder, c), batchCount, tableA, tableB);
+  SmallVector<Value> baseA = baseIndex(builder, a);
+  for (int64_t column = 0; column < tripCounts[mnk[1]]; column += columns)
+    GemmInvokeOp::create(builder, loc, dispatch, a.memref, baseA, b.memref,
+                         baseIndex(builder, b, mnk[1], column), c.memref,
+                         baseIndex(builder, c, mnk[1], column), batchCount,
+                         tableA, tableB);
 }
 
 struct OutlineMicrokernelsPass
@@ -638,6 +697,15 @@ struct OutlineMicrokernelsPass
     if (failed(verifyMaxBatchBytes(getOperation(), "dl-outline-microkernels",
                                    maxBatchBytes)))
       return signalPassFailure();
+    std::string error;
+    FailureOr<CacheModel> cache =
+        CacheModel::fromOptions(machineFile, cacheSizes, error);
+    if (failed(cache)) {
+      getOperation().emitError("dl-outline-microkernels: ") << error;
+      return signalPassFailure();
+    }
+    int64_t l1Bytes = cache->levels.empty() ? 0 : cache->levels.front().bytes;
+    int64_t kernelVectorBits = vectorBits > 0 ? vectorBits : hostVectorBits();
     SymbolTable symbols(getOperation());
     SmallVector<AffineForOp> bands;
     getOperation().walk([&](AffineForOp loop) {
@@ -646,7 +714,9 @@ struct OutlineMicrokernelsPass
     });
     for (AffineForOp band : bands) {
       std::string reason;
-      if (failed(BandOutliner(band, symbols, maxBatchBytes).run(reason)) &&
+      if (failed(BandOutliner(band, symbols, maxBatchBytes, kernelVectorBits,
+                              l1Bytes)
+                     .run(reason)) &&
           reportFallbacks)
         band.emitRemark("GEMM band kept as loops: ") << reason;
     }

@@ -570,6 +570,17 @@ def OutlineMicrokernels
     offsets, not trusted), the kernel is dispatched with `beta_zero` (it
     writes `C` without reading it) and the fill moves into the fallback
     branch.
+    LIBXSMM's AVX-512 kernels keep a row of up to 4 vector registers of `C`
+    and compute `C`'s rows in register passes of 6 (one pass for exactly 7
+    rows; 14 rows per pass with rows of 2 vectors), each running the whole
+    batch, so each pass re-reads all of the call's `B` blocks. Where a row of
+    `C` is 4 vectors and computing it as two halves loads fewer elements
+    (`passes x B` plus `A` per half) while `A`'s blocks fit the L1
+    (`cache-sizes`/`machine-file`, else this machine's) for the second half,
+    the kernel is dispatched with `n` halved and invoked once per half:
+    the 14- and 28-pixel rows of the padded 3x3 convolutions (3 passes
+    become 1 and 5 become 2 per half). `vector-bits` other than 512 keep
+    `n` whole.
     The tag is removed from outlined bands. `dl.gemm_dispatch` is `Pure`,
     so loop-invariant code motion hoists it
     out of the loops and the hot loop only calls the kernel. A band that
@@ -583,7 +594,16 @@ def OutlineMicrokernels
     Option<"maxBatchBytes", "max-batch-bytes", "int64_t",
            /*default=*/"262144",
            "Most bytes of A and B blocks one kernel call reduces over: outer "
-           "batch loops beyond it stay around the call (0: no bound)">
+           "batch loops beyond it stay around the call (0: no bound)">,
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
+           "Width of the kernels' vector registers in bits, whose register "
+           "blocking the column split models (0: the host's widest; only "
+           "512 splits)">,
+    Option<"cacheSizes", "cache-sizes", "std::string", /*default=*/"\"\"",
+           "Cache capacities, e.g. L1=48K (default: this machine's); the L1 "
+           "must hold A for the column split">,
+    Option<"machineFile", "machine-file", "std::string", /*default=*/"\"\"",
+           "Machine file written by dl-probe, for the capacities">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
