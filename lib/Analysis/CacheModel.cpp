@@ -7,6 +7,7 @@
 
 #include "dl/Analysis/CacheModel.h"
 
+#include "mlir/IR/Operation.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -182,6 +183,16 @@ FailureOr<CacheModel> CacheModel::fromOptions(StringRef machineFile,
   }
   if (failed(model.overrideSizes(sizes, error)))
     return failure();
+  return model;
+}
+
+FailureOr<CacheModel> CacheModel::fromPassOptions(Operation *op, StringRef pass,
+                                                  StringRef machineFile,
+                                                  StringRef sizes) {
+  std::string error;
+  FailureOr<CacheModel> model = fromOptions(machineFile, sizes, error);
+  if (failed(model))
+    op->emitError() << pass << ": " << error;
   return model;
 }
 

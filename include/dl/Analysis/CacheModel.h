@@ -19,6 +19,7 @@
 #include <string>
 
 namespace mlir {
+class Operation;
 namespace dl {
 
 struct CacheLevel {
@@ -63,6 +64,11 @@ struct CacheModel {
   /// then the capacities of `sizes` ("L1=48K,L2=1M") on top.
   static FailureOr<CacheModel> fromOptions(StringRef machineFile,
                                            StringRef sizes, std::string &error);
+  /// fromOptions for the pass `pass` running on `op`: on failure, emits
+  /// "<pass>: <why>" on `op`.
+  static FailureOr<CacheModel> fromPassOptions(Operation *op, StringRef pass,
+                                               StringRef machineFile,
+                                               StringRef sizes);
 
   /// The fraction of reads a cache level serves when a sweep reads at
   /// `bandwidth`, the level alone at `levelBandwidth` and memory at

@@ -697,13 +697,10 @@ struct OutlineMicrokernelsPass
     if (failed(verifyMaxBatchBytes(getOperation(), "dl-outline-microkernels",
                                    maxBatchBytes)))
       return signalPassFailure();
-    std::string error;
-    FailureOr<CacheModel> cache =
-        CacheModel::fromOptions(machineFile, cacheSizes, error);
-    if (failed(cache)) {
-      getOperation().emitError("dl-outline-microkernels: ") << error;
+    FailureOr<CacheModel> cache = CacheModel::fromPassOptions(
+        getOperation(), "dl-outline-microkernels", machineFile, cacheSizes);
+    if (failed(cache))
       return signalPassFailure();
-    }
     int64_t l1Bytes = cache->levels.empty() ? 0 : cache->levels.front().bytes;
     int64_t kernelVectorBits = vectorBits > 0 ? vectorBits : hostVectorBits();
     SymbolTable symbols(getOperation());

@@ -30,13 +30,10 @@ struct RankVariantsPass : dl::impl::RankVariantsBase<RankVariantsPass> {
   using RankVariantsBase::RankVariantsBase;
 
   void runOnOperation() override {
-    std::string error;
-    FailureOr<CacheModel> cache =
-        CacheModel::fromOptions(machineFile, cacheSizes, error);
-    if (failed(cache)) {
-      getOperation().emitError("dl-rank-variants: ") << error;
+    FailureOr<CacheModel> cache = CacheModel::fromPassOptions(
+        getOperation(), "dl-rank-variants", machineFile, cacheSizes);
+    if (failed(cache))
       return signalPassFailure();
-    }
     std::optional<RankingCost> rankingCost = parseRankingCost(cost);
     if (!rankingCost) {
       getOperation().emitError("dl-rank-variants: unknown cost '")

@@ -215,13 +215,10 @@ struct SolveTileSizesPass : dl::impl::SolveTileSizesBase<SolveTileSizesPass> {
   using SolveTileSizesBase::SolveTileSizesBase;
 
   void runOnOperation() override {
-    std::string error;
-    FailureOr<CacheModel> cache =
-        CacheModel::fromOptions(machineFile, cacheSizes, error);
-    if (failed(cache)) {
-      getOperation().emitError("dl-solve-tile-sizes: ") << error;
+    FailureOr<CacheModel> cache = CacheModel::fromPassOptions(
+        getOperation(), "dl-solve-tile-sizes", machineFile, cacheSizes);
+    if (failed(cache))
       return signalPassFailure();
-    }
     TileSolverOptions options;
     options.maxIterations = maxIterations;
     options.candidates = std::max(1u, candidates.getValue());
