@@ -70,10 +70,11 @@ static int64_t registerPasses(int64_t rows, int64_t vectors) {
 /// while A stays in the L1 for the second half. Only for AVX-512 kernels
 /// with a row of 4 vectors (the widest LIBXSMM keeps in registers), split
 /// into rows of 2. Measured interleaved against the whole rows (medians of
-/// 3-8 rounds): the padded 3x3 convolutions' 13/14- and 27/28-pixel runs
-/// (batches of 3 filter rows, 48 KiB of B) gained 1-8% (res4a_branch2b
-/// 0.870 -> 0.859 ms at 2 threads, res3a_branch2b 0.915 -> 0.901 at 2 and
-/// 0.872 -> 0.859 at 1), res4a_branch1's 14-pixel rows 1.4%. Not split:
+/// 5 rounds): the padded 3x3 convolutions' 13/14- and 27/28-pixel runs
+/// (batches of 3 filter rows, 48 KiB of B) gained 1-5% (res4a_branch2b
+/// 0.897 -> 0.856 ms at 2 threads and 0.861 -> 0.850 at 1, res3a_branch2b
+/// 0.925 -> 0.902 and 0.875 -> 0.864), the strided 1x1 layers' 14- and
+/// 28-pixel rows -0.6% to +1.3%. Not split:
 /// B in the L1 with A (1x1 layers with one channel block: res2a_branch1
 /// 3% slower split, gnmt_3's K = 32 40% slower), 56-pixel rows (4 passes
 /// per half: res2a_branch2b and res3a_branch2c 0.4-1.3% slower), 7 rows
