@@ -147,7 +147,7 @@ int64_t capacitySweep(int64_t below, int64_t reported, double memoryBandwidth,
 /// sweeps. What the other cores (of this machine, or of other tenants of a
 /// VM's host) keep in the shared level varies while the probe runs; one
 /// sweep found 16 MiB of this VM's 32 MiB usable, the next 23 MiB (under
-/// the half-way rule, kMinServedFraction).
+/// the half-way rule that kMinServedFraction replaced).
 int64_t usableCapacity(int64_t below, int64_t reported, double memoryBandwidth,
                        uint64_t &sink) {
   int64_t usable = capacitySweep(below, reported, memoryBandwidth, sink);
@@ -183,9 +183,10 @@ double loadLatency(size_t bytes, uint64_t &sink) {
 /// Keeps the probe on the core it started on: every figure is one core's,
 /// and a thread the kernel moves between cores mid-sweep reads its buffer
 /// from another core's caches. Unpinned on this project's 2-core VM, the
-/// probe measured L2 at 252-259 bytes/ns and the L3's latency at 88-130 ns
-/// in some runs; pinned, 173-178 bytes/ns and 14-15 ns in every run. Only
-/// on Linux; elsewhere the probe runs where the scheduler puts it.
+/// probe measured L2 at 252-259 bytes/ns in some runs; pinned, 173-178
+/// bytes/ns in every run (the L3's latency still varies with what other
+/// cores do, 14-85 ns). Only on Linux; elsewhere the probe runs where the
+/// scheduler puts it.
 void stayOnThisCore() {
 #ifdef __linux__
   int cpu = sched_getcpu();

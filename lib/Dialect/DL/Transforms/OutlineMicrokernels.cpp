@@ -81,8 +81,7 @@ static int64_t registerPasses(int64_t rows, int64_t vectors) {
 /// (one pass either way).
 static int64_t columnsPerCall(int64_t m, int64_t n, int64_t k, int64_t batch,
                               int64_t vectorBits, int64_t l1Bytes) {
-  int64_t vectorLength = vectorBits / 32;
-  if (vectorBits != 512 || n != 4 * vectorLength)
+  if (vectorBits != 512 || n != microkernelColumns(vectorBits))
     return n;
   int64_t aBytes = m * k * batch * int64_t(sizeof(float));
   int64_t bBytes = k * n * batch * int64_t(sizeof(float));
