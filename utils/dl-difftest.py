@@ -3,8 +3,9 @@
 reference lowering.
 
 Each case is one function holding one random dl op (matmul with transposes,
-alpha and beta; plain and blocked conv2d with strides 1-3, paddings 0-3,
-dilations 1-2; both batch norms; relu, relu6, add, bias_add; pack and
+alpha and beta; plain and blocked conv2d with strides 1-3, paddings 0-3
+(a quarter of them up to 2 beyond the filter's extent), dilations 1-2;
+both batch norms; relu, relu6, add, bias_add; pack and
 unpack) whose sizes are drawn from 1, small primes and block multiples +- 1,
 with some sizes dynamic (`?`, given at run time by `dl.run_shape`). Cases
 are grouped into modules of up to --per-module functions; each module is run
@@ -107,9 +108,16 @@ def conv_geometry(rng):
     convolution: (in_hw, filter_rs, out_hw, strides, padding, dilations)."""
     while True:
         strides = [rng.randint(1, 3), rng.randint(1, 3)]
-        padding = [rng.randint(0, 3) for _ in range(4)]
         dilations = [rng.choice([1, 1, 2]), rng.choice([1, 1, 2])]
         filt = [rng.choice([1, 2, 3, 5]), rng.choice([1, 2, 3, 5])]
+        # Paddings up to 3, and in a quarter of the cases up to 2 beyond
+        # the filter's extent: whole output rows and columns then lie in
+        # the padding, and their reductions are empty.
+        wide = rng.random() < 0.25
+        padding = [
+            rng.randint(0, dilations[d % 2] * (filt[d % 2] - 1) + 3
+                        if wide else 3) for d in range(4)
+        ]
         ins = [rng.randint(1, 20), rng.randint(1, 20)]
         outs = []
         for d in range(2):

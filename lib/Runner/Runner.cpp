@@ -19,6 +19,8 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
@@ -28,6 +30,11 @@
 #include <csetjmp>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
+#include <limits>
+
+#include <sys/resource.h>
+#include <unistd.h>
 
 using namespace mlir;
 using namespace mlir::dl;
@@ -75,6 +82,74 @@ mlir::dl::getArgumentSpecs(func::FuncOp func) {
     specs.push_back(std::move(spec));
   }
   return specs;
+}
+
+uint64_t mlir::dl::availableMemoryBytes() {
+  uint64_t available = std::numeric_limits<uint64_t>::max();
+  if (std::FILE *meminfo = std::fopen("/proc/meminfo", "r")) {
+    char line[256];
+    unsigned long long kib;
+    while (std::fgets(line, sizeof(line), meminfo))
+      if (std::sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
+        available = static_cast<uint64_t>(kib) * 1024;
+    std::fclose(meminfo);
+  }
+  if (available == std::numeric_limits<uint64_t>::max()) {
+    long pages = sysconf(_SC_AVPHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && pageSize > 0)
+      available = static_cast<uint64_t>(pages) * pageSize;
+  }
+  struct rlimit limit;
+  if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+    available = std::min<uint64_t>(available, limit.rlim_cur);
+  return available;
+}
+
+/// `bytes` in the largest binary unit that keeps it at least 1.
+static std::string formatBytes(uint64_t bytes) {
+  const char *units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  double value = static_cast<double>(bytes);
+  unsigned unit = 0;
+  while (value >= 1024.0 && unit + 1 < std::size(units)) {
+    value /= 1024.0;
+    ++unit;
+  }
+  return unit == 0 ? llvm::formatv("{0} bytes", bytes).str()
+                   : llvm::formatv("{0:f1} {1}", value, units[unit]).str();
+}
+
+LogicalResult mlir::dl::checkArgumentMemory(func::FuncOp func,
+                                            ArrayRef<ArgumentSpec> specs,
+                                            unsigned copies,
+                                            uint64_t availableBytes) {
+  int64_t total = 0, largest = 0;
+  unsigned largestArg = 0;
+  for (auto [i, spec] : llvm::enumerate(specs)) {
+    int64_t bytes = sizeof(float), held;
+    for (int64_t extent : spec.shape)
+      if (extent < 0 || llvm::MulOverflow(bytes, extent, bytes))
+        return func.emitError()
+               << "argument #" << i << " of " << func.getArgumentTypes()[i]
+               << " has more bytes than a 64-bit size can count";
+    if (llvm::MulOverflow(bytes, static_cast<int64_t>(copies), held) ||
+        llvm::AddOverflow(total, held, total))
+      return func.emitError() << "the arguments have more bytes than a "
+                                 "64-bit size can count";
+    if (bytes > largest) {
+      largest = bytes;
+      largestArg = i;
+    }
+  }
+  if (static_cast<uint64_t>(total) <= availableBytes)
+    return success();
+  return func.emitError()
+         << "out of memory: the run's buffers take " << formatBytes(total)
+         << (copies > 1 ? " (the arguments and the reference run's copy)"
+                        : "")
+         << ", the largest argument #" << largestArg << " ("
+         << func.getArgumentTypes()[largestArg] << ") "
+         << formatBytes(largest) << ", and " << formatBytes(availableBytes)
+         << " of memory are available";
 }
 
 //===----------------------------------------------------------------------===//

@@ -307,9 +307,13 @@ int runAndBench(ModuleOp module) {
     return 1;
   }
   SmallVector<SmallVector<dl::ArgumentSpec>> specs;
+  // One function's buffers are live at a time; a --run copies them for the
+  // reference.
+  uint64_t available = dl::availableMemoryBytes();
   for (func::FuncOp fn : entries) {
     FailureOr<SmallVector<dl::ArgumentSpec>> fnSpecs = dl::getArgumentSpecs(fn);
-    if (failed(fnSpecs))
+    if (failed(fnSpecs) ||
+        failed(dl::checkArgumentMemory(fn, *fnSpecs, run ? 2 : 1, available)))
       return 1;
     specs.push_back(std::move(*fnSpecs));
   }
@@ -420,7 +424,8 @@ LogicalResult autotune(ModuleOp module) {
   SmallVector<SmallVector<HostBuffer>> inputs;
   for (auto [index, fn] : llvm::enumerate(entries)) {
     FailureOr<SmallVector<dl::ArgumentSpec>> specs = dl::getArgumentSpecs(fn);
-    if (failed(specs))
+    if (failed(specs) || failed(dl::checkArgumentMemory(
+                             fn, *specs, 1, dl::availableMemoryBytes())))
       return failure();
     inputs.push_back(makeInputs(*specs, seed + index));
   }
@@ -631,6 +636,9 @@ int main(int argc, char **argv) {
   dl::registerAllDLDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
+  // A diagnostic's location points into the user's file; the op's generic
+  // form after it (MLIR's default) only repeats it less readably.
+  context.printOpOnDiagnostic(false);
 
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);

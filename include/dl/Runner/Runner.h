@@ -53,6 +53,18 @@ struct ArgumentSpec {
 /// values.
 FailureOr<SmallVector<ArgumentSpec>> getArgumentSpecs(func::FuncOp func);
 
+/// Bytes of memory a process may still allocate: the kernel's estimate of
+/// available memory (MemAvailable), capped by the address-space limit.
+uint64_t availableMemoryBytes();
+
+/// Fails with a diagnostic on `func` when its arguments, each held
+/// `copies` times (a --run keeps a second copy for the reference), would
+/// not fit `availableBytes`, or when a size overflows: which argument is
+/// largest, its size, the total and what is available.
+LogicalResult checkArgumentMemory(func::FuncOp func,
+                                  ArrayRef<ArgumentSpec> specs, unsigned copies,
+                                  uint64_t availableBytes);
+
 /// An f32 host buffer, row-major, passed to JIT code as a memref descriptor.
 /// The data is 64-byte aligned (a cache line, as oneDNN aligns its buffers):
 /// malloc's 16-byte alignment would make every channel block of a blocked

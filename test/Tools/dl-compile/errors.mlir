@@ -24,3 +24,12 @@ func.func @dynamic(%x: memref<?xf32>) {
 }
 // NOFUNC: error: no public function with a body to run
 // COST: dl-compile: error: unknown --ranking-cost 'misses' (expected 'traffic' or 'working-sets')
+
+// Buffers that do not fit in memory: a clear error before any allocation.
+// RUN: not dl-compile %S/Inputs/huge-buffers.mlir --run 2>&1 | FileCheck %s --check-prefix=HUGE
+// RUN: not dl-compile %S/Inputs/huge-buffers.mlir --bench 2>&1 | FileCheck %s --check-prefix=HUGEBENCH
+// RUN: not dl-compile %S/Inputs/huge-buffers.mlir --run --function=overflow 2>&1 | FileCheck %s --check-prefix=OVERFLOW
+// HUGE: huge-buffers.mlir:4:1: error: out of memory: the run's buffers take 298.0 GiB (the arguments and the reference run's copy), the largest argument #0 ('memref<200000x200000xf32>') 149.0 GiB, and {{[0-9.]+}} {{[KMGT]?i?B|bytes}} of memory are available
+// HUGE-NOT: see current operation
+// HUGEBENCH: huge-buffers.mlir:4:1: error: out of memory: the run's buffers take 149.0 GiB, the largest argument #0
+// OVERFLOW: huge-buffers.mlir:9:1: error: argument #0 of 'memref<4611686018427387904x4xf32>' has more bytes than a 64-bit size can count

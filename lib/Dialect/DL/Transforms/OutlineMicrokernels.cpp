@@ -399,6 +399,14 @@ LogicalResult BandOutliner::run(std::string &reason) {
   };
   while (batch.size() > 1 && batchCount() > kMaxOffsetTable)
     batch.erase(batch.begin());
+  // A batch loop of no iteration (e.g. the filter rows of an output row
+  // that lies entirely in the padding) leaves the band nothing to compute:
+  // its loops stay, run no iteration, and C keeps its initial values. A
+  // call would compute one block instead.
+  if (batchCount() == 0) {
+    band->removeAttr(DLDialect::getGemmBandAttrName());
+    return success();
+  }
 
   // Values used by the block's base index must exist outside the outlined
   // loops.
