@@ -79,6 +79,9 @@ void dl::buildDLLayoutPipeline(OpPassManager &pm, int64_t maxBatchBytes,
   pm.addNestedPass<func::FuncOp>(dl::createReduceConvStrides());
   pm.addNestedPass<func::FuncOp>(dl::createMergeConvRows());
   pm.addNestedPass<func::FuncOp>(dl::createSkipPaddingColumns());
+  dl::SplitGemmRemaindersOptions splitOptions;
+  splitOptions.vectorBits = vectorBits;
+  pm.addNestedPass<func::FuncOp>(dl::createSplitGemmRemainders(splitOptions));
   dl::PackGemmOperandsOptions packOptions;
   packOptions.maxBatchBytes = maxBatchBytes;
   packOptions.vectorBits = vectorBits;
@@ -142,7 +145,7 @@ void dl::registerDLPipelines() {
       "dl-layouts",
       "The layout passes that run before the ranking in dl-to-llvm (blocked "
       "conv layouts, reduced strides, merged rows, skipped padding columns, "
-      "GEMM packing)",
+      "GEMM remainders, GEMM packing)",
       [](OpPassManager &pm, const DLLayoutPipelineOptions &options) {
         buildDLLayoutPipeline(pm, options.maxBatchBytes, options.vectorBits);
       });

@@ -222,6 +222,58 @@ def SkipPaddingColumns : Pass<"dl-skip-padding-columns", "::mlir::func::FuncOp">
   ];
 }
 
+def SplitGemmRemainders
+    : Pass<"dl-split-gemm-remainders", "::mlir::func::FuncOp"> {
+  let summary = "Split GEMMs whose sizes have no good block into full blocks and remainders";
+  let description = [{
+    `dl-pack-gemm-operands` computes C in blocks that divide M, N and K, so
+    that one statically sized microkernel serves every block. A size whose
+    largest divisor up to the block limit is small (a prime: 1) would make
+    every block that small: a 307x311x313 GEMM ran at 1.7 GFLOPS in blocks
+    of 1x1x1 against 202 GFLOPS for 320x320x320. This pass splits each
+    static `dl.matmul` along every dimension whose largest divisor up to its
+    limit is below half the limit into a main part of whole blocks of the
+    limit and one remainder below it, and rewrites the op as one
+    `dl.matmul` per combination of parts on `memref.subview`s of its
+    operands: up to 8 GEMMs, each with full blocks (the remainder's block is
+    the remainder itself; LIBXSMM dispatches kernels for any m, n, k). A
+    split along K accumulates: the parts after the first take `beta = 1`.
+    Sizes up to the limit, and sizes with a divisor of at least half the
+    limit (300 = 5 x 60 for 64), are not split. With a blocked B only M is
+    split (B's blocks fix N's and K's).
+
+    The limits are those of `dl-pack-gemm-operands` by default: four vector
+    registers of `vector-bits` along N (64 with AVX-512), a 16 KiB block of
+    C along M (64 rows), and `block-k` (128) along K. Parts are written
+    M-major, then N, then K, so every part of C is complete before the next
+    is started.
+
+    ```mlir
+    dl.matmul ins(%a, %b : memref<67x20xf32>, memref<20x64xf32>)
+              outs(%c : memref<67x64xf32>)
+    // becomes, M = 67 = 64 + 3:
+    %a0 = memref.subview %a[0, 0] [64, 20] [1, 1] : ...
+    %c0 = memref.subview %c[0, 0] [64, 64] [1, 1] : ...
+    dl.matmul ins(%a0, %b : ...) outs(%c0 : ...)
+    %a1 = memref.subview %a[64, 0] [3, 20] [1, 1] : ...
+    %c1 = memref.subview %c[64, 0] [3, 64] [1, 1] : ...
+    dl.matmul ins(%a1, %b : ...) outs(%c1 : ...)
+    ```
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+  let options = [
+    Option<"blockM", "block-m", "int64_t", /*default=*/"0",
+           "Block limit along M (0: a 16 KiB block of C)">,
+    Option<"blockN", "block-n", "int64_t", /*default=*/"0",
+           "Block limit along N (0: four vector registers)">,
+    Option<"blockK", "block-k", "int64_t", /*default=*/"128",
+           "Block limit along K">,
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
+           "Width of the microkernels' vector registers in bits (0: the "
+           "host's widest)">
+  ];
+}
+
 def PackGemmOperands : Pass<"dl-pack-gemm-operands", "::mlir::func::FuncOp"> {
   let summary = "Choose GEMM blocks and which operands to copy into packed blocks";
   let description = [{

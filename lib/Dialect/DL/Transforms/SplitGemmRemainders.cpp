@@ -1,0 +1,153 @@
+//===- SplitGemmRemainders.cpp - full GEMM blocks and remainders ----------===//
+//
+// The pass `dl-split-gemm-remainders`: a static dl.matmul whose sizes have no
+// good block (primes, powers of two plus one) becomes one dl.matmul per part
+// of a split of M, N and K into whole blocks and a remainder, on subviews of
+// its operands. Each part then gets full blocks from dl-pack-gemm-operands
+// (whose blocks must divide the sizes, so that one static microkernel serves
+// all of them) and its own ranking, packing and microkernels. Written on dl
+// ops, before the blocking decision, so dl-opt shows the parts.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dl/Dialect/DL/IR/DLOps.h"
+#include "dl/Dialect/DL/Transforms/Blocking.h"
+#include "dl/Dialect/DL/Transforms/Passes.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "llvm/Support/Debug.h"
+
+#include <map>
+#include <tuple>
+
+#define DEBUG_TYPE "dl-split-gemm-remainders"
+
+namespace mlir {
+namespace dl {
+#define GEN_PASS_DEF_SPLITGEMMREMAINDERS
+#include "dl/Dialect/DL/Transforms/Passes.h.inc"
+} // namespace dl
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::dl;
+
+namespace {
+
+/// A range [offset, offset + size) of one GEMM dimension.
+struct Part {
+  int64_t offset, size;
+};
+
+/// The parts of an extent: itself, or whole blocks of `limit` and the
+/// remainder when no divisor up to `limit` reaches half of it.
+SmallVector<Part, 2> splitExtent(int64_t extent, int64_t limit) {
+  if (extent <= limit || 2 * largestDivisorAtMost(extent, limit) >= limit)
+    return {{0, extent}};
+  int64_t main = extent / limit * limit;
+  return {{0, main}, {main, extent - main}};
+}
+
+/// Subviews of a GEMM's operands, one per operand and range: the parts
+/// that share a slice read the same value.
+class Slices {
+public:
+  explicit Slices(OpBuilder &b, Location loc) : b(b), loc(loc) {}
+
+  /// `source[rows][cols]`, or `source[cols][rows]` when `transposed`; the
+  /// source itself when that is all of it.
+  Value get(Value source, Part rows, Part cols, bool transposed) {
+    if (transposed)
+      std::swap(rows, cols);
+    auto type = cast<MemRefType>(source.getType());
+    if (rows.offset == 0 && cols.offset == 0 &&
+        rows.size == type.getDimSize(0) && cols.size == type.getDimSize(1))
+      return source;
+    Value &slice = cache[{source.getAsOpaquePointer(), rows.offset,
+                          rows.size, cols.offset, cols.size}];
+    if (!slice) {
+      SmallVector<OpFoldResult> offsets = {b.getIndexAttr(rows.offset),
+                                           b.getIndexAttr(cols.offset)};
+      SmallVector<OpFoldResult> sizes = {b.getIndexAttr(rows.size),
+                                         b.getIndexAttr(cols.size)};
+      SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
+      slice =
+          memref::SubViewOp::create(b, loc, source, offsets, sizes, strides);
+    }
+    return slice;
+  }
+
+private:
+  OpBuilder &b;
+  Location loc;
+  std::map<std::tuple<const void *, int64_t, int64_t, int64_t, int64_t>,
+           Value>
+      cache;
+};
+
+struct SplitGemmRemaindersPass
+    : dl::impl::SplitGemmRemaindersBase<SplitGemmRemaindersPass> {
+  using SplitGemmRemaindersBase::SplitGemmRemaindersBase;
+
+  void runOnOperation() override {
+    if (blockM < 0 || blockN < 0 || blockK < 1 || vectorBits < 0) {
+      getOperation().emitError("dl-split-gemm-remainders: block-k must be "
+                               ">= 1, and block-m, block-n and vector-bits "
+                               ">= 0");
+      return signalPassFailure();
+    }
+    int64_t columns = blockN ? blockN : microkernelColumns(vectorBits);
+    int64_t rows = blockM ? blockM : gemmBlockRows(columns);
+    SmallVector<MatmulOp> ops;
+    getOperation().walk([&](MatmulOp op) {
+      // Decided already: the blocks are given.
+      if (!op.getPackBlocks() && op.getA().getType().hasStaticShape() &&
+          op.getB().getType().hasStaticShape() &&
+          op.getC().getType().hasStaticShape())
+        ops.push_back(op);
+    });
+    for (MatmulOp op : ops)
+      split(op, rows, columns);
+  }
+
+  void split(MatmulOp op, int64_t rows, int64_t columns) {
+    bool transposeA = op.getTransposeA(), transposeB = op.getTransposeB();
+    int64_t m = op.getC().getType().getDimSize(0);
+    int64_t n = op.getC().getType().getDimSize(1);
+    int64_t k = op.getA().getType().getDimSize(transposeA ? 0 : 1);
+    // A blocked B fixes N's and K's blocks; its parts cannot be sliced.
+    bool blockedB = op.hasBlockedB();
+    SmallVector<Part, 2> mParts = splitExtent(m, rows);
+    SmallVector<Part, 2> nParts =
+        blockedB ? SmallVector<Part, 2>{{0, n}} : splitExtent(n, columns);
+    SmallVector<Part, 2> kParts =
+        blockedB ? SmallVector<Part, 2>{{0, k}} : splitExtent(k, blockK);
+    if (mParts.size() == 1 && nParts.size() == 1 && kParts.size() == 1)
+      return;
+    LLVM_DEBUG(llvm::dbgs() << "splitting " << op << ": M " << mParts.size()
+                            << " parts, N " << nParts.size() << ", K "
+                            << kParts.size() << "\n");
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    Attribute accumulate = b.getF32FloatAttr(1.0f);
+    Slices slices(b, loc);
+    for (Part mPart : mParts)
+      for (Part nPart : nParts) {
+        Value c = slices.get(op.getC(), mPart, nPart, false);
+        for (auto [index, kPart] : llvm::enumerate(kParts)) {
+          Value a = slices.get(op.getA(), mPart, kPart, transposeA);
+          Value bPart = blockedB ? op.getB()
+                                 : slices.get(op.getB(), kPart, nPart,
+                                              transposeB);
+          Operation *part = b.clone(*op);
+          part->setOperands({a, bPart, c});
+          // The K parts after the first add to what the first computed.
+          if (index > 0)
+            part->setAttr(op.getBetaAttrName(), accumulate);
+        }
+      }
+    op.erase();
+  }
+};
+
+} // namespace

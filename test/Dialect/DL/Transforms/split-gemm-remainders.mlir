@@ -1,0 +1,97 @@
+// Which dimensions dl-split-gemm-remainders splits into whole blocks and a
+// remainder (a largest divisor up to the limit below half of it: primes,
+// block multiples + 1) and which it keeps (sizes up to the limit, sizes with
+// a good divisor); K parts after the first accumulate (beta = 1).
+// RUN: dl-opt %s --dl-split-gemm-remainders="vector-bits=512" --split-input-file | FileCheck %s
+// RUN: dl-opt %s --dl-split-gemm-remainders="block-m=16 block-n=16 block-k=16" --split-input-file | FileCheck %s --check-prefix=SMALL
+// RUN: not dl-opt %s --dl-split-gemm-remainders="block-k=0" 2>&1 | FileCheck %s --check-prefix=INVALID
+
+// INVALID: error: dl-split-gemm-remainders: block-k must be >= 1, and block-m, block-n and vector-bits >= 0
+
+// Primes in every dimension (limits 64, 64, 128): 8 parts, M-major, then N,
+// then K; alpha and transposes are kept, beta only on the first K part.
+// CHECK-LABEL: func @primes
+// CHECK-DAG: %[[C00:.*]] = memref.subview %arg2[0, 0] [64, 64] [1, 1]
+// CHECK-DAG: %[[A00:.*]] = memref.subview %arg0[0, 0] [128, 64] [1, 1]
+// CHECK-DAG: %[[B00:.*]] = memref.subview %arg1[0, 0] [128, 64] [1, 1]
+// CHECK: dl.matmul ins(%[[A00]], %[[B00]] : {{.*}}) outs(%[[C00]] : memref<64x64xf32, strided<[67, 1]>>) {alpha = 2.000000e+00 : f32, beta = 3.000000e+00 : f32, transpose_a}
+// CHECK: memref.subview %arg0[128, 0] [3, 64] [1, 1]
+// CHECK: memref.subview %arg1[128, 0] [3, 64] [1, 1]
+// CHECK: dl.matmul {{.*}} outs(%[[C00]] : {{.*}}) {alpha = 2.000000e+00 : f32, beta = 1.000000e+00 : f32, transpose_a}
+// CHECK: %[[C01:.*]] = memref.subview %arg2[0, 64] [64, 3] [1, 1]
+// CHECK-COUNT-2: dl.matmul {{.*}} outs(%[[C01]] : memref<64x3xf32, strided<[67, 1], offset: 64>>)
+// CHECK: %[[C10:.*]] = memref.subview %arg2[64, 0] [7, 64] [1, 1]
+// CHECK-COUNT-2: dl.matmul {{.*}} outs(%[[C10]] :
+// CHECK: %[[C11:.*]] = memref.subview %arg2[64, 64] [7, 3] [1, 1]
+// CHECK-COUNT-2: dl.matmul {{.*}} outs(%[[C11]] :
+// CHECK-NOT: dl.matmul
+// SMALL-LABEL: func @primes
+// SMALL-COUNT-8: dl.matmul
+// SMALL-NOT: dl.matmul
+func.func @primes(%a: memref<131x71xf32>, %b: memref<131x67xf32>, %c: memref<71x67xf32>) {
+  dl.matmul ins(%a, %b : memref<131x71xf32>, memref<131x67xf32>) outs(%c : memref<71x67xf32>)
+      {alpha = 2.0 : f32, beta = 3.0 : f32, transpose_a}
+  return
+}
+
+// -----
+
+// Good divisors (300 = 5 x 60, 96 = 2 x 48) and sizes up to the limits
+// (40, 128): one GEMM. With limits of 16, 300 = 15 x 20 and 96 = 6 x 16 are
+// kept, 40 (divisor 10) and 128 (16) too.
+// CHECK-LABEL: func @divisible
+// CHECK-NOT: memref.subview
+// CHECK-COUNT-1: dl.matmul
+// SMALL-LABEL: func @divisible
+// SMALL-NOT: memref.subview
+func.func @divisible(%a: memref<300x128xf32>, %b: memref<128x96xf32>, %c: memref<300x96xf32>) {
+  dl.matmul ins(%a, %b : memref<300x128xf32>, memref<128x96xf32>) outs(%c : memref<300x96xf32>)
+  return
+}
+
+// -----
+
+// Block multiples + 1 along N and K (257 = 256 + 1; 129 = 128 + 1) with a
+// transposed B: the slices of B swap rows and columns.
+// CHECK-LABEL: func @plus_one
+// SMALL-LABEL: func @plus_one
+// CHECK: memref.subview %arg1[0, 0] [256, 128] [1, 1]
+// CHECK: dl.matmul {{.*}} {transpose_b}
+// CHECK: memref.subview %arg1[0, 128] [256, 1] [1, 1]
+// CHECK: dl.matmul {{.*}} {beta = 1.000000e+00 : f32, transpose_b}
+// CHECK: memref.subview %arg1[256, 0] [1, 128] [1, 1]
+// CHECK: dl.matmul {{.*}} {transpose_b}
+// CHECK: memref.subview %arg1[256, 128] [1, 1] [1, 1]
+// CHECK: dl.matmul {{.*}} {beta = 1.000000e+00 : f32, transpose_b}
+// CHECK-NOT: dl.matmul
+func.func @plus_one(%a: memref<32x129xf32>, %b: memref<257x129xf32>, %c: memref<32x257xf32>) {
+  dl.matmul ins(%a, %b : memref<32x129xf32>, memref<257x129xf32>) outs(%c : memref<32x257xf32>) {transpose_b}
+  return
+}
+
+// -----
+
+// A blocked B fixes N's and K's blocks: only M (prime) is split, B is read
+// whole by both parts. Blocks already decided, and dynamic sizes: untouched.
+// CHECK-LABEL: func @blocked_b
+// CHECK: memref.subview %arg0[0, 0] [64, 128] [1, 1]
+// CHECK: dl.matmul {{.*}}, %arg1 : {{.*}}, memref<2x1x128x64xf32>)
+// CHECK: memref.subview %arg0[64, 0] [3, 128] [1, 1]
+// CHECK: dl.matmul {{.*}}, %arg1 : {{.*}}, memref<2x1x128x64xf32>)
+// CHECK-LABEL: func @decided
+// CHECK-NOT: memref.subview
+// CHECK-LABEL: func @dynamic
+// CHECK-NOT: memref.subview
+func.func @blocked_b(%a: memref<67x128xf32>, %b: memref<2x1x128x64xf32>, %c: memref<67x128xf32>) {
+  dl.matmul ins(%a, %b : memref<67x128xf32>, memref<2x1x128x64xf32>) outs(%c : memref<67x128xf32>)
+  return
+}
+func.func @decided(%a: memref<67x67xf32>, %b: memref<67x67xf32>, %c: memref<67x67xf32>) {
+  dl.matmul ins(%a, %b : memref<67x67xf32>, memref<67x67xf32>) outs(%c : memref<67x67xf32>)
+      {pack_blocks = array<i64: 1, 1, 1>}
+  return
+}
+func.func @dynamic(%a: memref<?x67xf32>, %b: memref<67x67xf32>, %c: memref<?x67xf32>) {
+  dl.matmul ins(%a, %b : memref<?x67xf32>, memref<67x67xf32>) outs(%c : memref<?x67xf32>)
+  return
+}

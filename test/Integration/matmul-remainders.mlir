@@ -1,0 +1,66 @@
+// GEMMs of every awkward static shape through the optimized pipeline, against
+// the reference lowering: prime sizes (split into whole blocks and
+// remainders by dl-split-gemm-remainders), with transposes, alpha and beta,
+// block multiples + 1, a blocked B with a prime M, skinny shapes and sizes
+// of 1; sequential and with 2 threads. No band stays loops.
+// RUN: dl-compile %s --run --threads=1 | FileCheck %s
+// RUN: dl-compile %s --run --threads=2 | FileCheck %s
+// RUN: dl-compile %s --run --threads=2 --solve-tiles | FileCheck %s
+// RUN: dl-compile %s --remarks -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARKS --allow-empty
+
+// REMARKS-NOT: kept as loops
+
+// CHECK: primes: max_abs_err={{.*}} ok
+func.func @primes(%a: memref<307x313xf32>, %b: memref<313x311xf32>, %c: memref<307x311xf32>) {
+  dl.matmul ins(%a, %b : memref<307x313xf32>, memref<313x311xf32>) outs(%c : memref<307x311xf32>)
+  return
+}
+
+// CHECK: primes_transposed_scaled: max_abs_err={{.*}} ok
+func.func @primes_transposed_scaled(%a: memref<131x71xf32>, %b: memref<67x131xf32>, %c: memref<71x67xf32>) {
+  dl.matmul ins(%a, %b : memref<131x71xf32>, memref<67x131xf32>) outs(%c : memref<71x67xf32>)
+      {alpha = 0.5 : f32, beta = 2.0 : f32, transpose_a, transpose_b}
+  return
+}
+
+// CHECK: plus_one: max_abs_err={{.*}} ok
+func.func @plus_one(%a: memref<65x129xf32>, %b: memref<129x257xf32>, %c: memref<65x257xf32>) {
+  dl.matmul ins(%a, %b : memref<65x129xf32>, memref<129x257xf32>) outs(%c : memref<65x257xf32>) {beta = 1.0 : f32}
+  return
+}
+
+// CHECK: blocked_b_prime_m: max_abs_err={{.*}} ok
+func.func @blocked_b_prime_m(%a: memref<97x128xf32>, %b: memref<2x1x128x64xf32>, %c: memref<97x128xf32>) {
+  dl.matmul ins(%a, %b : memref<97x128xf32>, memref<2x1x128x64xf32>) outs(%c : memref<97x128xf32>)
+  return
+}
+
+// CHECK: gemv: max_abs_err={{.*}} ok
+func.func @gemv(%a: memref<257x263xf32>, %b: memref<263x1xf32>, %c: memref<257x1xf32>) {
+  dl.matmul ins(%a, %b : memref<257x263xf32>, memref<263x1xf32>) outs(%c : memref<257x1xf32>)
+  return
+}
+
+// CHECK: row_times_matrix: max_abs_err={{.*}} ok
+func.func @row_times_matrix(%a: memref<1x263xf32>, %b: memref<263x251xf32>, %c: memref<1x251xf32>) {
+  dl.matmul ins(%a, %b : memref<1x263xf32>, memref<263x251xf32>) outs(%c : memref<1x251xf32>)
+  return
+}
+
+// CHECK: outer_product: max_abs_err={{.*}} ok
+func.func @outer_product(%a: memref<131x1xf32>, %b: memref<1x137xf32>, %c: memref<131x137xf32>) {
+  dl.matmul ins(%a, %b : memref<131x1xf32>, memref<1x137xf32>) outs(%c : memref<131x137xf32>)
+  return
+}
+
+// CHECK: skinny: max_abs_err={{.*}} ok
+func.func @skinny(%a: memref<1031x7xf32>, %b: memref<7x13xf32>, %c: memref<1031x13xf32>) {
+  dl.matmul ins(%a, %b : memref<1031x7xf32>, memref<7x13xf32>) outs(%c : memref<1031x13xf32>)
+  return
+}
+
+// CHECK: scalar: max_abs_err={{.*}} ok
+func.func @scalar(%a: memref<1x1xf32>, %b: memref<1x1xf32>, %c: memref<1x1xf32>) {
+  dl.matmul ins(%a, %b : memref<1x1xf32>, memref<1x1xf32>) outs(%c : memref<1x1xf32>)
+  return
+}
