@@ -5,10 +5,11 @@ reference lowering.
 Each case is one function holding one random dl op (matmul with transposes,
 alpha and beta; plain and blocked conv2d with strides 1-3, paddings 0-3
 (a quarter of them up to 2 beyond the filter's extent), dilations 1-2;
-both batch norms; relu, relu6, add, bias_add; pack and
-unpack) whose sizes are drawn from 1, small primes and block multiples +- 1,
-with some sizes dynamic (`?`, given at run time by `dl.run_shape`). Cases
-are grouped into modules of up to --per-module functions; each module is run
+both batch norms; relu, relu6, add, bias_add; pack and unpack, half of
+them with a padded last block) whose sizes are drawn from 1, small primes
+and block multiples +- 1 (plain convolutions' channels also from 67, 97
+and 131, which dl-block-conv-layouts pads), with some sizes dynamic (`?`,
+given at run time by `dl.run_shape`). Cases are grouped into modules of up to --per-module functions; each module is run
 with `dl-compile --run` (the optimized dl-to-llvm pipeline against
 dl-reference-to-llvm, on the same generated inputs, at dl-compile's
 tolerance) at 1 or 2 threads, with or without the Ipopt tile solver.
@@ -142,7 +143,10 @@ def gen_conv(rng, dynamic):
     n = rng.choice([1, 1, 2, 3])
     case = Case("conv2d", dynamic)
     if rng.random() < 0.5:
-        c, k = rng.choice(SMALL + [16, 17]), rng.choice(SMALL + [16, 17])
+        # Channel counts past the 64-channel block limit without a good
+        # divisor are padded by dl-block-conv-layouts.
+        c, k = (rng.choice(SMALL + [16, 17, 67, 131]),
+                rng.choice(SMALL + [16, 17, 67, 97]))
         case.arg("x", [n, c] + ins)
         case.arg("w", [k, c] + filt)
         case.arg("y", [n, k] + outs)
@@ -223,13 +227,18 @@ def gen_layout(rng, dynamic):
         n, h, w = rng.choice([1, 2, 3]), rng.choice(SIZES), rng.choice(SMALL)
         b = rng.choice(BLOCKS)
         blocks = rng.choice([1, 2, 3])
-        plain, blocked = [n, blocks * b, h, w], [n, blocks, h, w, b]
+        # Half the cases pad the last block.
+        pad = rng.randint(0, b - 1) if rng.random() < 0.5 else 0
+        plain, blocked = [n, blocks * b - pad, h, w], [n, blocks, h, w, b]
         blocked_static = [4]
     else:
         bk, bc = rng.choice(BLOCKS), rng.choice(BLOCKS)
         kb, cb = rng.choice([1, 2]), rng.choice([1, 2])
         r, s = rng.choice([1, 3]), rng.choice([1, 3])
-        plain, blocked = [kb * bk, cb * bc, r, s], [kb, cb, r, s, bc, bk]
+        pad_k = rng.randint(0, bk - 1) if rng.random() < 0.5 else 0
+        pad_c = rng.randint(0, bc - 1) if rng.random() < 0.5 else 0
+        plain = [kb * bk - pad_k, cb * bc - pad_c, r, s]
+        blocked = [kb, cb, r, s, bc, bk]
         blocked_static = [4, 5]
     case.arg("p", plain)
     case.arg("q", blocked, blocked_static)

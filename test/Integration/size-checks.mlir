@@ -95,7 +95,7 @@ func.func @add_shape(%l: memref<4x?xf32> {dl.run_shape = array<i64: 4, 16>},
   return
 }
 
-// PACK: 'dl.pack' op run-time size check failed: blocked input channels (blocks x block) does not match plain input channels
+// PACK: 'dl.pack' op run-time size check failed: blocked input channels (blocks x block) is less than plain input channels
 func.func @pack_blocks(%p: memref<1x?x4x4xf32> {dl.run_shape = array<i64: 1, 12, 4, 4>},
                        %b: memref<1x?x4x4x4xf32> {dl.run_shape = array<i64: 1, 2, 4, 4, 4>}) {
   dl.pack ins(%p : memref<1x?x4x4xf32>) outs(%b : memref<1x?x4x4x4xf32>)

@@ -46,3 +46,27 @@ func.func @filters(%p: memref<16x8x3x3xf32>, %b: memref<2x2x3x3x4x8xf32>) {
   return
 }
 // CHECK-NOT: dl.
+
+// A padded last channel block (13 channels in 2 blocks of 8): the pack zeroes
+// channels 5..7 of block 1, then copies the whole block and the 5 channels of
+// the last one in two nests; the unpack copies the same two parts back.
+// CHECK-LABEL: func.func @padded
+// CHECK-SAME: (%[[P:[a-z0-9_]+]]: memref<1x13x2x2xf32>, %[[BL:[a-z0-9_]+]]: memref<1x2x2x2x8xf32>)
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: affine.for %[[PC:.*]] = 0 to 3 {
+// CHECK-NEXT: affine.store %[[ZERO]], %[[BL]][%{{.*}}, %{{.*}} + 1, %{{.*}}, %{{.*}}, %[[PC]] + 5]
+// CHECK: affine.for %[[C:.*]] = 0 to 8 {
+// CHECK-NEXT: affine.load %[[P]][%{{.*}}, %{{.*}} * 8 + %[[C]], %{{.*}}, %{{.*}}]
+// CHECK: affine.for %[[LC:.*]] = 0 to 5 {
+// CHECK-NEXT: affine.load %[[P]][%{{.*}}, (%{{.*}} + 1) * 8 + %[[LC]], %{{.*}}, %{{.*}}]
+// CHECK-NEXT: affine.store %{{.*}}, %[[BL]][%{{.*}}, %{{.*}} + 1, %{{.*}}, %{{.*}}, %[[LC]]]
+// CHECK: affine.for %{{.*}} = 0 to 8 {
+// CHECK: affine.for %[[UC:.*]] = 0 to 5 {
+// CHECK-NEXT: %[[U:.*]] = affine.load %[[BL]][%{{.*}}, %{{.*}} + 1, %{{.*}}, %{{.*}}, %[[UC]]]
+// CHECK-NEXT: affine.store %[[U]], %[[P]][%{{.*}}, (%{{.*}} + 1) * 8 + %[[UC]], %{{.*}}, %{{.*}}]
+// CHECK-NOT: affine.store %[[ZERO]]
+func.func @padded(%p: memref<1x13x2x2xf32>, %b: memref<1x2x2x2x8xf32>) {
+  dl.pack ins(%p : memref<1x13x2x2xf32>) outs(%b : memref<1x2x2x2x8xf32>)
+  dl.unpack ins(%b : memref<1x2x2x2x8xf32>) outs(%p : memref<1x13x2x2xf32>)
+  return
+}

@@ -1255,10 +1255,10 @@ func.func @pack_not_f32(%p: memref<2x8x5x5xf16>, %b: memref<2x2x5x5x4xf32>) {
 
 // -----
 
-func.func @pack_block_does_not_divide(%p: memref<2x10x5x5xf32>,
-                                      %b: memref<2x3x5x5x4xf32>) {
-  // expected-error @+1 {{'dl.pack' op input block size (4) does not divide the number of input channels (10)}}
-  dl.pack ins(%p : memref<2x10x5x5xf32>) outs(%b : memref<2x3x5x5x4xf32>)
+func.func @pack_blocks_too_few(%p: memref<2x10x5x5xf32>,
+                               %b: memref<2x2x5x5x4xf32>) {
+  // expected-error @+1 {{'dl.pack' op blocked input channels (blocks x block) (8) is less than plain input channels (10)}}
+  dl.pack ins(%p : memref<2x10x5x5xf32>) outs(%b : memref<2x2x5x5x4xf32>)
   return
 }
 
@@ -1283,7 +1283,8 @@ func.func @pack_zero_block(%p: memref<2x8x5x5xf32>, %b: memref<2x2x5x5x0xf32>) {
 
 func.func @pack_blocks_times_block(%p: memref<2x8x5x5xf32>,
                                    %b: memref<2x3x5x5x4xf32>) {
-  // expected-error @+1 {{'dl.pack' op blocked input channels (blocks x block) (12) does not match plain input channels (8)}}
+  // A whole block of padding.
+  // expected-error @+1 {{'dl.pack' op plain input channels plus the block less one (11) is less than blocked input channels (blocks x block) (12)}}
   dl.pack ins(%p : memref<2x8x5x5xf32>) outs(%b : memref<2x3x5x5x4xf32>)
   return
 }
@@ -1314,9 +1315,9 @@ func.func @pack_width(%p: memref<2x8x5x5xf32>, %b: memref<2x2x5x4x4xf32>) {
 
 // -----
 
-func.func @unpack_block_does_not_divide(%b: memref<2x2x5x5x3xf32>,
-                                        %p: memref<2x8x5x5xf32>) {
-  // expected-error @+1 {{'dl.unpack' op input block size (3) does not divide the number of input channels (8)}}
+func.func @unpack_blocks_too_few(%b: memref<2x2x5x5x3xf32>,
+                                 %p: memref<2x8x5x5xf32>) {
+  // expected-error @+1 {{'dl.unpack' op blocked input channels (blocks x block) (6) is less than plain input channels (8)}}
   dl.unpack ins(%b : memref<2x2x5x5x3xf32>) outs(%p : memref<2x8x5x5xf32>)
   return
 }
@@ -1334,7 +1335,7 @@ func.func @unpack_dynamic_block(%b: memref<2x2x5x5x?xf32>,
 
 func.func @unpack_blocks_times_block(%b: memref<2x4x5x5x4xf32>,
                                      %p: memref<2x8x5x5xf32>) {
-  // expected-error @+1 {{'dl.unpack' op blocked input channels (blocks x block) (16) does not match plain input channels (8)}}
+  // expected-error @+1 {{'dl.unpack' op plain input channels plus the block less one (11) is less than blocked input channels (blocks x block) (16)}}
   dl.unpack ins(%b : memref<2x4x5x5x4xf32>) outs(%p : memref<2x8x5x5xf32>)
   return
 }
@@ -1353,10 +1354,10 @@ func.func @unpack_batch(%b: memref<1x2x5x5x4xf32>, %p: memref<2x8x5x5xf32>) {
 
 // -----
 
-func.func @pack_filter_output_block_does_not_divide(
-    %p: memref<16x8x3x3xf32>, %b: memref<3x2x3x3x4x6xf32>) {
-  // expected-error @+1 {{'dl.pack' op output block size (6) does not divide the number of output channels (16)}}
-  dl.pack ins(%p : memref<16x8x3x3xf32>) outs(%b : memref<3x2x3x3x4x6xf32>)
+func.func @pack_filter_output_blocks_too_few(
+    %p: memref<16x8x3x3xf32>, %b: memref<2x2x3x3x4x6xf32>) {
+  // expected-error @+1 {{'dl.pack' op blocked output channels (blocks x block) (12) is less than plain output channels (16)}}
+  dl.pack ins(%p : memref<16x8x3x3xf32>) outs(%b : memref<2x2x3x3x4x6xf32>)
   return
 }
 
@@ -1382,16 +1383,16 @@ func.func @pack_filter_output_zero_block(%p: memref<16x8x3x3xf32>,
 
 func.func @pack_filter_output_blocks(%p: memref<16x8x3x3xf32>,
                                      %b: memref<4x2x3x3x4x8xf32>) {
-  // expected-error @+1 {{'dl.pack' op blocked output channels (blocks x block) (32) does not match plain output channels (16)}}
+  // expected-error @+1 {{'dl.pack' op plain output channels plus the block less one (23) is less than blocked output channels (blocks x block) (32)}}
   dl.pack ins(%p : memref<16x8x3x3xf32>) outs(%b : memref<4x2x3x3x4x8xf32>)
   return
 }
 
 // -----
 
-func.func @pack_filter_input_block_does_not_divide(
+func.func @pack_filter_input_blocks_too_few(
     %p: memref<16x8x3x3xf32>, %b: memref<2x2x3x3x3x8xf32>) {
-  // expected-error @+1 {{'dl.pack' op input block size (3) does not divide the number of input channels (8)}}
+  // expected-error @+1 {{'dl.pack' op blocked input channels (blocks x block) (6) is less than plain input channels (8)}}
   dl.pack ins(%p : memref<16x8x3x3xf32>) outs(%b : memref<2x2x3x3x3x8xf32>)
   return
 }
@@ -1409,7 +1410,7 @@ func.func @pack_filter_input_dynamic_block(%p: memref<16x8x3x3xf32>,
 
 func.func @pack_filter_input_blocks(%p: memref<16x8x3x3xf32>,
                                     %b: memref<2x1x3x3x4x8xf32>) {
-  // expected-error @+1 {{'dl.pack' op blocked input channels (blocks x block) (4) does not match plain input channels (8)}}
+  // expected-error @+1 {{'dl.pack' op blocked input channels (blocks x block) (4) is less than plain input channels (8)}}
   dl.pack ins(%p : memref<16x8x3x3xf32>) outs(%b : memref<2x1x3x3x4x8xf32>)
   return
 }
@@ -1476,7 +1477,7 @@ func.func @unpack_filter_same_buffer(%b: memref<2x2x3x3x4x8xf32>) {
 
 func.func @unpack_filter_output_blocks(%b: memref<2x2x3x3x4x8xf32>,
                                        %p: memref<8x8x3x3xf32>) {
-  // expected-error @+1 {{'dl.unpack' op blocked output channels (blocks x block) (16) does not match plain output channels (8)}}
+  // expected-error @+1 {{'dl.unpack' op plain output channels plus the block less one (15) is less than blocked output channels (blocks x block) (16)}}
   dl.unpack ins(%b : memref<2x2x3x3x4x8xf32>) outs(%p : memref<8x8x3x3xf32>)
   return
 }
@@ -1485,7 +1486,7 @@ func.func @unpack_filter_output_blocks(%b: memref<2x2x3x3x4x8xf32>,
 
 func.func @unpack_filter_input_blocks(%b: memref<2x2x3x3x4x8xf32>,
                                       %p: memref<16x16x3x3xf32>) {
-  // expected-error @+1 {{'dl.unpack' op blocked input channels (blocks x block) (8) does not match plain input channels (16)}}
+  // expected-error @+1 {{'dl.unpack' op blocked input channels (blocks x block) (8) is less than plain input channels (16)}}
   dl.unpack ins(%b : memref<2x2x3x3x4x8xf32>) outs(%p : memref<16x16x3x3xf32>)
   return
 }

@@ -175,17 +175,30 @@ void addLayoutChange(SizeRelations &relations, Value plain, Value blocked) {
     addBlocking(1, 0, 3, "matrix columns");
     return;
   }
+  // Channels may be padded: the blocks hold the plain channels and fewer
+  // than a block more.
+  auto addPaddedBlocking = [&](unsigned plainDim, unsigned blocksDim,
+                               unsigned blockDim, StringRef name) {
+    AffineExpr padded =
+        blocksTimesBlock(relations, blocked, blocksDim, blockDim);
+    AffineExpr channels = relations.size(plain, plainDim);
+    relations.addLessEqual(channels, "plain " + name, padded,
+                           "blocked " + name + " (blocks x block)");
+    relations.addLessEqual(padded, "blocked " + name + " (blocks x block)",
+                           channels + relations.size(blocked, blockDim) - 1,
+                           "plain " + name + " plus the block less one");
+  };
   if (cast<MemRefType>(blocked.getType()).getRank() == 5) {
     // NCHW <-> NCHW{c}c.
     addSame(0, "batch");
     addSame(2, "height");
     addSame(3, "width");
-    addBlocking(1, 1, 4, "input channels");
+    addPaddedBlocking(1, 1, 4, "input channels");
     return;
   }
   // KCRS <-> KCRS{c}c{k}k.
-  addBlocking(0, 0, 5, "output channels");
-  addBlocking(1, 1, 4, "input channels");
+  addPaddedBlocking(0, 0, 5, "output channels");
+  addPaddedBlocking(1, 1, 4, "input channels");
   addSame(2, "filter height");
   addSame(3, "filter width");
 }

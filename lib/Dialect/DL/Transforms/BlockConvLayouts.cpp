@@ -128,24 +128,30 @@ private:
     ArrayRef<int64_t> filter = op.getFilter().getType().getShape();
     ArrayRef<int64_t> output = op.getOutput().getType().getShape();
     int64_t channels = input[1], outChannels = filter[0];
-    int64_t cb = largestDivisorAtMost(channels, blockC);
-    int64_t kb = largestDivisorAtMost(outChannels, blockK);
-    if (kb == 1)
+    // Output channels are the microkernels' vector dimension (four vectors
+    // per row at the default limit).
+    int64_t cb = paddedChannelBlock(channels, blockC);
+    int64_t kb = paddedVectorBlock(outChannels, blockK,
+                                   std::max<int64_t>(1, blockK / 4));
+    if (kb == 1) {
+      op.emitRemark("dl-block-conv-layouts: a single output channel gives "
+                    "the microkernel no vector dimension; the convolution "
+                    "stays in the plain layout and runs as loops");
       return;
+    }
+    int64_t cBlocks = channelBlocks(channels, cb);
+    int64_t kBlocks = channelBlocks(outChannels, kb);
 
     OpBuilder b(op);
     Location loc = op.getLoc();
     Value blockedInput = allocateScratch(
-        b, loc, blockedType({input[0], channels / cb, input[2], input[3], cb}));
+        b, loc, blockedType({input[0], cBlocks, input[2], input[3], cb}));
     PackOp::create(b, loc, op.getInput(), blockedInput);
-    Value blockedFilter =
-        allocateScratch(b, loc,
-                        blockedType({outChannels / kb, channels / cb, filter[2],
-                                     filter[3], cb, kb}));
+    Value blockedFilter = allocateScratch(
+        b, loc, blockedType({kBlocks, cBlocks, filter[2], filter[3], cb, kb}));
     PackOp::create(b, loc, op.getFilter(), blockedFilter);
     Value blockedOutput = allocateScratch(
-        b, loc,
-        blockedType({output[0], outChannels / kb, output[2], output[3], kb}));
+        b, loc, blockedType({output[0], kBlocks, output[2], output[3], kb}));
     Conv2DOp::create(b, loc, TypeRange{},
                      ValueRange{blockedInput, blockedFilter, blockedOutput},
                      op->getAttrs());
@@ -223,10 +229,13 @@ private:
     auto destType = cast<MemRefType>(dest.getType());
     IRMapping mapping;
     Type copyType;
+    bool perChannel = false;
     for (OpOperand *input : dps.getDpsInputOperands()) {
       Value value = input->get();
-      if (cast<MemRefType>(value.getType()).getRank() == 1)
-        continue; // A per-channel vector: the same in both layouts.
+      if (cast<MemRefType>(value.getType()).getRank() == 1) {
+        perChannel = true; // The same vector in both layouts.
+        continue;
+      }
       Value copy = copies.lookup(value);
       if (!copy || (copyType && copy.getType() != copyType)) {
         copies.written(dest);
@@ -235,7 +244,13 @@ private:
       copyType = copy.getType();
       mapping.map(value, copy);
     }
-    if (!copyType || destType.getRank() != 4) {
+    // Per-channel vectors have no entries for a padded copy's padding
+    // channels.
+    auto padded = [&] {
+      ArrayRef<int64_t> blocked = cast<MemRefType>(copyType).getShape();
+      return blocked[1] * blocked[4] != destType.getDimSize(1);
+    };
+    if (!copyType || destType.getRank() != 4 || (perChannel && padded())) {
       copies.written(dest);
       return;
     }

@@ -4,6 +4,7 @@
 // RUN: dl-opt %s --dl-block-conv-layouts="vector-bits=256" --split-input-file | FileCheck %s
 // RUN: dl-opt %s --dl-block-conv-layouts="block-c=16 block-k=8" --split-input-file | FileCheck %s --check-prefix=SMALL
 // RUN: dl-opt %s --dl-block-conv-layouts="vector-bits=512" --split-input-file | FileCheck %s --check-prefix=AVX512
+// RUN: dl-opt %s --dl-block-conv-layouts="vector-bits=256" --split-input-file --verify-diagnostics -o /dev/null
 // RUN: not dl-opt %s --dl-block-conv-layouts="block-k=-1" 2>&1 | FileCheck %s --check-prefix=INVALID
 
 // INVALID: error: dl-block-conv-layouts: block-c, block-k and vector-bits must be >= 0
@@ -51,18 +52,39 @@ func.func @conv1(%in: memref<2x3x224x224xf32>, %f: memref<48x3x7x7xf32>, %out: m
 
 // -----
 
-// Left alone: 37 output channels have no block between 2 and 32; dynamic
-// sizes; a convolution already blocked.
+// Channel counts without a block of at least half the limit are padded: 67
+// input channels (limit 32 with 256-bit vectors) in 3 blocks of 23, 37
+// output channels, the vector dimension, in 5 blocks of one 8-float vector
+// (blocks of 24 would take 6 vectors). With limits 16 and 8: input blocks of
+// 14, output blocks of 8. The packs zero the padding, the unpack reads the
+// 37 channels back.
+// CHECK-LABEL: func @padded
+// CHECK: dl.pack ins(%{{.*}} : memref<1x67x9x9xf32>) outs(%{{.*}} : memref<1x3x9x9x23xf32>)
+// CHECK: dl.pack ins(%{{.*}} : memref<37x67x3x3xf32>) outs(%{{.*}} : memref<5x3x3x3x23x8xf32>)
+// CHECK: dl.conv2d {{.*}} outs(%{{.*}} : memref<1x5x7x7x8xf32>)
+// CHECK: dl.unpack ins(%{{.*}} : memref<1x5x7x7x8xf32>) outs(%{{.*}} : memref<1x37x7x7xf32>)
+// SMALL-LABEL: func @padded
+// SMALL: dl.conv2d {{.*}} : memref<1x5x9x9x14xf32>, memref<5x5x3x3x14x8xf32>) outs(%{{.*}} : memref<1x5x7x7x8xf32>)
+func.func @padded(%in: memref<1x67x9x9xf32>, %f: memref<37x67x3x3xf32>, %out: memref<1x37x7x7xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x67x9x9xf32>, memref<37x67x3x3xf32>) outs(%out : memref<1x37x7x7xf32>)
+  return
+}
+
+// -----
+
+// Left alone: one output channel gives no vector dimension (a remark says
+// so); dynamic sizes; a convolution already blocked.
 // CHECK-LABEL: func @left_alone
 // CHECK-NOT: dl.pack
-// CHECK: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<1x8x9x9xf32>, memref<37x8x3x3xf32>)
+// CHECK: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<1x8x9x9xf32>, memref<1x8x3x3xf32>)
 // CHECK: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<?x8x9x9xf32>, memref<16x8x3x3xf32>)
 // CHECK: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<1x1x9x9x8xf32>, memref<2x1x3x3x8x8xf32>)
 // CHECK-NOT: dl.unpack
-func.func @left_alone(%in: memref<1x8x9x9xf32>, %f: memref<37x8x3x3xf32>, %out: memref<1x37x7x7xf32>,
+func.func @left_alone(%in: memref<1x8x9x9xf32>, %f: memref<1x8x3x3xf32>, %out: memref<1x1x7x7xf32>,
                       %din: memref<?x8x9x9xf32>, %df: memref<16x8x3x3xf32>, %dout: memref<?x16x7x7xf32>,
                       %bin: memref<1x1x9x9x8xf32>, %bf: memref<2x1x3x3x8x8xf32>, %bout: memref<1x2x7x7x8xf32>) {
-  dl.conv2d ins(%in, %f : memref<1x8x9x9xf32>, memref<37x8x3x3xf32>) outs(%out : memref<1x37x7x7xf32>)
+  // expected-remark @+1 {{dl-block-conv-layouts: a single output channel gives the microkernel no vector dimension; the convolution stays in the plain layout and runs as loops}}
+  dl.conv2d ins(%in, %f : memref<1x8x9x9xf32>, memref<1x8x3x3xf32>) outs(%out : memref<1x1x7x7xf32>)
   dl.conv2d ins(%din, %df : memref<?x8x9x9xf32>, memref<16x8x3x3xf32>) outs(%dout : memref<?x16x7x7xf32>)
   dl.conv2d ins(%bin, %bf : memref<1x1x9x9x8xf32>, memref<2x1x3x3x8x8xf32>) outs(%bout : memref<1x2x7x7x8xf32>)
   return

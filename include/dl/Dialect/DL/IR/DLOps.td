@@ -335,15 +335,22 @@ def DL_PackOp : DL_LayoutOp<"pack", "pack"> {
     Matrices (the B of `dl.matmul`): `K x N` (rank 2) to `N/n x K/k x k x n`
     (rank 4), `dest[nb][kb][k][n] = source[kb * k_block + k][nb * n_block + n]`
     (a 1x1 filter's layout, with N as its output channels).
-    The block sizes are the innermost sizes of `dest` and must divide the
-    channel counts (the matrix sizes).
+    The block sizes are the innermost sizes of `dest`. They must divide the
+    matrix sizes; a channel count they do not divide is padded: the last
+    channel block holds the remaining channels and zeros after them
+    (`dest[...][c] = 0` for channels past the plain count), so a blocked
+    convolution on padded operands computes the plain one (the zero input
+    channels meet zero filter weights) and its padding output channels are
+    0. Every block holds at least one channel: `blocks x block` is at least
+    the plain count and less than it plus one block.
   }];
 }
 
 def DL_UnpackOp : DL_LayoutOp<"unpack", "unpack"> {
   let summary = "blocked layout to plain layout";
   let description = [{
-    The inverse of `dl.pack`: `NCHW{c}c` (rank 5) to `NCHW`,
+    The inverse of `dl.pack` (the padding channels of a padded blocked
+    side are not read): `NCHW{c}c` (rank 5) to `NCHW`,
     `KCRS{c}c{k}k` (rank 6) to `KCRS`, or a blocked matrix (rank 4) to
     `K x N`.
   }];

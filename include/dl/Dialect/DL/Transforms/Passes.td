@@ -32,10 +32,18 @@ def BlockConvLayouts : Pass<"dl-block-conv-layouts", "::mlir::func::FuncOp"> {
     default (0) to four vector registers of `vector-bits` per row (0: the
     host's widest), as `block-n` of `dl-pack-gemm-operands`: 32 channels
     with AVX2 and 64 with AVX-512, where the ResNet-50 layers ran 1-5%
-    faster (one core of a Zen 5) than with blocks of 32. A convolution
-    whose `K` has no divisor between 2 and `block-k` is left as it is
-    (blocks of one output channel give the microkernel no vector
-    dimension).
+    faster (one core of a Zen 5) than with blocks of 32. A channel count
+    above the limit whose largest divisor is below half of it (a prime,
+    twice a prime) is padded instead: the packs zero the last block's
+    padding channels (`dl.pack`), the unpack drops the padding output
+    channels. `C` then takes the fewest blocks of equal size (67: 2 of
+    34); `K` the block with the fewest blocks among those within 10% of the
+    fewest vector registers per row (67: 5 blocks of one vector; 2 of 34
+    take 6 and ran 1.2x slower on a 28x28 3x3 convolution). A plain 67 ->
+    67-channel 28x28 3x3 convolution went from 0.6 to 143 GFLOPS (one core,
+    its packs included), a 64 -> 67-channel 1x1 one from 5 to 100. A
+    convolution with one
+    output channel is left as it is, with a remark (no vector dimension).
 
     Between convolutions the activations stay blocked. Along each block's
     ops, the pass tracks which plain buffers have an up-to-date blocked copy
@@ -44,7 +52,9 @@ def BlockConvLayouts : Pass<"dl-block-conv-layouts", "::mlir::func::FuncOp"> {
     copies of all such buffers, since arguments may alias). An element-wise
     op (`relu`, `relu6`, `add`, `bias_add`, `batch_norm_inference`) whose
     activation operands all have copies runs on the copies instead (in
-    place when the op is) and its result is unpacked into its destination;
+    place when the op is; not `bias_add` and batch norm on padded copies,
+    whose padding channels their per-channel vectors do not cover) and its
+    result is unpacked into its destination;
     a convolution's pack of a buffer with a copy reads the copy instead (a
     filter used twice is packed once). Then unpacks overwritten before
     anything may read their destination, and writes of local buffers that
