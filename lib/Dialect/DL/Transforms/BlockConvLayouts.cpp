@@ -133,12 +133,6 @@ private:
     int64_t cb = paddedChannelBlock(channels, blockC);
     int64_t kb = paddedVectorBlock(outChannels, blockK,
                                    std::max<int64_t>(1, blockK / 4));
-    if (kb == 1) {
-      op.emitRemark("dl-block-conv-layouts: a single output channel gives "
-                    "the microkernel no vector dimension; the convolution "
-                    "stays in the plain layout and runs as loops");
-      return;
-    }
     int64_t cBlocks = channelBlocks(channels, cb);
     int64_t kBlocks = channelBlocks(outChannels, kb);
 

@@ -1,6 +1,8 @@
 // dl-tile-gemm-bands: GEMM bands longer than max-block are tiled in their own
 // loop order with the largest divisor of each trip count <= max-block; the
-// tag moves to the outermost intra-tile loop.
+// tag moves to the outermost intra-tile loop. A trip count whose largest such
+// divisor is below half of max-block is split first (whole tiles, then the
+// remainder), with the loops around the band (the microkernel's batch).
 // RUN: dl-opt %s --convert-dl-to-affine --dl-tile-gemm-bands=max-block=64 | FileCheck %s
 // RUN: dl-opt %s --convert-dl-to-affine --dl-tile-gemm-bands=max-block=32 | FileCheck %s --check-prefix=SMALL
 
@@ -26,12 +28,19 @@ func.func @even(%a: memref<128x256xf32>, %b: memref<256x96xf32>, %c: memref<128x
   return
 }
 
-// Prime 67 has no divisor in (1, 64]: tile 1. 45 and 33 fit whole.
+// Prime 67 has no divisor in [32, 64]: the band is split into rows 0..63
+// and the remaining 3 rows, both bands whole. 45 and 33 fit.
 // CHECK-LABEL: func.func @odd
 // CHECK: affine.store %cst
-// CHECK: affine.for %{{.*}} = 0 to 67 {
-// CHECK-NEXT: affine.for %{{.*}} = 0 to 45 step 45 {
-// CHECK-NEXT: affine.for %{{.*}} = 0 to 33 step 33 {
+// CHECK: affine.for %{{.*}} = 0 to 64 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 45 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 33 {
+// CHECK: } {dl.gemm_band}
+// CHECK-NEXT: affine.for %{{.*}} = 64 to 67 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 45 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 33 {
+// CHECK: } {dl.gemm_band}
+// CHECK-NEXT: return
 func.func @odd(%a: memref<67x33xf32>, %b: memref<33x45xf32>, %c: memref<67x45xf32>) {
   dl.matmul ins(%a, %b : memref<67x33xf32>, memref<33x45xf32>) outs(%c : memref<67x45xf32>)
   return
@@ -68,5 +77,24 @@ func.func @dynamic(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>
 // CHECK-NEXT: affine.for %{{.*}} = 0 to 8 step 8 {
 func.func @conv_wide(%in: memref<1x1x1x112x4xf32>, %f: memref<1x1x1x1x4x8xf32>, %out: memref<1x1x1x112x8xf32>) {
   dl.conv2d ins(%in, %f : memref<1x1x1x112x4xf32>, memref<1x1x1x1x4x8xf32>) outs(%out : memref<1x1x1x112x8xf32>)
+  return
+}
+
+// A prime output width (131) of a blocked convolution: the perfect nest of
+// the input-channel blocks, the filter taps and the band is copied, the first copy runs columns
+// 0..127 (tiled by 64), the second the 3 remaining ones; both keep the tap
+// loops around their band.
+// CHECK-LABEL: func.func @conv_prime_width
+// CHECK: affine.for %{{.*}} = 0 to 3 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 3 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 128 step 64 {
+// CHECK: } {dl.gemm_band}
+// CHECK: affine.for %{{.*}} = 0 to 1 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 3 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 3 {
+// CHECK-NEXT: affine.for %{{.*}} = 128 to 131 {
+// CHECK: } {dl.gemm_band}
+func.func @conv_prime_width(%in: memref<1x1x3x133x4xf32>, %f: memref<1x1x3x3x4x8xf32>, %out: memref<1x1x1x131x8xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x1x3x133x4xf32>, memref<1x1x3x3x4x8xf32>) outs(%out : memref<1x1x1x131x8xf32>)
   return
 }

@@ -43,7 +43,9 @@ def BlockConvLayouts : Pass<"dl-block-conv-layouts", "::mlir::func::FuncOp"> {
     67-channel 28x28 3x3 convolution went from 0.6 to 143 GFLOPS (one core,
     its packs included), a 64 -> 67-channel 1x1 one from 5 to 100. A
     convolution with one
-    output channel is left as it is, with a remark (no vector dimension).
+    output channel is blocked too: its kernels' rows of one float ran a
+    64-channel 56x56 3x3 convolution at 11.5 GFLOPS, the plain loops at
+    0.55 (oneDNN 12.7).
 
     Between convolutions the activations stay blocked. Along each block's
     ops, the pass tracks which plain buffers have an up-to-date blocked copy
@@ -511,8 +513,14 @@ def TileGemmBands : Pass<"dl-tile-gemm-bands", "::mlir::func::FuncOp"> {
     loop order; later passes choose better schedules). Each tile size is the
     largest divisor of the loop's trip count not above `max-block`, so every
     tile is full and one microkernel of static sizes covers all of them.
-    The tag moves to the outermost intra-tile loop. Bands with dynamic trip
-    counts are left untouched.
+    The tag moves to the outermost intra-tile loop. A trip count whose
+    largest such divisor is below half of `max-block` (a prime output width
+    would give kernels of one row) is first split: the perfect nest that
+    ends in the band (its outer loops are the microkernel's batch) is
+    copied, the first copy runs whole tiles of `max-block`, the second the
+    remainder. A 3x3 convolution 128 -> 48 channels over 136x181 pixels (N=3)
+    ran 122 ms in 1-row kernels, 44 ms split (50 ms for 180 columns). Bands
+    with dynamic trip counts are left untouched.
   }];
   let options = [
     Option<"maxBlock", "max-block", "int64_t", /*default=*/"128",
