@@ -64,3 +64,30 @@ func.func @scalar(%a: memref<1x1xf32>, %b: memref<1x1xf32>, %c: memref<1x1xf32>)
   dl.matmul ins(%a, %b : memref<1x1xf32>, memref<1x1xf32>) outs(%c : memref<1x1xf32>)
   return
 }
+
+// GEMV-like GEMMs stream A (stream_a): N = 16 and N = 5 with a K remainder,
+// alpha and beta, a transposed B, a blocked B, and rows past the last group.
+// CHECK: stream_n16: max_abs_err={{.*}} ok
+func.func @stream_n16(%a: memref<37x200xf32>, %b: memref<200x16xf32>, %c: memref<37x16xf32>) {
+  dl.matmul ins(%a, %b : memref<37x200xf32>, memref<200x16xf32>) outs(%c : memref<37x16xf32>)
+  return
+}
+
+// CHECK: stream_n5_scaled: max_abs_err={{.*}} ok
+func.func @stream_n5_scaled(%a: memref<131x77xf32>, %b: memref<77x5xf32>, %c: memref<131x5xf32>) {
+  dl.matmul ins(%a, %b : memref<131x77xf32>, memref<77x5xf32>) outs(%c : memref<131x5xf32>)
+      {alpha = 0.5 : f32, beta = -1.5 : f32}
+  return
+}
+
+// CHECK: stream_transposed_b: max_abs_err={{.*}} ok
+func.func @stream_transposed_b(%a: memref<66x48xf32>, %b: memref<3x48xf32>, %c: memref<66x3xf32>) {
+  dl.matmul ins(%a, %b : memref<66x48xf32>, memref<3x48xf32>) outs(%c : memref<66x3xf32>) {transpose_b}
+  return
+}
+
+// CHECK: stream_blocked_b: max_abs_err={{.*}} ok
+func.func @stream_blocked_b(%a: memref<29x64xf32>, %b: memref<1x2x32x8xf32>, %c: memref<29x8xf32>) {
+  dl.matmul ins(%a, %b : memref<29x64xf32>, memref<1x2x32x8xf32>) outs(%c : memref<29x8xf32>)
+  return
+}

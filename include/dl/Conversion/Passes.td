@@ -72,7 +72,8 @@ def ConvertDLToAffine : Pass<"convert-dl-to-affine"> {
     "::mlir::arith::ArithDialect",
     "::mlir::cf::ControlFlowDialect",
     "::mlir::math::MathDialect",
-    "::mlir::memref::MemRefDialect"
+    "::mlir::memref::MemRefDialect",
+    "::mlir::vector::VectorDialect"
   ];
 }
 

@@ -13,9 +13,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "dl/Conversion/DLToAffine.h"
+#include "MatmulStreaming.h"
 #include "dl/Conversion/Passes.h"
 #include "dl/Dialect/DL/IR/DLOps.h"
 #include "dl/Dialect/DL/IR/SizeRelations.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/Utils.h"
@@ -864,6 +866,11 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
     Value betaValue = beta != 1.0f ? f32Constant(rewriter, loc, beta) : Value();
     Value alphaValue =
         alpha != 1.0f ? f32Constant(rewriter, loc, alpha) : Value();
+    if (op.getStreamA()) {
+      lowerStreamingMatmul(rewriter, op);
+      rewriter.eraseOp(op);
+      return success();
+    }
     std::optional<ArrayRef<int64_t>> blocks = op.getPackBlocks();
     // C = beta * C (per tile in the blocked accumulation, or in the copy into
     // packed C), then

@@ -1763,6 +1763,22 @@ func.func @pack_blocks_dynamic(%a: memref<?x4xf32>, %b: memref<4x16xf32>, %c: me
 
 // -----
 
+func.func @stream_a_with_blocks(%a: memref<8x32xf32>, %b: memref<32x1xf32>, %c: memref<8x1xf32>) {
+  // expected-error @+1 {{'dl.matmul' op stream_a needs static sizes, and neither pack_blocks nor transpose_a}}
+  dl.matmul ins(%a, %b : memref<8x32xf32>, memref<32x1xf32>) outs(%c : memref<8x1xf32>) {stream_a, pack_blocks = array<i64: 8, 1, 32>}
+  return
+}
+
+// -----
+
+func.func @stream_a_dynamic(%a: memref<?x32xf32>, %b: memref<32x1xf32>, %c: memref<?x1xf32>) {
+  // expected-error @+1 {{'dl.matmul' op stream_a needs static sizes, and neither pack_blocks nor transpose_a}}
+  dl.matmul ins(%a, %b : memref<?x32xf32>, memref<32x1xf32>) outs(%c : memref<?x1xf32>) {stream_a}
+  return
+}
+
+// -----
+
 func.func @pack_a_without_blocks(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32>) {
   // expected-error @+1 {{'dl.matmul' op pack_a, pack_b, pack_c and batch_blocks need pack_blocks}}
   dl.matmul ins(%a, %b : memref<8x4xf32>, memref<4x16xf32>) outs(%c : memref<8x16xf32>) {pack_a}

@@ -153,6 +153,11 @@ LogicalResult MatmulOp::verify() {
   int64_t n = getC().getType().getDimSize(1);
   if (failed(verifyPackBlocks(m, n, k)) || failed(verifySchedule(*this)))
     return failure();
+  if (getStreamA() &&
+      (getPackBlocks() || getTransposeA() || ShapedType::isDynamic(m) ||
+       ShapedType::isDynamic(n) || ShapedType::isDynamic(k)))
+    return emitOpError("stream_a needs static sizes, and neither "
+                       "pack_blocks nor transpose_a");
   return verifyNoAliasing(*this, getC(), {getA(), getB()});
 }
 

@@ -72,7 +72,7 @@ struct PackGemmOperandsPass
                                    maxBatchBytes)))
       return signalPassFailure();
     getOperation().walk([&](MatmulOp op) {
-      if (op.getPackBlocks())
+      if (op.getPackBlocks() || op.getStreamA())
         return; // Decided already (by the user or an earlier run).
       MemRefType a = op.getA().getType(), b = op.getB().getType();
       if (!a.hasStaticShape() || !b.hasStaticShape() ||
@@ -81,6 +81,10 @@ struct PackGemmOperandsPass
       int64_t m = a.getDimSize(op.getTransposeA() ? 1 : 0);
       int64_t k = a.getDimSize(op.getTransposeA() ? 0 : 1);
       int64_t n = op.getC().getType().getDimSize(1);
+      if (streamsA(n, k, op.getTransposeA())) {
+        op.setStreamA(true);
+        return;
+      }
       int64_t bm = largestDivisorAtMost(m, rows);
       // A blocked B fixes bn and bk: its blocks are read in place.
       bool blockedB = op.hasBlockedB();

@@ -63,8 +63,8 @@ public:
     if (rows.offset == 0 && cols.offset == 0 &&
         rows.size == type.getDimSize(0) && cols.size == type.getDimSize(1))
       return source;
-    Value &slice = cache[{source.getAsOpaquePointer(), rows.offset,
-                          rows.size, cols.offset, cols.size}];
+    Value &slice = cache[{source.getAsOpaquePointer(), rows.offset, rows.size,
+                          cols.offset, cols.size}];
     if (!slice) {
       SmallVector<OpFoldResult> offsets = {b.getIndexAttr(rows.offset),
                                            b.getIndexAttr(cols.offset)};
@@ -80,8 +80,7 @@ public:
 private:
   OpBuilder &b;
   Location loc;
-  std::map<std::tuple<const void *, int64_t, int64_t, int64_t, int64_t>,
-           Value>
+  std::map<std::tuple<const void *, int64_t, int64_t, int64_t, int64_t>, Value>
       cache;
 };
 
@@ -100,11 +99,19 @@ struct SplitGemmRemaindersPass
     int64_t rows = blockM ? blockM : gemmBlockRows(columns);
     SmallVector<MatmulOp> ops;
     getOperation().walk([&](MatmulOp op) {
-      // Decided already: the blocks are given.
-      if (!op.getPackBlocks() && op.getA().getType().hasStaticShape() &&
-          op.getB().getType().hasStaticShape() &&
-          op.getC().getType().hasStaticShape())
-        ops.push_back(op);
+      // Decided already (the blocks are given), or GEMV-like: streamed
+      // whole (dl-pack-gemm-operands sets stream_a).
+      if (op.getPackBlocks() || op.getStreamA() ||
+          !op.getA().getType().hasStaticShape() ||
+          !op.getB().getType().hasStaticShape() ||
+          !op.getC().getType().hasStaticShape())
+        return;
+      bool transposeA = op.getTransposeA();
+      if (streamsA(op.getC().getType().getDimSize(1),
+                   op.getA().getType().getDimSize(transposeA ? 0 : 1),
+                   transposeA))
+        return;
+      ops.push_back(op);
     });
     for (MatmulOp op : ops)
       split(op, rows, columns);
@@ -124,9 +131,9 @@ struct SplitGemmRemaindersPass
         blockedB ? SmallVector<Part, 2>{{0, k}} : splitExtent(k, blockK);
     if (mParts.size() == 1 && nParts.size() == 1 && kParts.size() == 1)
       return;
-    LLVM_DEBUG(llvm::dbgs() << "splitting " << op << ": M " << mParts.size()
-                            << " parts, N " << nParts.size() << ", K "
-                            << kParts.size() << "\n");
+    LLVM_DEBUG(llvm::dbgs()
+               << "splitting " << op << ": M " << mParts.size() << " parts, N "
+               << nParts.size() << ", K " << kParts.size() << "\n");
     OpBuilder b(op);
     Location loc = op.getLoc();
     Attribute accumulate = b.getF32FloatAttr(1.0f);
@@ -136,9 +143,9 @@ struct SplitGemmRemaindersPass
         Value c = slices.get(op.getC(), mPart, nPart, false);
         for (auto [index, kPart] : llvm::enumerate(kParts)) {
           Value a = slices.get(op.getA(), mPart, kPart, transposeA);
-          Value bPart = blockedB ? op.getB()
-                                 : slices.get(op.getB(), kPart, nPart,
-                                              transposeB);
+          Value bPart = blockedB
+                            ? op.getB()
+                            : slices.get(op.getB(), kPart, nPart, transposeB);
           Operation *part = b.clone(*op);
           part->setOperands({a, bPart, c});
           // The K parts after the first add to what the first computed.

@@ -53,23 +53,24 @@ func.func @one_row_block(%a: memref<128x1024xf32>, %b: memref<1024x2048xf32>, %c
 
 // -----
 
-// N = 16 is one column block: A is read once and its leading dimension
-// (1000 floats) does not conflict, so A stays in place. Its blocks take 125
-// of each row's 1000 floats, so a block is read as one memory stream per
-// row: at most prefetch-streams (32) rows, not 128. B's 16-column blocks are
-// whole rows, contiguous already, and so are C's. The 8 K blocks of 24 KiB
-// fit in one call; with 128 rows (no bound on the streams) 2 of 68 KiB do:
-// no pack_c although each block of C is reduced over 4 calls.
+// N = 32 is one column block (256-bit vectors): A is read once and its
+// leading dimension (1000 floats) does not conflict, so A stays in place. Its
+// blocks take 125 of each row's 1000 floats, so a block is read as one memory
+// stream per row: at most prefetch-streams (32) rows, not 128. B's 32-column
+// blocks are whole rows, contiguous already, and so are C's. The 8 K blocks
+// of 32 KiB fit in one call; with 128 rows (no bound on the streams) 2 of
+// 78 KiB do: no pack_c although each block of C is reduced over 4 calls.
+// With 16-column blocks (SMALL), B's are no longer whole rows: packed.
 // CHECK-LABEL: func @narrow
-// CHECK: dl.matmul {{.*}} {pack_blocks = array<i64: 32, 16, 125>}
+// CHECK: dl.matmul {{.*}} {pack_blocks = array<i64: 32, 32, 125>}
 // UNCAPPED-LABEL: func @narrow
-// UNCAPPED: dl.matmul {{.*}} {batch_blocks = 2 : i64, pack_blocks = array<i64: 128, 16, 125>}
+// UNCAPPED: dl.matmul {{.*}} {batch_blocks = 2 : i64, pack_blocks = array<i64: 128, 32, 125>}
 // STREAMS16-LABEL: func @narrow
-// STREAMS16: dl.matmul {{.*}} {pack_blocks = array<i64: 16, 16, 125>}
+// STREAMS16: dl.matmul {{.*}} {pack_blocks = array<i64: 16, 32, 125>}
 // SMALL-LABEL: func @narrow
-// SMALL: dl.matmul {{.*}} {pack_blocks = array<i64: 32, 16, 25>}
-func.func @narrow(%a: memref<256x1000xf32>, %b: memref<1000x16xf32>, %c: memref<256x16xf32>) {
-  dl.matmul ins(%a, %b : memref<256x1000xf32>, memref<1000x16xf32>) outs(%c : memref<256x16xf32>)
+// SMALL: dl.matmul {{.*}} {pack_b, pack_blocks = array<i64: 32, 16, 25>}
+func.func @narrow(%a: memref<256x1000xf32>, %b: memref<1000x32xf32>, %c: memref<256x32xf32>) {
+  dl.matmul ins(%a, %b : memref<256x1000xf32>, memref<1000x32xf32>) outs(%c : memref<256x32xf32>)
   return
 }
 
@@ -132,5 +133,28 @@ func.func @untouched(%a: memref<?x4xf32>, %b: memref<4x16xf32>, %c: memref<?x16x
 // SMALL: dl.matmul {{.*}} {pack_a, pack_blocks = array<i64: 32, 24, 48>}
 func.func @blocked_b(%a: memref<256x480xf32>, %b: memref<4x10x48x24xf32>, %c: memref<256x96xf32>) {
   dl.matmul ins(%a, %b : memref<256x480xf32>, memref<4x10x48x24xf32>) outs(%c : memref<256x96xf32>)
+  return
+}
+
+// -----
+
+// GEMV-like GEMMs (N up to 16, K at least 16, A not transposed) stream A
+// instead of taking blocks; N = 17, a transposed A or K = 8 take blocks.
+// CHECK-LABEL: func @gemv_like
+// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x1xf32>) {stream_a}
+// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x16xf32>) {stream_a}
+// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x17xf32>) {pack_a, pack_blocks
+// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x4xf32>) {pack_a, pack_blocks = {{.*}}, transpose_a}
+// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x2xf32>) {pack_blocks
+func.func @gemv_like(%a: memref<512x256xf32>, %at: memref<256x512xf32>, %a8: memref<512x8xf32>,
+                     %b1: memref<256x1xf32>, %b16: memref<256x16xf32>, %b17: memref<256x17xf32>,
+                     %b4: memref<256x4xf32>, %b2: memref<8x2xf32>,
+                     %c1: memref<512x1xf32>, %c16: memref<512x16xf32>, %c17: memref<512x17xf32>,
+                     %c4: memref<512x4xf32>, %c2: memref<512x2xf32>) {
+  dl.matmul ins(%a, %b1 : memref<512x256xf32>, memref<256x1xf32>) outs(%c1 : memref<512x1xf32>)
+  dl.matmul ins(%a, %b16 : memref<512x256xf32>, memref<256x16xf32>) outs(%c16 : memref<512x16xf32>)
+  dl.matmul ins(%a, %b17 : memref<512x256xf32>, memref<256x17xf32>) outs(%c17 : memref<512x17xf32>)
+  dl.matmul ins(%at, %b4 : memref<256x512xf32>, memref<256x4xf32>) outs(%c4 : memref<512x4xf32>) {transpose_a}
+  dl.matmul ins(%a8, %b2 : memref<512x8xf32>, memref<8x2xf32>) outs(%c2 : memref<512x2xf32>)
   return
 }

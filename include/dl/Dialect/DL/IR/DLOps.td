@@ -71,6 +71,13 @@ def DL_MatmulOp : DL_DPSOp<"matmul"> {
     `schedule` (a `#dl.schedule`, set by `dl-rank-variants`) orders and
     tiles the block loops `i`, `j`, `k`; it needs `pack_blocks` and takes
     precedence over `batch_blocks`.
+    `stream_a` (set by `dl-pack-gemm-operands` for GEMV-like GEMMs, N up to
+    16; static sizes, no `transpose_a`, no `pack_blocks`) asks the lowering
+    to stream A once, row by row, at full vector width: `op(B)` is first
+    copied transposed (N x K, contiguous rows) and each element of C is a
+    dot product of a row of A with a row of that copy, accumulated in
+    vector registers over K, a few rows of A at a time so each vector of
+    the copy is loaded once for all of them.
   }];
   let arguments = (ins Arg<DL_Buffer, "A", [MemRead]>:$a,
                        Arg<DL_Buffer, "B", [MemRead]>:$b,
@@ -83,6 +90,7 @@ def DL_MatmulOp : DL_DPSOp<"matmul"> {
                        UnitAttr:$pack_a,
                        UnitAttr:$pack_b,
                        UnitAttr:$pack_c,
+                       UnitAttr:$stream_a,
                        OptionalAttr<I64Attr>:$batch_blocks,
                        OptionalAttr<DL_ScheduleAttr>:$schedule);
   let assemblyFormat = [{

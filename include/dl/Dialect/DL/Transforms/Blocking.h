@@ -103,6 +103,18 @@ int64_t microkernelColumns(int64_t vectorBits);
 /// `columns` columns, 128 with 32 (AVX2) and 64 with 64 (AVX-512).
 int64_t gemmBlockRows(int64_t columns);
 
+/// Most columns of C (N) of a GEMM that streams A (`stream_a`), and the
+/// least K: dot products along K, 16 floats at a time, read A once at full
+/// vector width, where microkernels vectorizing along N would keep N of
+/// each register's lanes busy.
+constexpr int64_t kMaxStreamedColumns = 16;
+constexpr int64_t kMinStreamedDepth = 16;
+
+/// Whether a static GEMM of these sizes streams A: GEMV-like (N small).
+inline bool streamsA(int64_t n, int64_t k, bool transposeA) {
+  return !transposeA && n <= kMaxStreamedColumns && k >= kMinStreamedDepth;
+}
+
 /// Default of the `max-batch-bytes` options (dl-pack-gemm-operands,
 /// dl-outline-microkernels, the dl-to-llvm pipeline, dl-compile; the
 /// TableGen pass options repeat the number): half the 512 KiB L2 of the

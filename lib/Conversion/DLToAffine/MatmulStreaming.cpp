@@ -1,0 +1,189 @@
+//===- MatmulStreaming.cpp - GEMV-like GEMMs streaming A ------------------===//
+//
+// The lowering of a dl.matmul marked `stream_a` (a GEMV-like GEMM, N up to
+// 16): A, the large operand, is read once, row by row, in vectors along K;
+// op(B) is copied transposed (N x K) so each of its rows is contiguous too,
+// and every element of C is a dot product accumulated in vector registers.
+// Written here because LIBXSMM 1.17's kernels vectorize along N, which for
+// a row-major C of one to a few columns leaves one lane of each register
+// busy (a 4096x4096 GEMV ran at 8 GB/s of A through them, a quarter of one
+// core's memory bandwidth), and MLIR has no GEMV lowering for memrefs that
+// keeps the accumulators in registers across K.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MatmulStreaming.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::dl;
+using affine::AffineForOp;
+
+namespace {
+
+/// Floats per vector of the dot products: one AVX-512 register (two AVX2
+/// ones, which LLVM splits it into).
+constexpr int64_t kLanes = 16;
+
+/// Most accumulators a group of rows keeps in registers (of the 32 AVX-512
+/// vector registers, the rest hold a vector of each row and of B).
+constexpr int64_t kMaxAccumulators = 16;
+
+/// The index of op(B)[k][j] in B for `j` and `k` expressions: B[k][j],
+/// B[j][k] when transposed, B[j / bn][k / bk][k % bk][j % bn] when blocked.
+SmallVector<AffineExpr> bIndex(MatmulOp op, AffineExpr j, AffineExpr k) {
+  if (op.hasBlockedB()) {
+    ArrayRef<int64_t> shape = op.getB().getType().getShape();
+    int64_t bk = shape[2], bn = shape[3];
+    return {j.floorDiv(bn), k.floorDiv(bk), k % bk, j % bn};
+  }
+  if (op.getTransposeB())
+    return {j, k};
+  return {k, j};
+}
+
+/// The dot products of `rows` rows of A from row `row` (an expression of the
+/// enclosing loop's iv `rowIv`) with the n rows of `bt`, written into C.
+void buildRowGroup(OpBuilder &b, Location loc, MatmulOp op, Value bt,
+                   Value rowIv, int64_t rows, int64_t k, Value alpha,
+                   Value beta) {
+  MLIRContext *ctx = b.getContext();
+  int64_t n = op.getC().getType().getDimSize(1);
+  int64_t vectorK = k / kLanes * kLanes;
+  auto vectorType = VectorType::get({kLanes}, b.getF32Type());
+  AffineExpr d0 = getAffineDimExpr(0, ctx), d1 = getAffineDimExpr(1, ctx);
+  auto rowMap = [&](int64_t r) {
+    return AffineMap::get(2, 0, {d0 + r, d1}, ctx);
+  };
+  auto btMap = [&](int64_t j) {
+    return AffineMap::get(1, 0, {getAffineConstantExpr(j, ctx), d0}, ctx);
+  };
+
+  // Vector accumulators over the whole vectors of K.
+  Value zero = arith::ConstantOp::create(
+      b, loc, vectorType, DenseElementsAttr::get(vectorType, 0.0f));
+  SmallVector<Value> inits(rows * n, zero);
+  auto vectorLoop = AffineForOp::create(
+      b, loc, 0, vectorK, kLanes, inits,
+      [&](OpBuilder &lb, Location l, Value kIv, ValueRange accs) {
+        SmallVector<Value> aRows;
+        for (int64_t r = 0; r < rows; ++r)
+          aRows.push_back(affine::AffineVectorLoadOp::create(
+              lb, l, vectorType, op.getA(), rowMap(r), ValueRange{rowIv, kIv}));
+        SmallVector<Value> next(accs);
+        for (int64_t j = 0; j < n; ++j) {
+          Value bVector = affine::AffineVectorLoadOp::create(
+              lb, l, vectorType, bt, btMap(j), ValueRange{kIv});
+          for (int64_t r = 0; r < rows; ++r)
+            next[r * n + j] = vector::FMAOp::create(lb, l, aRows[r], bVector,
+                                                    accs[r * n + j]);
+        }
+        affine::AffineYieldOp::create(lb, l, next);
+      });
+
+  // The last K % 16 products, one at a time.
+  Value scalarZero =
+      arith::ConstantFloatOp::create(b, loc, b.getF32Type(), APFloat(0.0f));
+  SmallVector<Value> tails(rows * n, scalarZero);
+  if (vectorK < k) {
+    auto tailLoop = AffineForOp::create(
+        b, loc, vectorK, k, 1, tails,
+        [&](OpBuilder &lb, Location l, Value kIv, ValueRange sums) {
+          SmallVector<Value> next(sums);
+          for (int64_t r = 0; r < rows; ++r) {
+            Value a = affine::AffineLoadOp::create(lb, l, op.getA(), rowMap(r),
+                                                   ValueRange{rowIv, kIv});
+            for (int64_t j = 0; j < n; ++j) {
+              Value bValue = affine::AffineLoadOp::create(lb, l, bt, btMap(j),
+                                                          ValueRange{kIv});
+              next[r * n + j] = arith::AddFOp::create(
+                  lb, l, sums[r * n + j],
+                  arith::MulFOp::create(lb, l, a, bValue));
+            }
+          }
+          affine::AffineYieldOp::create(lb, l, next);
+        });
+    tails.assign(tailLoop.getResults().begin(), tailLoop.getResults().end());
+  }
+
+  // C = alpha * (dot product) + beta * C.
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t j = 0; j < n; ++j) {
+      AffineMap cMap =
+          AffineMap::get(1, 0, {d0 + r, getAffineConstantExpr(j, ctx)}, ctx);
+      Value sum = vector::ReductionOp::create(
+          b, loc, vector::CombiningKind::ADD, vectorLoop.getResult(r * n + j),
+          tails[r * n + j], arith::FastMathFlags::reassoc);
+      if (alpha)
+        sum = arith::MulFOp::create(b, loc, alpha, sum);
+      if (beta) {
+        Value c = affine::AffineLoadOp::create(b, loc, op.getC(), cMap,
+                                               ValueRange{rowIv});
+        sum = arith::AddFOp::create(b, loc, sum,
+                                    arith::MulFOp::create(b, loc, beta, c));
+      }
+      affine::AffineStoreOp::create(b, loc, sum, op.getC(), cMap,
+                                    ValueRange{rowIv});
+    }
+}
+
+} // namespace
+
+void dl::lowerStreamingMatmul(PatternRewriter &rewriter, MatmulOp op) {
+  Location loc = op.getLoc();
+  MLIRContext *ctx = rewriter.getContext();
+  int64_t m = op.getC().getType().getDimSize(0);
+  int64_t n = op.getC().getType().getDimSize(1);
+  int64_t k = op.getA().getType().getDimSize(1);
+  float alphaValue = op.getAlpha().convertToFloat();
+  float betaValue = op.getBeta().convertToFloat();
+  auto f32Constant = [&](float value) -> Value {
+    return arith::ConstantFloatOp::create(rewriter, loc, rewriter.getF32Type(),
+                                          APFloat(value));
+  };
+  Value alpha = alphaValue != 1.0f ? f32Constant(alphaValue) : Value();
+  Value beta = betaValue != 0.0f ? f32Constant(betaValue) : Value();
+
+  // bt[j][kk] = op(B)[kk][j], rows of K contiguous.
+  auto btType = MemRefType::get({n, k}, rewriter.getF32Type());
+  Value bt = memref::AllocOp::create(rewriter, loc, btType,
+                                     rewriter.getI64IntegerAttr(64));
+  AffineExpr d0 = getAffineDimExpr(0, ctx), d1 = getAffineDimExpr(1, ctx);
+  AffineMap bMap = AffineMap::get(2, 0, bIndex(op, d0, d1), ctx);
+  AffineForOp::create(
+      rewriter, loc, 0, n, 1, ValueRange{},
+      [&](OpBuilder &jb, Location l, Value jIv, ValueRange) {
+        AffineForOp::create(
+            jb, l, 0, k, 1, ValueRange{},
+            [&](OpBuilder &kb, Location kl, Value kIv, ValueRange) {
+              Value value = affine::AffineLoadOp::create(
+                  kb, kl, op.getB(), bMap, ValueRange{jIv, kIv});
+              affine::AffineStoreOp::create(kb, kl, value, bt,
+                                            ValueRange{jIv, kIv});
+              affine::AffineYieldOp::create(kb, kl);
+            });
+        affine::AffineYieldOp::create(jb, l);
+      });
+
+  // Groups of rows share each vector of bt; the rows past the last whole
+  // group one at a time.
+  int64_t rows = std::clamp<int64_t>(kMaxAccumulators / n, 1, 4);
+  int64_t grouped = m / rows * rows;
+  auto buildRows = [&](int64_t lower, int64_t upper, int64_t groupRows) {
+    if (lower >= upper)
+      return;
+    AffineForOp::create(
+        rewriter, loc, lower, upper, groupRows, ValueRange{},
+        [&](OpBuilder &rb, Location l, Value rowIv, ValueRange) {
+          buildRowGroup(rb, l, op, bt, rowIv, groupRows, k, alpha, beta);
+          affine::AffineYieldOp::create(rb, l);
+        });
+  };
+  buildRows(0, grouped, rows);
+  buildRows(grouped, m, 1);
+  memref::DeallocOp::create(rewriter, loc, bt);
+}

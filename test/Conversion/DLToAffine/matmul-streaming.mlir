@@ -1,0 +1,31 @@
+// The lowering of a stream_a GEMM (GEMV-like): op(B) copied transposed, then
+// groups of rows of A (4 rows for N = 2, the 9th row alone) against it, in
+// 16-float vectors over K (32 of 40) accumulated with vector.fma, the last 8
+// products as scalars, one reduction per element of C, beta * C added.
+// RUN: dl-opt %s --convert-dl-to-affine | FileCheck %s
+
+// CHECK-LABEL: func.func @stream
+// CHECK-SAME: (%[[A:[a-z0-9_]+]]: memref<9x40xf32>, %[[B:[a-z0-9_]+]]: memref<40x2xf32>, %[[C:[a-z0-9_]+]]: memref<9x2xf32>)
+// CHECK: %[[BT:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x40xf32>
+// CHECK: affine.for %[[J:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.for %[[K:.*]] = 0 to 40 {
+// CHECK-NEXT: %[[V:.*]] = affine.load %[[B]][%[[K]], %[[J]]]
+// CHECK-NEXT: affine.store %[[V]], %[[BT]][%[[J]], %[[K]]]
+// CHECK: affine.for %[[I:.*]] = 0 to 8 step 4 {
+// CHECK: %{{.*}}:8 = affine.for %[[KV:.*]] = 0 to 32 step 16 iter_args
+// CHECK-COUNT-4: affine.vector_load %[[A]][%[[I]]{{.*}}, %[[KV]]] : memref<9x40xf32>, vector<16xf32>
+// CHECK: affine.vector_load %[[BT]][0, %[[KV]]]
+// CHECK-COUNT-4: vector.fma
+// CHECK: affine.vector_load %[[BT]][1, %[[KV]]]
+// CHECK-COUNT-4: vector.fma
+// CHECK: affine.for %{{.*}} = 32 to 40 iter_args
+// CHECK: vector.reduction <add>, %{{.*}}, %{{.*}} fastmath<reassoc> : vector<16xf32> into f32
+// CHECK: affine.load %[[C]][%[[I]], 0]
+// CHECK: affine.store %{{.*}}, %[[C]][%[[I]], 0]
+// CHECK: affine.for %[[LAST:.*]] = 8 to 9 {
+// CHECK: %{{.*}}:2 = affine.for %{{.*}} = 0 to 32 step 16 iter_args
+// CHECK: memref.dealloc %[[BT]]
+func.func @stream(%a: memref<9x40xf32>, %b: memref<40x2xf32>, %c: memref<9x2xf32>) {
+  dl.matmul ins(%a, %b : memref<9x40xf32>, memref<40x2xf32>) outs(%c : memref<9x2xf32>) {stream_a, beta = 1.0 : f32}
+  return
+}
