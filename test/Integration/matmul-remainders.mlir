@@ -65,17 +65,18 @@ func.func @scalar(%a: memref<1x1xf32>, %b: memref<1x1xf32>, %c: memref<1x1xf32>)
   return
 }
 
-// GEMV-like GEMMs stream A (stream_a): N = 16 and N = 5 with a K remainder,
-// alpha and beta, a transposed B, a blocked B, and rows past the last group.
+// GEMV-like GEMMs stream A (stream_a): N = 16 with a 1.1 MiB A and N = 3
+// with a K remainder, alpha and beta, a transposed B, a blocked B, and rows
+// past the last group.
 // CHECK: stream_n16: max_abs_err={{.*}} ok
-func.func @stream_n16(%a: memref<37x200xf32>, %b: memref<200x16xf32>, %c: memref<37x16xf32>) {
-  dl.matmul ins(%a, %b : memref<37x200xf32>, memref<200x16xf32>) outs(%c : memref<37x16xf32>)
+func.func @stream_n16(%a: memref<371x800xf32>, %b: memref<800x16xf32>, %c: memref<371x16xf32>) {
+  dl.matmul ins(%a, %b : memref<371x800xf32>, memref<800x16xf32>) outs(%c : memref<371x16xf32>)
   return
 }
 
-// CHECK: stream_n5_scaled: max_abs_err={{.*}} ok
-func.func @stream_n5_scaled(%a: memref<131x77xf32>, %b: memref<77x5xf32>, %c: memref<131x5xf32>) {
-  dl.matmul ins(%a, %b : memref<131x77xf32>, memref<77x5xf32>) outs(%c : memref<131x5xf32>)
+// CHECK: stream_n3_scaled: max_abs_err={{.*}} ok
+func.func @stream_n3_scaled(%a: memref<131x77xf32>, %b: memref<77x3xf32>, %c: memref<131x3xf32>) {
+  dl.matmul ins(%a, %b : memref<131x77xf32>, memref<77x3xf32>) outs(%c : memref<131x3xf32>)
       {alpha = 0.5 : f32, beta = -1.5 : f32}
   return
 }
@@ -87,7 +88,15 @@ func.func @stream_transposed_b(%a: memref<66x48xf32>, %b: memref<3x48xf32>, %c: 
 }
 
 // CHECK: stream_blocked_b: max_abs_err={{.*}} ok
-func.func @stream_blocked_b(%a: memref<29x64xf32>, %b: memref<1x2x32x8xf32>, %c: memref<29x8xf32>) {
-  dl.matmul ins(%a, %b : memref<29x64xf32>, memref<1x2x32x8xf32>) outs(%c : memref<29x8xf32>)
+func.func @stream_blocked_b(%a: memref<29x64xf32>, %b: memref<1x2x32x4xf32>, %c: memref<29x4xf32>) {
+  dl.matmul ins(%a, %b : memref<29x64xf32>, memref<1x2x32x4xf32>) outs(%c : memref<29x4xf32>)
+  return
+}
+
+// A 646-column GEMM: 17 blocks of 38 columns would take 3 vectors each;
+// whole 64-column blocks and a 6-column remainder take 41 instead of 51.
+// CHECK: vector_split_n: max_abs_err={{.*}} ok
+func.func @vector_split_n(%a: memref<64x96xf32>, %b: memref<96x646xf32>, %c: memref<64x646xf32>) {
+  dl.matmul ins(%a, %b : memref<64x96xf32>, memref<96x646xf32>) outs(%c : memref<64x646xf32>)
   return
 }

@@ -131,8 +131,16 @@ private:
     // Output channels are the microkernels' vector dimension (four vectors
     // per row at the default limit).
     int64_t cb = paddedChannelBlock(channels, blockC);
-    int64_t kb = paddedVectorBlock(outChannels, blockK,
-                                   std::max<int64_t>(1, blockK / 4));
+    int64_t vectorFloats = std::max<int64_t>(1, blockK / 4);
+    int64_t kb = paddedVectorBlock(outChannels, blockK, vectorFloats);
+    // The kernels' vector dimension is the output channels: a few of them
+    // leave most lanes of every register idle.
+    if (2 * outChannels < vectorFloats)
+      op.emitRemark("dl-block-conv-layouts: ")
+          << outChannels << " output channels fill " << outChannels << " of "
+          << vectorFloats
+          << " lanes of the microkernels' vectors; expect a fraction of the "
+             "peak";
     int64_t cBlocks = channelBlocks(channels, cb);
     int64_t kBlocks = channelBlocks(outChannels, kb);
 

@@ -138,21 +138,25 @@ func.func @blocked_b(%a: memref<256x480xf32>, %b: memref<4x10x48x24xf32>, %c: me
 
 // -----
 
-// GEMV-like GEMMs (N up to 16, K at least 16, A not transposed) stream A
-// instead of taking blocks; N = 17, a transposed A or K = 8 take blocks.
+// GEMV-like GEMMs stream A: up to 4 columns (A not transposed, K at least
+// 16), up to 16 when A does not fit 1 MiB. N = 16 with a 512 KiB A, N = 17,
+// a transposed A or K = 8 take blocks.
 // CHECK-LABEL: func @gemv_like
 // CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x1xf32>) {stream_a}
-// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x16xf32>) {stream_a}
+// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x16xf32>) {{{.*}}pack_blocks
+// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<1024x8xf32>) {stream_a}
 // CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x17xf32>) {pack_a, pack_blocks
 // CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x4xf32>) {pack_a, pack_blocks = {{.*}}, transpose_a}
 // CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x2xf32>) {pack_blocks
 func.func @gemv_like(%a: memref<512x256xf32>, %at: memref<256x512xf32>, %a8: memref<512x8xf32>,
+                     %abig: memref<1024x512xf32>, %b8: memref<512x8xf32>, %c8: memref<1024x8xf32>,
                      %b1: memref<256x1xf32>, %b16: memref<256x16xf32>, %b17: memref<256x17xf32>,
                      %b4: memref<256x4xf32>, %b2: memref<8x2xf32>,
                      %c1: memref<512x1xf32>, %c16: memref<512x16xf32>, %c17: memref<512x17xf32>,
                      %c4: memref<512x4xf32>, %c2: memref<512x2xf32>) {
   dl.matmul ins(%a, %b1 : memref<512x256xf32>, memref<256x1xf32>) outs(%c1 : memref<512x1xf32>)
   dl.matmul ins(%a, %b16 : memref<512x256xf32>, memref<256x16xf32>) outs(%c16 : memref<512x16xf32>)
+  dl.matmul ins(%abig, %b8 : memref<1024x512xf32>, memref<512x8xf32>) outs(%c8 : memref<1024x8xf32>)
   dl.matmul ins(%a, %b17 : memref<512x256xf32>, memref<256x17xf32>) outs(%c17 : memref<512x17xf32>)
   dl.matmul ins(%at, %b4 : memref<256x512xf32>, memref<256x4xf32>) outs(%c4 : memref<512x4xf32>) {transpose_a}
   dl.matmul ins(%a8, %b2 : memref<512x8xf32>, memref<8x2xf32>) outs(%c2 : memref<512x2xf32>)
