@@ -109,8 +109,12 @@ void dl::buildDLToLLVMPipeline(OpPassManager &pm,
   if (options.microkernels)
     pm.addNestedPass<func::FuncOp>(dl::createTileGemmBands());
   // Parallelism is proven on the loops, before calls hide their accesses.
-  if (options.numThreads > 1)
-    pm.addNestedPass<func::FuncOp>(dl::createParallelizeOuterLoops());
+  if (options.numThreads > 1) {
+    dl::ParallelizeOuterLoopsOptions parallelOptions;
+    parallelOptions.threads = options.numThreads;
+    pm.addNestedPass<func::FuncOp>(
+        dl::createParallelizeOuterLoops(parallelOptions));
+  }
   if (options.microkernels) {
     dl::OutlineMicrokernelsOptions outlineOptions;
     outlineOptions.reportFallbacks = options.reportFallbacks;

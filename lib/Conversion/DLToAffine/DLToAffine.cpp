@@ -1627,6 +1627,7 @@ LogicalResult dl::lowerDLToAffine(Operation *root,
   patterns.add<BatchNormInferenceLowering, BatchNormTrainingLowering,
                ReluLowering, Relu6Lowering, AddLowering, BiasAddLowering,
                PackLowering, UnpackLowering>(ctx);
+  FrozenRewritePatternSet frozenPatterns(std::move(patterns));
   ConversionTarget target(*ctx);
   target.addIllegalDialect<DLDialect>();
   target.addLegalOp<GemmDispatchOp, GemmInvokeOp>();
@@ -1638,5 +1639,22 @@ LogicalResult dl::lowerDLToAffine(Operation *root,
   });
   for (Operation *op : dlOps)
     emitRunTimeSizeChecks(op);
-  return applyPartialConversion(root, target, std::move(patterns));
+  // An op that runs on one thread is lowered alone, in program order, so
+  // the nests between its neighbours are its own (the patterns build them
+  // right before the op): each carries the op's mark.
+  StringRef sequential = DLDialect::getSequentialAttrName();
+  for (Operation *op : dlOps) {
+    if (!op->hasAttr(sequential))
+      continue;
+    Block *block = op->getBlock();
+    Operation *prev = op->getPrevNode(), *next = op->getNextNode();
+    if (failed(applyPartialConversion(op, target, frozenPatterns)))
+      return failure();
+    auto begin = prev ? std::next(prev->getIterator()) : block->begin();
+    auto end = next ? next->getIterator() : block->end();
+    for (Operation &created : llvm::make_range(begin, end))
+      if (isa<AffineForOp>(created))
+        created.setAttr(sequential, UnitAttr::get(ctx));
+  }
+  return applyPartialConversion(root, target, frozenPatterns);
 }
