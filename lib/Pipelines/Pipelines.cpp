@@ -104,6 +104,12 @@ void dl::buildDLToLLVMPipeline(OpPassManager &pm,
       pm.addPass(dl::createRankVariants(rankOptions));
     }
   }
+  if (options.numThreads > 1) {
+    dl::DecideParallelismOptions parallelismOptions;
+    parallelismOptions.threads = options.numThreads;
+    parallelismOptions.reportFallbacks = options.reportFallbacks;
+    pm.addPass(dl::createDecideParallelism(parallelismOptions));
+  }
   pm.addPass(dl::createConvertDLToAffine());
   pm.addPass(createCanonicalizerPass());
   if (options.microkernels)

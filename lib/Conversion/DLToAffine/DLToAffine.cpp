@@ -22,8 +22,10 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/IntegerSet.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -1657,4 +1659,26 @@ LogicalResult dl::lowerDLToAffine(Operation *root,
         created.setAttr(sequential, UnitAttr::get(ctx));
   }
   return applyPartialConversion(root, target, frozenPatterns);
+}
+
+FailureOr<OwningOpRef<ModuleOp>>
+dl::lowerScratchCopy(Operation *op, const DLToAffineOptions &options,
+                     function_ref<void(Operation *)> prepare) {
+  Location loc = op->getLoc();
+  OpBuilder b(op->getContext());
+  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+  b.setInsertionPointToEnd(module->getBody());
+  auto fn = func::FuncOp::create(b, loc, "scratch",
+                                 b.getFunctionType(op->getOperandTypes(), {}));
+  Block *entry = fn.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  IRMapping mapping;
+  mapping.map(op->getOperands(), entry->getArguments());
+  Operation *clone = b.clone(*op, mapping);
+  if (prepare)
+    prepare(clone);
+  func::ReturnOp::create(b, loc);
+  if (failed(lowerDLToAffine(*module, options)))
+    return failure();
+  return module;
 }
