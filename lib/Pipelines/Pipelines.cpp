@@ -104,13 +104,23 @@ void dl::buildDLToLLVMPipeline(OpPassManager &pm,
       pm.addPass(dl::createRankVariants(rankOptions));
     }
   }
+  if (options.numThreads > 1) {
+    dl::DecideParallelismOptions parallelismOptions;
+    parallelismOptions.threads = options.numThreads;
+    parallelismOptions.reportFallbacks = options.reportFallbacks;
+    pm.addPass(dl::createDecideParallelism(parallelismOptions));
+  }
   pm.addPass(dl::createConvertDLToAffine());
   pm.addPass(createCanonicalizerPass());
   if (options.microkernels)
     pm.addNestedPass<func::FuncOp>(dl::createTileGemmBands());
   // Parallelism is proven on the loops, before calls hide their accesses.
-  if (options.numThreads > 1)
-    pm.addNestedPass<func::FuncOp>(dl::createParallelizeOuterLoops());
+  if (options.numThreads > 1) {
+    dl::ParallelizeOuterLoopsOptions parallelOptions;
+    parallelOptions.threads = options.numThreads;
+    pm.addNestedPass<func::FuncOp>(
+        dl::createParallelizeOuterLoops(parallelOptions));
+  }
   if (options.microkernels) {
     dl::OutlineMicrokernelsOptions outlineOptions;
     outlineOptions.reportFallbacks = options.reportFallbacks;

@@ -9,6 +9,7 @@
 
 #include "dl/Runner/Runner.h"
 #include "dl/Dialect/DL/IR/DLOps.h"
+#include "dl/Dialect/DL/IR/OpWork.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -18,7 +19,6 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
-#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
@@ -272,68 +272,17 @@ std::optional<double> mlir::dl::countFlops(func::FuncOp func,
                                            ArrayRef<ArgumentSpec> args) {
   // Sizes of an operand: static, or those the run gives a function argument.
   auto shapeOf = [&](Value value) -> std::optional<SmallVector<int64_t>> {
-    auto type = cast<MemRefType>(value.getType());
-    if (type.hasStaticShape())
-      return llvm::to_vector(type.getShape());
+    if (std::optional<SmallVector<int64_t>> shape = getStaticShape(value))
+      return shape;
     auto arg = dyn_cast<BlockArgument>(value);
     if (arg && arg.getOwner() == &func.front() &&
         arg.getArgNumber() < args.size())
       return args[arg.getArgNumber()].shape;
     return std::nullopt;
   };
-  auto elements = [&](Value value) -> std::optional<double> {
-    std::optional<SmallVector<int64_t>> shape = shapeOf(value);
-    if (!shape)
-      return std::nullopt;
-    double count = 1.0;
-    for (int64_t size : *shape)
-      count *= static_cast<double>(size);
-    return count;
-  };
-
-  // `perElement` flops for every element of `value`.
-  auto elementwise = [&](Value value,
-                         double perElement) -> std::optional<double> {
-    std::optional<double> n = elements(value);
-    return n ? std::optional<double>(perElement * *n) : std::nullopt;
-  };
-
   double total = 0.0;
   WalkResult walk = func.walk([&](Operation *op) -> WalkResult {
-    std::optional<double> flops =
-        llvm::TypeSwitch<Operation *, std::optional<double>>(op)
-            .Case([&](MatmulOp mm) -> std::optional<double> {
-              std::optional<double> c = elements(mm.getC());
-              std::optional<SmallVector<int64_t>> a = shapeOf(mm.getA());
-              if (!c || !a)
-                return std::nullopt;
-              double k = (*a)[mm.getTransposeA() ? 0 : 1];
-              return 2.0 * *c * k;
-            })
-            .Case([&](Conv2DOp conv) -> std::optional<double> {
-              // Every output element sums C * R * S products (the filter's
-              // elements per output channel).
-              std::optional<double> out = elements(conv.getOutput());
-              std::optional<double> filter = elements(conv.getFilter());
-              std::optional<SmallVector<int64_t>> outShape =
-                  shapeOf(conv.getOutput());
-              if (!out || !filter || !outShape)
-                return std::nullopt;
-              double outChannels = (*outShape)[1];
-              if (conv.isBlocked())
-                outChannels *= (*outShape)[4];
-              return 2.0 * *out * (*filter / outChannels);
-            })
-            .Case([&](BatchNormInferenceOp bn) {
-              return elementwise(bn.getInput(), 4.0);
-            })
-            .Case([&](BatchNormTrainingOp bn) {
-              return elementwise(bn.getInput(), 8.0);
-            })
-            .Case<ReluOp, AddOp, BiasAddOp>(
-                [&](auto op) { return elementwise(op.getOutput(), 1.0); })
-            .Case([&](Relu6Op op) { return elementwise(op.getOutput(), 2.0); })
-            .Default([](Operation *) { return 0.0; });
+    std::optional<double> flops = getFlops(op, shapeOf);
     if (!flops)
       return WalkResult::interrupt();
     total += *flops;

@@ -138,8 +138,10 @@ cl::opt<std::string> autotuneReport(
 cl::opt<bool> remarks(
     "remarks",
     cl::desc("Show remarks: where the compiler fell back to a slower correct "
-             "path (tile solver, isl bound, GEMM bands kept as loops) and, in "
-             "--run/--bench, microkernels the runtime could not dispatch"),
+             "path (tile solver, isl bound, GEMM bands kept as loops), ops run "
+             "on one thread or on another parallel loop than the outermost "
+             "long enough (with --threads > 1), and, in --run/--bench, "
+             "microkernels the runtime could not dispatch"),
     cl::init(false), cl::cat(category));
 cl::opt<bool> run("run",
                   cl::desc("JIT-run every public function on generated inputs "

@@ -1,14 +1,16 @@
 //===- DLToAffine.h - dl ops to affine loop nests ---------------*- C++ -*-===//
 //
 // The lowering of convert-dl-to-affine as a function, for code that lowers a
-// scratch copy of an op to analyze its loops (the variant ranking).
+// scratch copy of an op to analyze its loops (the variant ranking, the
+// parallel-loop decision).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef DL_CONVERSION_DLTOAFFINE_H
 #define DL_CONVERSION_DLTOAFFINE_H
 
-#include "mlir/IR/Operation.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
 
 namespace mlir {
 namespace dl {
@@ -29,6 +31,14 @@ struct DLToAffineOptions {
 /// affine loop nest, as convert-dl-to-affine does.
 LogicalResult lowerDLToAffine(Operation *root,
                               const DLToAffineOptions &options = {});
+
+/// A scratch module with one function whose arguments are `op`'s operands
+/// and whose body is a clone of `op` (which `prepare`, when given, adjusts),
+/// lowered with `options`: the loop nests the op alone lowers to. Fails when
+/// the lowering does.
+FailureOr<OwningOpRef<ModuleOp>>
+lowerScratchCopy(Operation *op, const DLToAffineOptions &options = {},
+                 function_ref<void(Operation *)> prepare = nullptr);
 
 } // namespace dl
 } // namespace mlir

@@ -65,7 +65,11 @@ def ConvertDLToAffine : Pass<"convert-dl-to-affine"> {
     GEMM-shaped innermost bands (the matmul nest without transposes or
     alpha; the `(ow, c, k)` band of a blocked convolution) are tagged with
     the unit attribute `dl.gemm_band` on their outermost loop and left in
-    loop form for the analyses that later passes run on them.
+    loop form for the analyses that later passes run on them. An op marked
+    `dl.sequential` (by `dl-decide-parallelism`: its work does not pay for
+    a parallel region) passes the mark on to every top-level loop nest it
+    lowers to, its packing and padding copies included, and
+    `dl-parallelize-outer-loops` leaves them sequential.
   }];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",

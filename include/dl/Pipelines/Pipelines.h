@@ -27,7 +27,8 @@ inline constexpr const char *kVectorBitsDescription =
 struct DLPipelineOptions : public PassPipelineOptions<DLPipelineOptions> {
   Option<unsigned> numThreads{
       *this, "num-threads",
-      llvm::cl::desc("Threads of the parallel outer loops; 1 generates "
+      llvm::cl::desc("Threads of the parallel outer loops (for the ops whose "
+                     "work pays for them, dl-decide-parallelism); 1 generates "
                      "sequential code without OpenMP"),
       llvm::cl::init(1)};
   Option<bool> microkernels{
@@ -77,8 +78,11 @@ struct DLPipelineOptions : public PassPipelineOptions<DLPipelineOptions> {
                              llvm::cl::init(0)};
   Option<bool> reportFallbacks{
       *this, "report-fallbacks",
-      llvm::cl::desc("Remark on every GEMM band that keeps its loops (the "
-                     "model passes always remark on their fallbacks)"),
+      llvm::cl::desc("Remark on every GEMM band that keeps its loops and on "
+                     "every op dl-decide-parallelism runs on one thread or on "
+                     "another loop than the outermost long enough for the "
+                     "threads (the model passes always remark on their "
+                     "fallbacks)"),
       llvm::cl::init(false)};
 };
 
@@ -104,8 +108,9 @@ struct DLLayoutPipelineOptions
 void buildDLLayoutPipeline(OpPassManager &pm, int64_t maxBatchBytes,
                            int64_t vectorBits);
 
-/// dl ops -> ranked schedules -> affine loop nests -> microkernel-sized
-/// tiles, parallel outer loops, microkernel calls -> LLVM dialect.
+/// dl ops -> ranked schedules, parallel loops decided -> affine loop nests
+/// -> microkernel-sized tiles, parallel outer loops, microkernel calls ->
+/// LLVM dialect.
 void buildDLToLLVMPipeline(OpPassManager &pm, const DLPipelineOptions &options);
 
 /// dl ops -> reference affine loop nests -> LLVM dialect, with no

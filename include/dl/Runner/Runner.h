@@ -132,8 +132,9 @@ Comparison compareBuffers(ArrayRef<float> actual, ArrayRef<float> reference,
 /// Floating-point operations of one call of `func` with `args`, counted from
 /// its dl ops before lowering: 2*M*N*K for matmul, 2 per multiply-add of a
 /// convolution, per element 4 for inference batch norm, 8 for training batch
-/// norm, 1 for relu/add/bias_add, 2 for relu6, 0 for pack/unpack. Returns
-/// std::nullopt when an operand's sizes cannot be resolved.
+/// norm, 1 for relu/add/bias_add, 2 for relu6, 0 for pack/unpack (each op's
+/// getFlops, OpWork.h). Returns std::nullopt when an operand's sizes cannot
+/// be resolved.
 std::optional<double> countFlops(func::FuncOp func,
                                  ArrayRef<ArgumentSpec> args);
 

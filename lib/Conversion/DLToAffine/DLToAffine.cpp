@@ -24,8 +24,10 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/IntegerSet.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -1737,6 +1739,7 @@ LogicalResult dl::lowerDLToAffine(Operation *root,
   patterns.add<BatchNormInferenceLowering, BatchNormTrainingLowering,
                ReluLowering, Relu6Lowering, AddLowering, BiasAddLowering,
                PackLowering, UnpackLowering>(ctx);
+  FrozenRewritePatternSet frozenPatterns(std::move(patterns));
   ConversionTarget target(*ctx);
   target.addIllegalDialect<DLDialect>();
   target.addLegalOp<GemmDispatchOp, GemmInvokeOp>();
@@ -1748,5 +1751,44 @@ LogicalResult dl::lowerDLToAffine(Operation *root,
   });
   for (Operation *op : dlOps)
     emitRunTimeSizeChecks(op);
-  return applyPartialConversion(root, target, std::move(patterns));
+  // An op that runs on one thread is lowered alone, in program order, so
+  // the nests between its neighbours are its own (the patterns build them
+  // right before the op): each carries the op's mark.
+  StringRef sequential = DLDialect::getSequentialAttrName();
+  for (Operation *op : dlOps) {
+    if (!op->hasAttr(sequential))
+      continue;
+    Block *block = op->getBlock();
+    Operation *prev = op->getPrevNode(), *next = op->getNextNode();
+    if (failed(applyPartialConversion(op, target, frozenPatterns)))
+      return failure();
+    auto begin = prev ? std::next(prev->getIterator()) : block->begin();
+    auto end = next ? next->getIterator() : block->end();
+    for (Operation &created : llvm::make_range(begin, end))
+      if (isa<AffineForOp>(created))
+        created.setAttr(sequential, UnitAttr::get(ctx));
+  }
+  return applyPartialConversion(root, target, frozenPatterns);
+}
+
+FailureOr<OwningOpRef<ModuleOp>>
+dl::lowerScratchCopy(Operation *op, const DLToAffineOptions &options,
+                     function_ref<void(Operation *)> prepare) {
+  Location loc = op->getLoc();
+  OpBuilder b(op->getContext());
+  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+  b.setInsertionPointToEnd(module->getBody());
+  auto fn = func::FuncOp::create(b, loc, "scratch",
+                                 b.getFunctionType(op->getOperandTypes(), {}));
+  Block *entry = fn.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  IRMapping mapping;
+  mapping.map(op->getOperands(), entry->getArguments());
+  Operation *clone = b.clone(*op, mapping);
+  if (prepare)
+    prepare(clone);
+  func::ReturnOp::create(b, loc);
+  if (failed(lowerDLToAffine(*module, options)))
+    return failure();
+  return module;
 }

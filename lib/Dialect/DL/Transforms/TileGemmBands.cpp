@@ -114,12 +114,18 @@ struct TileGemmBandsPass : dl::impl::TileGemmBandsBase<TileGemmBandsPass> {
       }
       if (split || tileSizes.empty() || !needed)
         continue;
+      // The tiled nest is new: the mark of an op that runs on one thread
+      // goes to its outermost loop.
+      StringRef sequential = DLDialect::getSequentialAttrName();
+      bool isSequential = loops.front()->hasAttr(sequential);
       SmallVector<AffineForOp> tiled;
       if (failed(affine::tilePerfectlyNested(loops, tileSizes, &tiled)))
         continue;
       for (AffineForOp loop : tiled)
         loop->removeAttr(tag);
       tiled[loops.size()]->setAttr(tag, UnitAttr::get(&getContext()));
+      if (isSequential)
+        tiled.front()->setAttr(sequential, UnitAttr::get(&getContext()));
     }
   }
 };

@@ -17,10 +17,7 @@
 #include "llvm/Support/ToolOutputFile.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Threading.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -114,18 +111,6 @@ RankedVariant evaluate(Operation *op, ScheduleAttr schedule,
                        const RankingOptions &options) {
   RankedVariant variant;
   variant.schedule = schedule;
-  Location loc = op->getLoc();
-  OpBuilder b(op->getContext());
-  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
-  b.setInsertionPointToEnd(module->getBody());
-  auto fn = func::FuncOp::create(b, loc, "variant",
-                                 b.getFunctionType(op->getOperandTypes(), {}));
-  Block *entry = fn.addEntryBlock();
-  b.setInsertionPointToStart(entry);
-  IRMapping mapping;
-  mapping.map(op->getOperands(), entry->getArguments());
-  setSchedule(b.clone(*op, mapping), schedule);
-  func::ReturnOp::create(b, loc);
   // The result is initialized before the nest, not per tile: with the
   // initialization inside, its dependences to every later read of a result
   // element would count the result's reuse across reduction tiles twice
@@ -136,12 +121,14 @@ RankedVariant evaluate(Operation *op, ScheduleAttr schedule,
   DLToAffineOptions lowering;
   lowering.initializePerTile = false;
   lowering.packPanelsInNest = false;
-  if (failed(lowerDLToAffine(*module, lowering))) {
+  FailureOr<OwningOpRef<ModuleOp>> module = lowerScratchCopy(
+      op, lowering, [&](Operation *clone) { setSchedule(clone, schedule); });
+  if (failed(module)) {
     variant.failure = "the lowering failed";
     return variant;
   }
   affine::AffineForOp root;
-  module->walk([&](affine::AffineForOp loop) {
+  (*module)->walk([&](affine::AffineForOp loop) {
     if (!loop->hasAttr(DLDialect::getGemmBandAttrName()))
       return;
     Operation *outer = loop;

@@ -1,12 +1,16 @@
 // dl-parallelize-outer-loops: the dependence-free outer loops of each nest
 // become one affine.parallel (coalesced when several); reductions and the
 // innermost loop stay sequential; no more loops once they make
-// min-iterations together.
+// min-iterations together, or, with threads, a multiple of the threads.
 // RUN: dl-opt %s --convert-dl-to-affine --dl-tile-gemm-bands=max-block=64 --dl-parallelize-outer-loops --canonicalize | FileCheck %s
 // RUN: dl-opt %s --convert-dl-to-affine --dl-tile-gemm-bands=max-block=64 --dl-parallelize-outer-loops=min-iterations=6 --canonicalize | FileCheck %s --check-prefix=MIN6
+// RUN: dl-opt %s --convert-dl-to-affine --dl-tile-gemm-bands=max-block=64 --dl-parallelize-outer-loops=threads=2 --canonicalize | FileCheck %s --check-prefix=THREADS2
+// RUN: dl-opt %s --convert-dl-to-affine --dl-tile-gemm-bands=max-block=64 --dl-parallelize-outer-loops=threads=4 --canonicalize | FileCheck %s --check-prefix=THREADS4
 // RUN: not dl-opt %s --dl-parallelize-outer-loops=min-iterations=0 2>&1 | FileCheck %s --check-prefix=INVALID
+// RUN: not dl-opt %s --dl-parallelize-outer-loops=threads=-1 2>&1 | FileCheck %s --check-prefix=INVALID-THREADS
 
 // INVALID: error: dl-parallelize-outer-loops: min-iterations must be >= 1
+// INVALID-THREADS: error: dl-parallelize-outer-loops: threads must be >= 0
 
 // Tiled GEMM 128 x 96 x 256: the i and j tile loops (2 x 2) are parallel, the
 // K-tile loop carries the reduction.
@@ -22,7 +26,15 @@ func.func @matmul(%a: memref<128x256xf32>, %b: memref<256x96xf32>, %c: memref<12
 }
 
 // Blocked convolution: n, k_blk and oh (2 x 3 x 5 = 30 iterations) run in
-// parallel; c_blk is a reduction.
+// parallel; c_blk is a reduction. At 2 threads the 2 images keep both busy
+// alone; 4 threads need n and k_blk (6 iterations: two threads run one
+// more than the others, and the next loop would make 30, not a multiple of
+// 4 either).
+// THREADS2-LABEL: func.func @conv
+// THREADS2: affine.parallel (%{{.*}}) = (0) to (2) {
+// THREADS2-NEXT: affine.for %{{.*}} = 0 to 3 {
+// THREADS4-LABEL: func.func @conv
+// THREADS4: affine.parallel (%{{.*}}) = (0) to (30) {
 // CHECK-LABEL: func.func @conv
 // CHECK: affine.parallel (%{{.*}}) = (0) to (30) {
 // CHECK: affine.for %{{.*}} = 0 to 2 {
@@ -35,7 +47,14 @@ func.func @conv(%in: memref<2x2x7x7x16xf32>, %f: memref<3x2x3x3x16x8xf32>, %out:
 }
 
 // Element-wise: all loops but the innermost (2 x 3 x 4 < 256 iterations);
-// with min-iterations=6, the first two (2 x 3), then the loop over 4 inside.
+// with min-iterations=6, the first two (2 x 3), then the loop over 4 inside;
+// at 2 threads the first alone, at 4 threads all three (2 x 3 x 4 = 24).
+// THREADS2-LABEL: func.func @relu
+// THREADS2: affine.parallel (%{{.*}}) = (0) to (2) {
+// THREADS2-NEXT: affine.for %{{.*}} = 0 to 3 {
+// THREADS4-LABEL: func.func @relu
+// THREADS4: affine.parallel (%{{.*}}) = (0) to (24) {
+// THREADS4-NEXT: affine.for %{{.*}} = 0 to 5 {
 // CHECK-LABEL: func.func @relu
 // CHECK: affine.parallel (%{{.*}}) = (0) to (24) {
 // CHECK-NEXT: affine.for %{{.*}} = 0 to 5 {
@@ -126,5 +145,20 @@ func.func @scheduled_gemm_private_panel(%a: memref<8x8xf32>, %b: memref<8x16xf32
 // CHECK: } {dl.gemm_band}
 func.func @unscheduled_packed_gemm(%a: memref<8x8xf32>, %b: memref<8x16xf32>, %c: memref<8x16xf32>) {
   dl.matmul ins(%a, %b : memref<8x8xf32>, memref<8x16xf32>) outs(%c : memref<8x16xf32>) {pack_a, pack_b, pack_blocks = array<i64: 4, 8, 2>}
+  return
+}
+
+// A nest marked dl.sequential (the lowering of an op dl-decide-parallelism
+// runs on one thread) stays sequential, a GEMM band tiled by
+// dl-tile-gemm-bands included (the mark goes to its new outermost loop).
+// CHECK-LABEL: func.func @sequential
+// CHECK-NOT: affine.parallel
+// CHECK: return
+// THREADS2-LABEL: func.func @sequential
+// THREADS2-NOT: affine.parallel
+// THREADS2: return
+func.func @sequential(%x: memref<8x16xf32>, %a: memref<128x256xf32>, %b: memref<256x96xf32>, %c: memref<128x96xf32>) {
+  dl.relu ins(%x : memref<8x16xf32>) outs(%x : memref<8x16xf32>) {dl.sequential}
+  dl.matmul ins(%a, %b : memref<128x256xf32>, memref<256x96xf32>) outs(%c : memref<128x96xf32>) {dl.sequential}
   return
 }

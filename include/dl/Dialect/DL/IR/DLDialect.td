@@ -50,6 +50,13 @@ def DL_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getParallelLoopAttrName() {
       return ::llvm::StringLiteral("dl.parallel");
     }
+    /// Marks a dl op that runs on one thread (dl-decide-parallelism: its
+    /// work does not pay for a parallel region), and every top-level loop
+    /// nest convert-dl-to-affine lowers it to; dl-parallelize-outer-loops
+    /// leaves those nests sequential.
+    static constexpr ::llvm::StringLiteral getSequentialAttrName() {
+      return ::llvm::StringLiteral("dl.sequential");
+    }
   }];
 }
 

@@ -385,7 +385,12 @@ def RankVariants : Pass<"dl-rank-variants", "::mlir::ModuleOp"> {
     of blocks: splitting the batch adds calls, each reloading its block of
     the output, which the costs below do not see), and with
     `threads` > 1 the parallel loop (the outermost
-    non-reduction loop with at least `threads` iterations). Each variant is
+    non-reduction loop with at least `threads` iterations;
+    `dl-decide-parallelism` weighs the picked schedule's loops again, and
+    whether it pays to run in parallel at all: choosing each variant's loop
+    by its model instead changed gnmt_2's pick at 2 threads, on traffic
+    costs that do not see imbalance or forks, to one that ran 8% slower).
+    Each variant is
     lowered in a scratch module and analyzed with isl on its loops, GEMM
     band included (`WorkingSetAnalysis`). The cheapest becomes the op's
     `#dl.schedule`, which `convert-dl-to-affine` applies; a GEMM's
@@ -503,6 +508,93 @@ def SolveTileSizes : Pass<"dl-solve-tile-sizes", "::mlir::ModuleOp"> {
   ];
 }
 
+def DecideParallelism : Pass<"dl-decide-parallelism", "::mlir::ModuleOp"> {
+  let summary = "Decide which loop of each dl op runs in parallel, or whether it runs on one thread";
+  let description = [{
+    With `threads` > 1, decides for every dl op with static sizes whether
+    its work keeps the threads busy enough to pay for parallel regions,
+    and for a heavy op with a `#dl.schedule` which of its loops runs in
+    parallel. A parallel region costs a fork and a join (`fork-join-us`),
+    and a loop whose iterations do not divide among the threads leaves
+    some idle (R-Stream's occupation test, `trip(loop) >= c * threads`,
+    made a comparison of times):
+
+    - `t1`, the op's time on one thread: its FLOPs (`getFlops`, as
+      `dl-compile --bench` counts them) at `core-gflops`, or its operands'
+      bytes at `core-bandwidth`, whichever is longer;
+    - a scheduled op's loop of trip count `T` over a non-reduction
+      dimension, below loops making `O` iterations, in an op whose lowering
+      has `E` more top-level nests (packing and padding copies, each a
+      region of its own): `t1 * ceil(T / threads) / T + (O + E) *
+      fork-join-us`. The loop with the least time is taken, the outermost
+      of equals, so a loop too short to occupy the threads (1 or 3
+      iterations at 2 threads) gives way to an inner one;
+    - an op without a schedule, whose `E` nests each run their outer loops
+      in parallel (`dl-parallelize-outer-loops` coalesces enough of them to
+      keep the threads evenly busy): `t1 / threads + E * fork-join-us`.
+
+    When the best time is above `margin` times `t1`, the op runs on one
+    thread: it gets the unit attribute `dl.sequential` (and its schedule no
+    parallel loop), which `convert-dl-to-affine` carries onto every nest it
+    lowers the op to, and `dl-parallelize-outer-loops` leaves those nests
+    sequential. Otherwise a scheduled op's `parallel` is the chosen loop.
+    `E` is counted on a scratch lowering of the op. Ops with dynamic sizes
+    and ops already marked `dl.sequential` are left as they are. With
+    `report-fallbacks`, a remark on each op made sequential or run in
+    parallel on another loop than the outermost one with at least
+    `threads` iterations gives the modeled times.
+
+    The defaults were measured on the 2-core Zen 5 (AVX-512) at 2 threads
+    (`dl-compile --bench`, pinned, medians): a parallel region around a
+    tiny `dl.relu` or `dl.matmul` took 2.8-2.9 us more than the op on one
+    thread; GEMMs of 64 to 1024 and ResNet-50 convolutions ran at 180-213
+    GFLOPS on one core, packing included; a `dl.relu` moved its operands
+    at 90-210 GB/s on one core (100: the rate of those past the L2, where
+    the decision changes; 2 threads ran relus of 64 Ki floats 1.9x slower
+    than one, of 256 Ki floats 1.8x faster).
+
+    ```mlir
+    dl.matmul ins(%a, %b : memref<64x64xf32>, memref<64x64xf32>)
+              outs(%c : memref<64x64xf32>)
+              {pack_blocks = array<i64: 64, 64, 64>,
+               schedule = #dl.schedule<[i, j, k]>}
+    // t1 = 2.6 us; no loop has 2 iterations: at 2 threads it becomes
+    dl.matmul ins(%a, %b : ...) outs(%c : ...)
+              {dl.sequential, pack_blocks = array<i64: 64, 64, 64>,
+               schedule = #dl.schedule<[i, j, k]>}
+    ```
+  }];
+  let options = [
+    Option<"threads", "threads", "unsigned", /*default=*/"1",
+           "Threads of the generated code (1: nothing runs in parallel, the "
+           "pass does nothing)">,
+    Option<"coreGflops", "core-gflops", "double", /*default=*/"200.0",
+           "GFLOPS one core runs a GEMM or a convolution at">,
+    Option<"coreBandwidth", "core-bandwidth", "double", /*default=*/"100.0",
+           "GB/s one core moves an element-wise op's operands at">,
+    Option<"forkJoinMicros", "fork-join-us", "double", /*default=*/"3.0",
+           "Microseconds one parallel region costs (fork and join)">,
+    Option<"handoffBandwidth", "handoff-bandwidth", "double",
+           /*default=*/"10.0",
+           "GB/s a thread reads data at that another thread wrote before">,
+    Option<"margin", "margin", "double", /*default=*/"0.9",
+           "Run in parallel only when the modeled time is at most this "
+           "fraction of the time on one thread">,
+    Option<"reportFallbacks", "report-fallbacks", "bool", /*default=*/"false",
+           "Emit a remark for each op run on one thread or on another "
+           "parallel loop than the outermost long enough for the threads">
+  ];
+  // The dialects of the scratch lowering (convert-dl-to-affine's).
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::cf::ControlFlowDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect"
+  ];
+}
+
 def TileGemmBands : Pass<"dl-tile-gemm-bands", "::mlir::func::FuncOp"> {
   let summary = "Tile GEMM bands to microkernel size in the default loop order";
   let description = [{
@@ -513,14 +605,16 @@ def TileGemmBands : Pass<"dl-tile-gemm-bands", "::mlir::func::FuncOp"> {
     loop order; later passes choose better schedules). Each tile size is the
     largest divisor of the loop's trip count not above `max-block`, so every
     tile is full and one microkernel of static sizes covers all of them.
-    The tag moves to the outermost intra-tile loop. A trip count whose
-    largest such divisor is below half of `max-block` (a prime output width
-    would give kernels of one row) is first split: the perfect nest that
-    ends in the band (its outer loops are the microkernel's batch) is
-    copied, the first copy runs whole tiles of `max-block`, the second the
-    remainder. A 3x3 convolution 128 -> 48 channels over 136x181 pixels (N=3)
-    ran 122 ms in 1-row kernels, 44 ms split (50 ms for 180 columns). Bands
-    with dynamic trip counts are left untouched.
+    The tag moves to the outermost intra-tile loop, and a band's
+    `dl.sequential` (its op runs on one thread) to the outermost tile loop.
+    A trip count whose largest such divisor is below half of `max-block` (a
+    prime output width would give kernels of one row) is first split: the
+    perfect nest that ends in the band (its outer loops are the
+    microkernel's batch) is copied, the first copy runs whole tiles of
+    `max-block`, the second the remainder. A 3x3 convolution 128 -> 48
+    channels over 136x181 pixels (N=3) ran 122 ms in 1-row kernels, 44 ms
+    split (50 ms for 180 columns). Bands with dynamic trip counts are left
+    untouched.
   }];
   let options = [
     Option<"maxBlock", "max-block", "int64_t", /*default=*/"128",
@@ -544,8 +638,15 @@ def ParallelizeOuterLoops
     coalesced one, and contiguous inner loops stay whole for vectorization
     (ResNet-50's conv1 at 2 threads, whose padded input copy had each
     3-float pixel as a parallel iteration: 4.15 -> 3.43 ms for the layer,
-    medians of 7 interleaved runs). The
-    innermost loop of a nest is never taken. In a nest where the
+    medians of 7 interleaved runs). With `threads` set, they also stop as
+    soon as their iterations are a multiple of `threads`, so every thread
+    runs as many: a first-layer convolution of one 224x224 image (224 input
+    rows, below `min-iterations`) had its padded copy parallel over 3-float
+    pixels, 115 us at 2 threads against 12 us on one. The
+    innermost loop of a nest is never taken. A nest that carries
+    `dl.sequential` (set by `convert-dl-to-affine` on the nests of an op
+    that `dl-decide-parallelism` runs on one thread) stays sequential. In a
+    nest where the
     lowering marked the loop a `#dl.schedule` chose (`dl.parallel`), that
     loop alone becomes parallel (if it carries no dependence; a buffer its
     body allocates and frees, such as a GEMM panel scratch, is private to
@@ -556,7 +657,11 @@ def ParallelizeOuterLoops
   let dependentDialects = ["::mlir::affine::AffineDialect"];
   let options = [
     Option<"minIterations", "min-iterations", "int64_t", /*default=*/"256",
-           "Outer loops are coalesced until they make this many iterations">
+           "Outer loops are coalesced until they make this many iterations">,
+    Option<"threads", "threads", "int64_t", /*default=*/"0",
+           "Threads of the generated code: outer loops are coalesced only "
+           "until their iterations are a multiple of it (0: until "
+           "min-iterations)">
   ];
 }
 

@@ -103,7 +103,8 @@ LogicalResult writeJSONReport(Operation *anchor, StringRef pass, StringRef path,
 /// `tilesPerDim` divisors just inside the outermost loop when one kernel
 /// call over all of it would read more than `maxBatchBytes`. With threads > 1,
 /// the parallel loop is the outermost loop that is not a reduction and has
-/// at least `threads` iterations (no variant without one).
+/// at least `threads` iterations (no variant without one;
+/// dl-decide-parallelism decides again for the schedule the ranking picks).
 SmallVector<ScheduleAttr> generateVariants(Operation *op,
                                            const RankingOptions &options);
 

@@ -1,0 +1,100 @@
+//===- ParallelismModel.h - is a parallel loop worth it? --------*- C++ -*-===//
+//
+// The time model behind the parallel-loop decision (dl-decide-parallelism,
+// and each ranked variant's parallel loop in dl-rank-variants): an op's time
+// on one thread from its work, and the time of running one of its loops in
+// parallel, which pays for the imbalance of the loop's iterations over the
+// threads, for one fork and join per parallel region and for the data one
+// thread reads from another's cache (R-Stream's occupation test, made a
+// comparison of times). Small problems then run on
+// one thread, and a loop too short to keep the threads busy gives way to an
+// inner one.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DL_DIALECT_DL_TRANSFORMS_PARALLELISMMODEL_H
+#define DL_DIALECT_DL_TRANSFORMS_PARALLELISMMODEL_H
+
+#include "dl/Dialect/DL/IR/DLAttrs.h"
+
+#include "mlir/IR/Operation.h"
+
+#include <optional>
+
+namespace mlir {
+namespace dl {
+
+/// The machine's costs the decision weighs. The defaults were measured on
+/// the 2-core Zen 5 this project targets (see dl-decide-parallelism's
+/// description in Passes.td).
+struct ParallelCosts {
+  /// Threads of the generated code.
+  unsigned threads = 1;
+  /// GFLOPS one core runs a GEMM or convolution at, packing included.
+  double coreGflops = 200.0;
+  /// GB/s one core moves an element-wise op's or a copy's operands at.
+  double coreBandwidth = 100.0;
+  /// Microseconds one parallel region costs (fork and join).
+  double forkJoinMicros = 3.0;
+  /// GB/s a thread reads data at that another thread wrote into its cache
+  /// in an earlier region (a packed operand copied before the nest).
+  double handoffBandwidth = 10.0;
+  /// A parallel loop is taken only when its modeled time is at most this
+  /// fraction of the time on one thread.
+  double margin = 0.9;
+};
+
+/// The modeled time in microseconds of `op` on one thread: its FLOPs at
+/// `coreGflops` or its operands' bytes at `coreBandwidth`, whichever takes
+/// longer (getFlops, getOperandBytes). None when a size is dynamic.
+std::optional<double> modelOneThreadMicros(Operation *op,
+                                           const ParallelCosts &costs);
+
+/// The modeled time in microseconds of work that takes `oneThread` on one
+/// thread with a loop of `tripCount` iterations in parallel, entered `forks`
+/// times, whose threads each read `handoffBytes` that another thread wrote:
+/// each thread runs at most ceil(tripCount / threads) of the iterations,
+/// each entry forks and joins once, and the handed-over bytes come at
+/// `handoffBandwidth`.
+double modelParallelMicros(double oneThread, int64_t tripCount, int64_t forks,
+                           double handoffBytes, const ParallelCosts &costs);
+
+/// modelParallelMicros with loop `position` of a schedule's `loops`
+/// (ScheduleAttr::getLoops) in parallel: entered once per iteration of the
+/// loops outside it, in an op with `otherRegions` more parallel regions (its
+/// copies).
+double modelLoopMicros(double oneThread, ArrayRef<ScheduledLoop> loops,
+                       unsigned position, int64_t otherRegions,
+                       double handoffBytes, const ParallelCosts &costs);
+
+/// What to run in parallel, and the modeled times that decided it.
+struct ParallelChoice {
+  /// The loop of the schedule to run in parallel; none for one thread.
+  std::optional<unsigned> loop;
+  double oneThreadMicros = 0.0;
+  /// The best loop's modeled time (that of `loop` when there is one), or
+  /// none when no loop may run in parallel.
+  std::optional<unsigned> bestLoop;
+  double bestMicros = 0.0;
+};
+
+/// The bytes each thread reads that another wrote, with loop `position` of a
+/// schedule in parallel.
+using HandoffFn = function_ref<double(unsigned position)>;
+
+/// Of the `loops` of a schedule over `dims`, the loop that runs work of
+/// `oneThread` microseconds fastest in parallel: among the loops over a
+/// non-reduction dimension with more than one iteration, the one with the
+/// least modeled time (modelLoopMicros, with `handoff`'s bytes, none without
+/// it), the outermost of equals. None when that time is above `margin` times
+/// `oneThread`.
+ParallelChoice chooseParallelLoop(double oneThread, ArrayRef<ScheduleDim> dims,
+                                  ArrayRef<ScheduledLoop> loops,
+                                  int64_t otherRegions,
+                                  const ParallelCosts &costs,
+                                  HandoffFn handoff = nullptr);
+
+} // namespace dl
+} // namespace mlir
+
+#endif // DL_DIALECT_DL_TRANSFORMS_PARALLELISMMODEL_H

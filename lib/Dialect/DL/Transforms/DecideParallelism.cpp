@@ -1,0 +1,353 @@
+//===- DecideParallelism.cpp - which loop runs in parallel, if any --------===//
+//
+// The pass `dl-decide-parallelism`: before the lowering, each dl op's work is
+// weighed against what running it in parallel costs (ParallelismModel.h), so
+// small problems run on one thread instead of paying a fork and join per
+// region that their work does not cover, and a heavy op runs the loop of its
+// schedule that keeps the threads busiest. The decision is recorded on the
+// op (the schedule's parallel loop, or `dl.sequential`), where the lowering
+// and dl-parallelize-outer-loops apply it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dl/Conversion/DLToAffine.h"
+#include "dl/Dialect/DL/IR/DLOps.h"
+#include "dl/Dialect/DL/Transforms/ParallelismModel.h"
+#include "dl/Dialect/DL/Transforms/Passes.h"
+#include "dl/Dialect/DL/Transforms/VariantRanking.h"
+
+#include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Affine/LoopUtils.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#define DEBUG_TYPE "dl-decide-parallelism"
+
+namespace mlir {
+namespace dl {
+#define GEN_PASS_DEF_DECIDEPARALLELISM
+#include "dl/Dialect/DL/Transforms/Passes.h.inc"
+} // namespace dl
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::dl;
+
+namespace {
+
+/// The schedule of a dl.conv2d or dl.matmul, null for other ops.
+ScheduleAttr getSchedule(Operation *op) {
+  return llvm::TypeSwitch<Operation *, ScheduleAttr>(op)
+      .Case<Conv2DOp, MatmulOp>(
+          [](auto heavy) { return heavy.getScheduleAttr(); })
+      .Default([](Operation *) { return nullptr; });
+}
+
+/// The nests `op` lowers to (convert-dl-to-affine on a scratch copy), with
+/// loop `parallel` of its schedule, if it has one, marked `dl.parallel`:
+/// the body of the scratch function.
+class ScratchLowering {
+public:
+  static FailureOr<ScratchLowering> build(Operation *op,
+                                          std::optional<unsigned> parallel) {
+    ScheduleAttr schedule = getSchedule(op);
+    FailureOr<OwningOpRef<ModuleOp>> module =
+        lowerScratchCopy(op, {}, [&](Operation *clone) {
+          if (schedule)
+            setSchedule(clone,
+                        ScheduleAttr::get(
+                            op->getContext(), schedule.getDims(),
+                            schedule.getTiles(),
+                            parallel ? static_cast<int64_t>(*parallel) : -1));
+        });
+    if (failed(module))
+      return failure();
+    return ScratchLowering(std::move(*module));
+  }
+
+  /// The top-level loop nests: each runs as a parallel region of its own.
+  int64_t countNests() {
+    return llvm::range_size(getBody().getOps<affine::AffineForOp>());
+  }
+
+  /// The bytes each thread of the `dl.parallel` loop reads from scratch
+  /// buffers that another thread wrote: those written outside the loop (by
+  /// another of the op's nests, such as a packed operand's copy, or by the
+  /// one thread that runs the nest outside the loop, such as a panel copied
+  /// between the loop's regions) and read in it, unless another nest wrote
+  /// them divided among the threads as the loop divides its reads. A nest
+  /// is taken to be divided along the dimension its outermost loop with
+  /// more than one iteration indexes (dl-parallelize-outer-loops coalesces
+  /// from there). Each thread reads (threads - 1) / threads of such bytes
+  /// from the others.
+  double handoffBytes(unsigned threads) {
+    affine::AffineForOp parallel;
+    getBody().walk([&](affine::AffineForOp loop) {
+      if (loop->hasAttr(DLDialect::getParallelLoopAttrName()))
+        parallel = loop;
+    });
+    if (!parallel)
+      return 0.0;
+    Value iv = parallel.getInductionVar();
+    Operation *mainNest = getBody().findAncestorOpInBlock(*parallel);
+    double bytes = 0.0;
+    getBody().walk([&](affine::AffineWriteOpInterface store) {
+      Value buffer = store.getMemRef();
+      auto alloc = buffer.getDefiningOp<memref::AllocOp>();
+      if (!alloc || parallel->isAncestor(store) || parallel->isAncestor(alloc))
+        return;
+      std::optional<unsigned> writtenDim;
+      Operation *writer = getBody().findAncestorOpInBlock(*store);
+      if (writer != mainNest)
+        if (std::optional<Value> split = dividedInductionVar(writer))
+          writtenDim =
+              indexedDim(store.getAffineMap(), store.getMapOperands(), *split);
+      bool read = false, aligned = true;
+      parallel.walk([&](affine::AffineReadOpInterface load) {
+        if (load.getMemRef() != buffer)
+          return;
+        read = true;
+        aligned &= writtenDim &&
+                   dependsOn(load.getAffineMap().getResult(*writtenDim),
+                             load.getAffineMap(), load.getMapOperands(), iv);
+      });
+      if (read && !aligned)
+        bytes +=
+            executions(store) *
+            static_cast<double>(alloc.getType().getElementTypeBitWidth() / 8) *
+            (threads - 1) / threads;
+    });
+    return bytes;
+  }
+
+private:
+  explicit ScratchLowering(OwningOpRef<ModuleOp> module)
+      : module(std::move(module)) {}
+
+  Block &getBody() {
+    return (*module->getBody()->getOps<func::FuncOp>().begin())
+        .getBody()
+        .front();
+  }
+
+  /// Whether `expr` of `map` applied to `operands` depends on `value`.
+  static bool dependsOn(AffineExpr expr, AffineMap map, ValueRange operands,
+                        Value value) {
+    for (auto [position, operand] : llvm::enumerate(operands)) {
+      if (operand != value)
+        continue;
+      if (position < map.getNumDims()
+              ? expr.isFunctionOfDim(position)
+              : expr.isFunctionOfSymbol(position - map.getNumDims()))
+        return true;
+    }
+    return false;
+  }
+
+  /// The first dimension of an access's memref whose index depends on
+  /// `value`.
+  static std::optional<unsigned> indexedDim(AffineMap map, ValueRange operands,
+                                            Value value) {
+    for (auto [dim, expr] : llvm::enumerate(map.getResults()))
+      if (dependsOn(expr, map, operands, value))
+        return dim;
+    return std::nullopt;
+  }
+
+  /// The induction variable of the loop the threads divide a top-level
+  /// nest along: its outermost loop with more than one iteration.
+  static std::optional<Value> dividedInductionVar(Operation *nest) {
+    SmallVector<affine::AffineForOp> band;
+    affine::getPerfectlyNestedLoops(band, cast<affine::AffineForOp>(nest));
+    for (affine::AffineForOp loop : band) {
+      std::optional<uint64_t> trips = affine::getConstantTripCount(loop);
+      if (!trips || *trips > 1)
+        return loop.getInductionVar();
+    }
+    return std::nullopt;
+  }
+
+  /// How often `op` runs: the iterations of the loops around it (a loop
+  /// whose trip count varies counts once).
+  static double executions(Operation *op) {
+    double count = 1.0;
+    for (auto loop = op->getParentOfType<affine::AffineForOp>(); loop;
+         loop = loop->getParentOfType<affine::AffineForOp>())
+      if (std::optional<uint64_t> trips = affine::getConstantTripCount(loop))
+        count *= static_cast<double>(*trips);
+    return count;
+  }
+
+  OwningOpRef<ModuleOp> module;
+};
+
+/// "loop 2 (oh, 112 iterations)".
+std::string describeLoop(ArrayRef<ScheduleDim> dims,
+                         ArrayRef<ScheduledLoop> loops, unsigned position) {
+  const ScheduledLoop &loop = loops[position];
+  return llvm::formatv("loop {0} ({1}, {2} iteration{3})", position,
+                       dims[loop.dim].name, loop.tripCount,
+                       loop.tripCount == 1 ? "" : "s")
+      .str();
+}
+
+/// The loop R-Stream's occupation test with one iteration per thread would
+/// take: the outermost over a non-reduction dimension with at least
+/// `threads` iterations.
+std::optional<unsigned> outermostOccupyingLoop(ArrayRef<ScheduleDim> dims,
+                                               ArrayRef<ScheduledLoop> loops,
+                                               unsigned threads) {
+  for (auto [position, loop] : llvm::enumerate(loops))
+    if (!dims[loop.dim].reduction &&
+        loop.tripCount >= static_cast<int64_t>(threads))
+      return position;
+  return std::nullopt;
+}
+
+struct DecideParallelismPass
+    : dl::impl::DecideParallelismBase<DecideParallelismPass> {
+  using DecideParallelismBase::DecideParallelismBase;
+
+  void runOnOperation() override {
+    if (coreGflops <= 0.0 || coreBandwidth <= 0.0 || handoffBandwidth <= 0.0 ||
+        forkJoinMicros < 0.0 || margin <= 0.0) {
+      getOperation().emitError(
+          "dl-decide-parallelism: core-gflops, core-bandwidth, "
+          "handoff-bandwidth and margin must be > 0, fork-join-us >= 0");
+      return signalPassFailure();
+    }
+    if (threads <= 1)
+      return;
+    ParallelCosts costs;
+    costs.threads = threads;
+    costs.coreGflops = coreGflops;
+    costs.coreBandwidth = coreBandwidth;
+    costs.forkJoinMicros = forkJoinMicros;
+    costs.handoffBandwidth = handoffBandwidth;
+    costs.margin = margin;
+    SmallVector<Operation *> ops;
+    getOperation().walk([&](Operation *op) {
+      if (isa_and_nonnull<DLDialect>(op->getDialect()) &&
+          !isa<GemmDispatchOp, GemmInvokeOp>(op) &&
+          !op->hasAttr(DLDialect::getSequentialAttrName()))
+        ops.push_back(op);
+    });
+    for (Operation *op : ops)
+      if (failed(decide(op, costs)))
+        return signalPassFailure();
+  }
+
+  LogicalResult decide(Operation *op, const ParallelCosts &costs) {
+    std::optional<double> oneThread = modelOneThreadMicros(op, costs);
+    if (!oneThread) {
+      LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] " << op->getName()
+                              << ": dynamic sizes, left as it is\n");
+      return success();
+    }
+    ScheduleAttr schedule = getSchedule(op);
+    FailureOr<ScratchLowering> lowering = ScratchLowering::build(
+        op, schedule ? schedule.getParallelLoop() : std::nullopt);
+    if (failed(lowering))
+      return op->emitError("dl-decide-parallelism: the op could not be "
+                           "lowered to count its loop nests");
+    int64_t nests = lowering->countNests();
+    LLVM_DEBUG(llvm::dbgs()
+               << "[" DEBUG_TYPE "] " << op->getName() << " at " << op->getLoc()
+               << ": t1 = " << *oneThread << " us, " << nests << " nest(s)\n");
+    if (schedule)
+      return decideScheduled(op, schedule, *oneThread, nests - 1, costs);
+    double parallel = modelParallelMicros(*oneThread, costs.threads,
+                                          /*forks=*/nests,
+                                          /*handoffBytes=*/0.0, costs);
+    LLVM_DEBUG(llvm::dbgs() << "  parallel nests: " << parallel << " us\n");
+    if (parallel <= costs.margin * *oneThread)
+      return success();
+    op->setAttr(DLDialect::getSequentialAttrName(),
+                UnitAttr::get(op->getContext()));
+    if (reportFallbacks)
+      op->emitRemark(llvm::formatv(
+          "dl-decide-parallelism: runs on one thread: modeled {0:f2} us on "
+          "one thread, {1:f2} us on {2} threads ({3} parallel region{4})",
+          *oneThread, parallel, costs.threads, nests, nests == 1 ? "" : "s"));
+    return success();
+  }
+
+  LogicalResult decideScheduled(Operation *op, ScheduleAttr schedule,
+                                double oneThread, int64_t otherRegions,
+                                const ParallelCosts &costs) {
+    std::optional<SmallVector<ScheduleDim>> dims = getScheduleDims(op);
+    if (!dims)
+      return success();
+    FailureOr<SmallVector<ScheduledLoop>> loops =
+        schedule.getLoops(*dims, [&] { return op->emitError(); });
+    if (failed(loops))
+      return failure();
+    // The bytes handed between threads depend on the loop: lowered with
+    // each candidate in parallel (the op lowered once already).
+    auto handoff = [&](unsigned position) {
+      FailureOr<ScratchLowering> lowering =
+          ScratchLowering::build(op, position);
+      double bytes =
+          succeeded(lowering) ? lowering->handoffBytes(costs.threads) : 0.0;
+      LLVM_DEBUG(llvm::dbgs() << "  " << describeLoop(*dims, *loops, position)
+                              << ": " << bytes << " bytes handed over, "
+                              << modelLoopMicros(oneThread, *loops, position,
+                                                 otherRegions, bytes, costs)
+                              << " us\n");
+      return bytes;
+    };
+    ParallelChoice choice = chooseParallelLoop(oneThread, *dims, *loops,
+                                               otherRegions, costs, handoff);
+    int64_t parallel = choice.loop ? static_cast<int64_t>(*choice.loop) : -1;
+    if (parallel != schedule.getParallel())
+      setSchedule(op, ScheduleAttr::get(op->getContext(), schedule.getDims(),
+                                        schedule.getTiles(), parallel));
+    if (!choice.loop)
+      op->setAttr(DLDialect::getSequentialAttrName(),
+                  UnitAttr::get(op->getContext()));
+    if (!reportFallbacks)
+      return success();
+    if (!choice.loop) {
+      std::string best =
+          choice.bestLoop
+              ? llvm::formatv("{0:f2} us on {1} threads at best ({2})",
+                              choice.bestMicros, costs.threads,
+                              describeLoop(*dims, *loops, *choice.bestLoop))
+                    .str()
+              : std::string("no loop over a non-reduction dimension has "
+                            "more than one iteration");
+      op->emitRemark(llvm::formatv("dl-decide-parallelism: runs on one "
+                                   "thread: modeled {0:f2} us on one thread, "
+                                   "{1}",
+                                   oneThread, best));
+      return success();
+    }
+    std::optional<unsigned> occupying =
+        outermostOccupyingLoop(*dims, *loops, costs.threads);
+    if (choice.loop == occupying)
+      return success();
+    std::string instead =
+        occupying
+            ? llvm::formatv(
+                  "{0}: {1:f2} us", describeLoop(*dims, *loops, *occupying),
+                  modelLoopMicros(oneThread, *loops, *occupying, otherRegions,
+                                  handoff(*occupying), costs))
+                  .str()
+            : std::string("no loop has as many iterations as threads");
+    op->emitRemark(llvm::formatv(
+        "dl-decide-parallelism: {0} runs in parallel: modeled {1:f2} us on {2} "
+        "threads against {3:f2} us on one thread (instead of {4})",
+        describeLoop(*dims, *loops, *choice.loop), choice.bestMicros,
+        costs.threads, oneThread, instead));
+    return success();
+  }
+};
+
+} // namespace

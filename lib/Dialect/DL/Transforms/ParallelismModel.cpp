@@ -1,0 +1,65 @@
+//===- ParallelismModel.cpp - is a parallel loop worth it? ------*- C++ -*-===//
+//
+// The time model of the parallel-loop decision (ParallelismModel.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "dl/Dialect/DL/Transforms/ParallelismModel.h"
+#include "dl/Dialect/DL/IR/OpWork.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace mlir::dl;
+
+std::optional<double> dl::modelOneThreadMicros(Operation *op,
+                                               const ParallelCosts &costs) {
+  std::optional<double> flops = getFlops(op, getStaticShape);
+  std::optional<double> bytes = getOperandBytes(op, getStaticShape);
+  if (!flops || !bytes)
+    return std::nullopt;
+  // GFLOPS and GB/s are thousands of FLOPs and bytes per microsecond.
+  return std::max(*flops / (costs.coreGflops * 1e3),
+                  *bytes / (costs.coreBandwidth * 1e3));
+}
+
+double dl::modelParallelMicros(double oneThread, int64_t tripCount,
+                               int64_t forks, double handoffBytes,
+                               const ParallelCosts &costs) {
+  int64_t perThread = llvm::divideCeil(tripCount, costs.threads);
+  return oneThread * static_cast<double>(perThread) /
+             static_cast<double>(tripCount) +
+         static_cast<double>(forks) * costs.forkJoinMicros +
+         handoffBytes / (costs.handoffBandwidth * 1e3);
+}
+
+double dl::modelLoopMicros(double oneThread, ArrayRef<ScheduledLoop> loops,
+                           unsigned position, int64_t otherRegions,
+                           double handoffBytes, const ParallelCosts &costs) {
+  int64_t forks = 1;
+  for (const ScheduledLoop &loop : loops.take_front(position))
+    forks *= loop.tripCount;
+  return modelParallelMicros(oneThread, loops[position].tripCount,
+                             forks + otherRegions, handoffBytes, costs);
+}
+
+ParallelChoice
+dl::chooseParallelLoop(double oneThread, ArrayRef<ScheduleDim> dims,
+                       ArrayRef<ScheduledLoop> loops, int64_t otherRegions,
+                       const ParallelCosts &costs, HandoffFn handoff) {
+  ParallelChoice choice;
+  choice.oneThreadMicros = oneThread;
+  for (auto [position, loop] : llvm::enumerate(loops)) {
+    if (dims[loop.dim].reduction || loop.tripCount <= 1)
+      continue;
+    double micros = modelLoopMicros(oneThread, loops, position, otherRegions,
+                                    handoff ? handoff(position) : 0.0, costs);
+    if (!choice.bestLoop || micros < choice.bestMicros) {
+      choice.bestLoop = position;
+      choice.bestMicros = micros;
+    }
+  }
+  if (choice.bestLoop && choice.bestMicros <= costs.margin * oneThread)
+    choice.loop = choice.bestLoop;
+  return choice;
+}

@@ -1,0 +1,134 @@
+// dl-decide-parallelism at 2 threads: an op whose modeled parallel time does
+// not beat one thread by the margin runs on one thread (dl.sequential, and
+// its schedule no parallel loop); a heavy op runs the loop of its schedule
+// with the least modeled time (imbalance, forks and joins, bytes handed
+// between threads), which may not be the outermost long enough for the
+// threads. Large ops keep the ranking's loop. At 1 thread nothing changes.
+// RUN: dl-opt %s --dl-decide-parallelism="threads=2 report-fallbacks" --verify-diagnostics | FileCheck %s
+// RUN: dl-opt %s --dl-decide-parallelism=threads=2 --convert-dl-to-affine --dl-parallelize-outer-loops=threads=2 | FileCheck %s --check-prefix=LOOPS
+// RUN: dl-opt %s --dl-decide-parallelism | FileCheck %s --check-prefix=ONE
+// RUN: dl-opt %s --dl-decide-parallelism="threads=2 fork-join-us=0" | FileCheck %s --check-prefix=FREE
+// RUN: not dl-opt %s --dl-decide-parallelism="threads=2 core-gflops=0" 2>&1 | FileCheck %s --check-prefix=INVALID
+
+// INVALID: error: dl-decide-parallelism: core-gflops, core-bandwidth, handoff-bandwidth and margin must be > 0, fork-join-us >= 0
+// ONE-LABEL: func.func @small_gemm
+// ONE-NOT: dl.sequential
+// ONE-LABEL: func.func @conv_three_blocks
+// ONE: parallel = 1
+// ONE-LABEL: func.func @small_relu
+// ONE-NOT: dl.sequential
+// ONE: return
+
+// A 64x64x64 GEMM is one block: no loop has 2 iterations, and 2.6 us of
+// work would not pay for a fork and join anyway.
+// CHECK-LABEL: func.func @small_gemm
+// CHECK: dl.matmul
+// CHECK-SAME: dl.sequential
+// CHECK-SAME: schedule = #dl.schedule<[i, j, k]>}
+// LOOPS-LABEL: func.func @small_gemm
+// LOOPS-NOT: affine.parallel
+// LOOPS: return
+func.func @small_gemm(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf32>) {
+  // expected-remark @+1 {{dl-decide-parallelism: runs on one thread: modeled 2.62 us on one thread, no loop over a non-reduction dimension has more than one iteration}}
+  dl.matmul ins(%a, %b : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>) {pack_blocks = array<i64: 64, 64, 64>, schedule = #dl.schedule<[i, j, k]>}
+  return
+}
+
+// square_1k as ranked at 2 threads: 16 column panels, balanced; it keeps
+// its loop (no remark).
+// CHECK-LABEL: func.func @large_gemm
+// CHECK-NOT: dl.sequential
+// CHECK: schedule = #dl.schedule<[j, i, k], parallel = 0>}
+func.func @large_gemm(%a: memref<1024x1024xf32>, %b: memref<1024x1024xf32>, %c: memref<1024x1024xf32>) {
+  dl.matmul ins(%a, %b : memref<1024x1024xf32>, memref<1024x1024xf32>) outs(%c : memref<1024x1024xf32>) {batch_blocks = 4 : i64, pack_a, pack_b, pack_blocks = array<i64: 64, 64, 128>, schedule = #dl.schedule<[j, i, k], parallel = 0>}
+  return
+}
+
+// 128x128x128 with B packed before the nest and the row blocks in
+// parallel: each thread reads the half of packed B the other wrote (32 KiB
+// at handoff-bandwidth), which with two regions leaves no gain.
+// CHECK-LABEL: func.func @gemm_shared_b
+// CHECK: dl.sequential
+// CHECK-SAME: schedule = #dl.schedule<[i, j, k]>}
+func.func @gemm_shared_b(%a: memref<128x128xf32>, %b: memref<128x128xf32>, %c: memref<128x128xf32>) {
+  // expected-remark @+1 {{dl-decide-parallelism: runs on one thread: modeled 20.97 us on one thread, 19.76 us on 2 threads at best (loop 0 (i, 2 iterations))}}
+  dl.matmul ins(%a, %b : memref<128x128xf32>, memref<128x128xf32>) outs(%c : memref<128x128xf32>) {pack_b, pack_blocks = array<i64: 64, 64, 128>, schedule = #dl.schedule<[i, j, k], parallel = 0>}
+  return
+}
+
+// The same GEMM with the column blocks in parallel: each copies its own
+// panel of B in the nest; one region, nothing handed over.
+// CHECK-LABEL: func.func @gemm_b_panels
+// CHECK-NOT: dl.sequential
+// CHECK: schedule = #dl.schedule<[j, i, k], parallel = 0>}
+func.func @gemm_b_panels(%a: memref<128x128xf32>, %b: memref<128x128xf32>, %c: memref<128x128xf32>) {
+  dl.matmul ins(%a, %b : memref<128x128xf32>, memref<128x128xf32>) outs(%c : memref<128x128xf32>) {pack_b, pack_blocks = array<i64: 64, 64, 128>, schedule = #dl.schedule<[j, i, k], parallel = 0>}
+  return
+}
+
+// A schedule whose parallel loop has one iteration (M is one block): the
+// column blocks run in parallel instead.
+// CHECK-LABEL: func.func @gemm_one_row_block
+// CHECK: schedule = #dl.schedule<[i, j, k], parallel = 1>}
+// LOOPS-LABEL: func.func @gemm_one_row_block
+// LOOPS: affine.for %{{.*}} = 0 to 1 {
+// LOOPS-NEXT: affine.parallel (%{{.*}}) = (0) to (32) {
+func.func @gemm_one_row_block(%a: memref<64x256xf32>, %b: memref<256x2048xf32>, %c: memref<64x2048xf32>) {
+  dl.matmul ins(%a, %b : memref<64x256xf32>, memref<256x2048xf32>) outs(%c : memref<64x2048xf32>) {pack_blocks = array<i64: 64, 64, 128>, schedule = #dl.schedule<[i, j, k], parallel = 0>}
+  return
+}
+
+// Three output-channel blocks at 2 threads: one thread would compute two
+// of them; the 28 output rows inside divide evenly, for 3 forks.
+// CHECK-LABEL: func.func @conv_three_blocks
+// CHECK: schedule = #dl.schedule<[n, kb, oh], parallel = 2>}
+func.func @conv_three_blocks(%in: memref<1x1x28x28x64xf32>, %f: memref<3x1x3x3x64x64xf32>, %out: memref<1x3x28x28x64xf32>) {
+  // expected-remark @+1 {{dl-decide-parallelism: loop 2 (oh, 28 iterations) runs in parallel: modeled 451.52 us on 2 threads against 867.04 us on one thread (instead of loop 1 (kb, 3 iterations): 600.78 us)}}
+  dl.conv2d ins(%in, %f : memref<1x1x28x28x64xf32>, memref<3x1x3x3x64x64xf32>) outs(%out : memref<1x3x28x28x64xf32>) {padding = array<i64: 1, 1, 1, 1>, schedule = #dl.schedule<[n, kb, oh], parallel = 1>}
+  return
+}
+
+// 16 KiB of relu: 0.3 us of work against a 3 us region. Its nest stays
+// sequential; the large relu's becomes parallel. Without a cost per region,
+// both run in parallel.
+// CHECK-LABEL: func.func @small_relu
+// CHECK: dl.relu {{.*}} {dl.sequential}
+// LOOPS-LABEL: func.func @small_relu
+// LOOPS-NOT: affine.parallel
+// LOOPS: } {dl.sequential}
+// FREE-LABEL: func.func @small_relu
+// FREE-NOT: dl.sequential
+// FREE: return
+func.func @small_relu(%x: memref<64x64xf32>) {
+  // expected-remark @+1 {{dl-decide-parallelism: runs on one thread: modeled 0.33 us on one thread, 3.16 us on 2 threads (1 parallel region)}}
+  dl.relu ins(%x : memref<64x64xf32>) outs(%x : memref<64x64xf32>)
+  return
+}
+
+// CHECK-LABEL: func.func @large_relu
+// CHECK-NOT: dl.sequential
+// CHECK: return
+// LOOPS-LABEL: func.func @large_relu
+// LOOPS: affine.parallel (%{{.*}}) = (0) to (512) {
+func.func @large_relu(%x: memref<512x512xf32>) {
+  dl.relu ins(%x : memref<512x512xf32>) outs(%x : memref<512x512xf32>)
+  return
+}
+
+// Dynamic sizes: no model, left to dl-parallelize-outer-loops (which keeps
+// dynamic nests sequential).
+// CHECK-LABEL: func.func @dynamic_relu
+// CHECK-NOT: dl.sequential
+// CHECK: return
+func.func @dynamic_relu(%x: memref<?x64xf32>) {
+  dl.relu ins(%x : memref<?x64xf32>) outs(%x : memref<?x64xf32>)
+  return
+}
+
+// Already decided: left as it is, without a remark.
+// CHECK-LABEL: func.func @already_sequential
+// CHECK: dl.relu {{.*}} {dl.sequential}
+func.func @already_sequential(%x: memref<512x512xf32>) {
+  dl.relu ins(%x : memref<512x512xf32>) outs(%x : memref<512x512xf32>) {dl.sequential}
+  return
+}
