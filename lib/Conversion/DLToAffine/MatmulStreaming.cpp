@@ -29,9 +29,12 @@ namespace {
 /// ones, which LLVM splits it into).
 constexpr int64_t kLanes = 16;
 
-/// Most accumulators a group of rows keeps in registers (of the 32 AVX-512
-/// vector registers, the rest hold a vector of each row and of B).
-constexpr int64_t kMaxAccumulators = 16;
+/// Vector registers a group of rows may take: its accumulators (rows x N)
+/// and a vector of each row, leaving a vector of B and a few spare of the
+/// 32 AVX-512 registers. Every vector of B loaded serves all rows of the
+/// group, so larger groups read B less often from the L2.
+constexpr int64_t kGroupRegisters = 28;
+constexpr int64_t kMaxGroupRows = 8;
 
 /// The index of op(B)[k][j] in B for `j` and `k` expressions: B[k][j],
 /// B[j][k] when transposed, B[j / bn][k / bk][k % bk][j % bn] when blocked.
@@ -171,7 +174,8 @@ void dl::lowerStreamingMatmul(PatternRewriter &rewriter, MatmulOp op) {
 
   // Groups of rows share each vector of bt; the rows past the last whole
   // group one at a time.
-  int64_t rows = std::clamp<int64_t>(kMaxAccumulators / n, 1, 4);
+  int64_t rows =
+      std::clamp<int64_t>(kGroupRegisters / (n + 1), 1, kMaxGroupRows);
   int64_t grouped = m / rows * rows;
   auto buildRows = [&](int64_t lower, int64_t upper, int64_t groupRows) {
     if (lower >= upper)

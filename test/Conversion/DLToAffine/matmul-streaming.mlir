@@ -1,5 +1,6 @@
 // The lowering of a stream_a GEMM (GEMV-like): op(B) copied transposed, then
-// groups of rows of A (4 rows for N = 2, the 9th row alone) against it, in
+// groups of rows of A (8 rows for N = 2: 16 accumulators and 8 row vectors
+// in registers; the 9th row alone) against it, in
 // 16-float vectors over K (32 of 40) accumulated with vector.fma, the last 8
 // products as scalars, one reduction per element of C, beta * C added.
 // RUN: dl-opt %s --convert-dl-to-affine | FileCheck %s
@@ -11,13 +12,13 @@
 // CHECK-NEXT: affine.for %[[K:.*]] = 0 to 40 {
 // CHECK-NEXT: %[[V:.*]] = affine.load %[[B]][%[[K]], %[[J]]]
 // CHECK-NEXT: affine.store %[[V]], %[[BT]][%[[J]], %[[K]]]
-// CHECK: affine.for %[[I:.*]] = 0 to 8 step 4 {
-// CHECK: %{{.*}}:8 = affine.for %[[KV:.*]] = 0 to 32 step 16 iter_args
-// CHECK-COUNT-4: affine.vector_load %[[A]][%[[I]]{{.*}}, %[[KV]]] : memref<9x40xf32>, vector<16xf32>
+// CHECK: affine.for %[[I:.*]] = 0 to 8 step 8 {
+// CHECK: %{{.*}}:16 = affine.for %[[KV:.*]] = 0 to 32 step 16 iter_args
+// CHECK-COUNT-8: affine.vector_load %[[A]][%[[I]]{{.*}}, %[[KV]]] : memref<9x40xf32>, vector<16xf32>
 // CHECK: affine.vector_load %[[BT]][0, %[[KV]]]
-// CHECK-COUNT-4: vector.fma
+// CHECK-COUNT-8: vector.fma
 // CHECK: affine.vector_load %[[BT]][1, %[[KV]]]
-// CHECK-COUNT-4: vector.fma
+// CHECK-COUNT-8: vector.fma
 // CHECK: affine.for %{{.*}} = 32 to 40 iter_args
 // CHECK: vector.reduction <add>, %{{.*}}, %{{.*}} fastmath<reassoc> : vector<16xf32> into f32
 // CHECK: affine.load %[[C]][%[[I]], 0]

@@ -60,6 +60,8 @@ std::optional<double> dl::getFlops(Operation *op, OperandShapeFn shapeOf) {
         double outChannels = (*outShape)[1];
         if (conv.isBlocked())
           outChannels *= (*outShape)[4];
+        if (outChannels == 0)
+          return 0.0; // No output: nothing to compute.
         return 2.0 * *out * (*filter / outChannels);
       })
       .Case([&](BatchNormInferenceOp bn) {

@@ -128,6 +128,8 @@ private:
     ArrayRef<int64_t> filter = op.getFilter().getType().getShape();
     ArrayRef<int64_t> output = op.getOutput().getType().getShape();
     int64_t channels = input[1], outChannels = filter[0];
+    if (channels < 1 || outChannels < 1)
+      return; // Nothing to compute, no block to pick.
     // Output channels are the microkernels' vector dimension (four vectors
     // per row at the default limit).
     int64_t cb = paddedChannelBlock(channels, blockC);

@@ -27,9 +27,11 @@ double dl::modelParallelMicros(double oneThread, int64_t tripCount,
                                int64_t forks, double handoffBytes,
                                const ParallelCosts &costs) {
   int64_t perThread = llvm::divideCeil(tripCount, costs.threads);
-  return oneThread * static_cast<double>(perThread) /
-             static_cast<double>(tripCount) +
-         static_cast<double>(forks) * costs.forkJoinMicros +
+  // The busiest thread's share of the iterations (none to share: all).
+  double share = tripCount > 0 ? static_cast<double>(perThread) /
+                                     static_cast<double>(tripCount)
+                               : 1.0;
+  return oneThread * share + static_cast<double>(forks) * costs.forkJoinMicros +
          handoffBytes / (costs.handoffBandwidth * 1e3);
 }
 

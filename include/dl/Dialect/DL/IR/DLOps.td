@@ -76,7 +76,7 @@ def DL_MatmulOp : DL_DPSOp<"matmul"> {
     to stream A once, row by row, at full vector width: `op(B)` is first
     copied transposed (N x K, contiguous rows) and each element of C is a
     dot product of a row of A with a row of that copy, accumulated in
-    vector registers over K, a few rows of A at a time so each vector of
+    vector registers over K, up to 8 rows of A at a time so each vector of
     the copy is loaded once for all of them.
   }];
   let arguments = (ins Arg<DL_Buffer, "A", [MemRead]>:$a,
