@@ -50,7 +50,6 @@ dl::chooseParallelLoop(double oneThread, ArrayRef<ScheduleDim> dims,
                        ArrayRef<ScheduledLoop> loops, int64_t otherRegions,
                        const ParallelCosts &costs, HandoffFn handoff) {
   ParallelChoice choice;
-  choice.oneThreadMicros = oneThread;
   for (auto [position, loop] : llvm::enumerate(loops)) {
     if (dims[loop.dim].reduction || loop.tripCount <= 1)
       continue;

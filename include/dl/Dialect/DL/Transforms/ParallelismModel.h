@@ -67,13 +67,12 @@ double modelLoopMicros(double oneThread, ArrayRef<ScheduledLoop> loops,
                        unsigned position, int64_t otherRegions,
                        double handoffBytes, const ParallelCosts &costs);
 
-/// What to run in parallel, and the modeled times that decided it.
+/// What to run in parallel, and the modeled time that decided it.
 struct ParallelChoice {
   /// The loop of the schedule to run in parallel; none for one thread.
   std::optional<unsigned> loop;
-  double oneThreadMicros = 0.0;
-  /// The best loop's modeled time (that of `loop` when there is one), or
-  /// none when no loop may run in parallel.
+  /// The loop with the least modeled time (`loop` when there is one), and
+  /// that time; none when no loop may run in parallel.
   std::optional<unsigned> bestLoop;
   double bestMicros = 0.0;
 };

@@ -389,7 +389,8 @@ def RankVariants : Pass<"dl-rank-variants", "::mlir::ModuleOp"> {
     `dl-decide-parallelism` weighs the picked schedule's loops again, and
     whether it pays to run in parallel at all: choosing each variant's loop
     by its model instead changed gnmt_2's pick at 2 threads, on traffic
-    costs that do not see imbalance or forks, to one that ran 8% slower).
+    costs that do not see imbalance or forks, from `[k:4, j, i, k]` to
+    `[k:4, i, j, k]`, 22.9-23.5 against 23.7-24.5 ms).
     Each variant is
     lowered in a scratch module and analyzed with isl on its loops, GEMM
     band included (`WorkingSetAnalysis`). The cheapest becomes the op's
@@ -551,7 +552,14 @@ def DecideParallelism : Pass<"dl-decide-parallelism", "::mlir::ModuleOp"> {
     GFLOPS on one core, packing included; a `dl.relu` moved its operands
     at 90-210 GB/s on one core (100: the rate of those past the L2, where
     the decision changes; 2 threads ran relus of 64 Ki floats 1.9x slower
-    than one, of 256 Ki floats 1.8x faster).
+    than one, of 256 Ki floats 1.5-1.9x faster). The bytes handed between
+    threads bound `handoff-bandwidth` from both sides: a 128x128x128 GEMM
+    whose row blocks ran in parallel on a B packed before the nest (each
+    thread reading the 32 KiB half the other packed) took 23 us against 19
+    on one thread and 13.5 with each thread packing its own panel of B (the
+    model runs it on one thread below 13.6 GB/s), a 64x1024x256 GEMM over
+    its column blocks (512 KiB of packed B each) 146-167 us against 186
+    (the model keeps it parallel above 8.6 GB/s).
 
     ```mlir
     dl.matmul ins(%a, %b : memref<64x64xf32>, memref<64x64xf32>)
