@@ -139,8 +139,8 @@ func.func @blocked_b(%a: memref<256x480xf32>, %b: memref<4x10x48x24xf32>, %c: me
 // -----
 
 // GEMV-like GEMMs stream A: up to 4 columns (A not transposed, K at least
-// 16), up to 16 when A does not fit 1 MiB. N = 16 with a 512 KiB A, N = 17,
-// a transposed A or K = 8 take blocks.
+// 16), up to 16 when A does not fit 1 MiB and K >= 512. N = 16 with a 512
+// KiB A, N = 17, a transposed A or K = 8 take blocks.
 // CHECK-LABEL: func @gemv_like
 // CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x1xf32>) {stream_a}
 // CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x16xf32>) {{{.*}}pack_blocks

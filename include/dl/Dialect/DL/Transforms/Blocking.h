@@ -107,15 +107,18 @@ int64_t gemmBlockRows(int64_t columns);
 /// floats at a time, read A once at full vector width, where microkernels
 /// vectorizing along N keep N of each register's lanes busy. Always for up
 /// to 4 columns of C (a 4096x4096 GEMV: 1.8-2.0 ms streaming, 8.7 ms in
-/// kernels); for up to 16 only when A does not fit a 1 MiB L2 (4096x8x4096:
-/// 5.2-6.8 against 9.1 ms), since with A in cache the kernels win
-/// (51x16x199: 58 GFLOPS streaming, oneDNN 174). K must fill a vector.
+/// kernels); for up to 16 only when A does not fit a 1 MiB L2 and rows are
+/// long enough (K >= 512) to amortize the N reductions that end each row
+/// (4096x8x4096: 5.2-6.8 against 9.1 ms; with A in cache the kernels win,
+/// 51x16x199 streamed at 58 GFLOPS, oneDNN 174, and so they do for short
+/// rows, 3060x15x167 at 37 against 177). K must fill a vector.
 inline bool streamsA(int64_t m, int64_t n, int64_t k, bool transposeA) {
   constexpr int64_t kAlwaysColumns = 4, kMaxColumns = 16, kMinDepth = 16;
-  constexpr int64_t kCachedBytes = 1 << 20;
+  constexpr int64_t kCachedBytes = 1 << 20, kLongRows = 512;
   if (transposeA || k < kMinDepth || n > kMaxColumns)
     return false;
-  return n <= kAlwaysColumns || m * k * int64_t(sizeof(float)) > kCachedBytes;
+  return n <= kAlwaysColumns ||
+         (k >= kLongRows && m * k * int64_t(sizeof(float)) > kCachedBytes);
 }
 
 /// Default of the `max-batch-bytes` options (dl-pack-gemm-operands,
