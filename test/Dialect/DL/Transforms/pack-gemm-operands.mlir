@@ -162,3 +162,16 @@ func.func @gemv_like(%a: memref<512x256xf32>, %at: memref<256x512xf32>, %a8: mem
   dl.matmul ins(%a8, %b2 : memref<512x8xf32>, memref<8x2xf32>) outs(%c2 : memref<512x2xf32>)
   return
 }
+
+// -----
+
+// A transposed copy of B that would not stay in half the L2 (1 x 200000
+// floats, 800 KB): every group of rows reads it whole, so the GEMV takes
+// blocks instead of streaming.
+// CHECK-LABEL: func @gemv_long_rows
+// CHECK: dl.matmul {{.*}} {{{.*}}pack_blocks
+// CHECK-NOT: stream_a
+func.func @gemv_long_rows(%a: memref<4x200000xf32>, %b: memref<200000x1xf32>, %c: memref<4x1xf32>) {
+  dl.matmul ins(%a, %b : memref<4x200000xf32>, memref<200000x1xf32>) outs(%c : memref<4x1xf32>)
+  return
+}

@@ -111,11 +111,16 @@ int64_t gemmBlockRows(int64_t columns);
 /// long enough (K >= 512) to amortize the N reductions that end each row
 /// (4096x8x4096: 5.2-6.8 against 9.1 ms; with A in cache the kernels win,
 /// 51x16x199 streamed at 58 GFLOPS, oneDNN 174, and so they do for short
-/// rows, 3060x15x167 at 37 against 177). K must fill a vector.
+/// rows, 3060x15x167 at 37 against 177). K must fill a vector, and the
+/// transposed copy of B, which every group of rows reads whole, must stay
+/// in a half of the L2 (deepbench_1, 1024x16x500000 with a 32 MB B, ran
+/// 567 ms streamed against 90 in kernels).
 inline bool streamsA(int64_t m, int64_t n, int64_t k, bool transposeA) {
   constexpr int64_t kAlwaysColumns = 4, kMaxColumns = 16, kMinDepth = 16;
   constexpr int64_t kCachedBytes = 1 << 20, kLongRows = 512;
-  if (transposeA || k < kMinDepth || n > kMaxColumns)
+  constexpr int64_t kMaxCopyBytes = 512 << 10;
+  if (transposeA || k < kMinDepth || n > kMaxColumns ||
+      n * k * int64_t(sizeof(float)) > kMaxCopyBytes)
     return false;
   return n <= kAlwaysColumns ||
          (k >= kLongRows && m * k * int64_t(sizeof(float)) > kCachedBytes);
