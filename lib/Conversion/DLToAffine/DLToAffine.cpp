@@ -128,18 +128,32 @@ void buildNest(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> upperBounds,
             });
 }
 
+/// An affine.load or affine.store at `index`, whose dims are the first
+/// `numDims` of `operands` and whose symbols the others.
+Value loadAt(OpBuilder &b, Location loc, Value memref, ValueRange operands,
+             unsigned numDims, ArrayRef<AffineExpr> index) {
+  auto map =
+      AffineMap::get(numDims, operands.size() - numDims, index, b.getContext());
+  return affine::AffineLoadOp::create(b, loc, memref, map, operands);
+}
+void storeAt(OpBuilder &b, Location loc, Value value, Value memref,
+             ValueRange operands, unsigned numDims,
+             ArrayRef<AffineExpr> index) {
+  auto map =
+      AffineMap::get(numDims, operands.size() - numDims, index, b.getContext());
+  affine::AffineStoreOp::create(b, loc, value, memref, map, operands);
+}
+
 /// Loads `memref[exprs(ivs)]` with an affine.load whose map has one dim per
 /// induction variable.
 Value loadAt(OpBuilder &b, Location loc, Value memref, ValueRange ivs,
              ArrayRef<AffineExpr> exprs) {
-  auto map = AffineMap::get(ivs.size(), 0, exprs, b.getContext());
-  return affine::AffineLoadOp::create(b, loc, memref, map, ivs);
+  return loadAt(b, loc, memref, ivs, ivs.size(), exprs);
 }
 
 void storeAt(OpBuilder &b, Location loc, Value value, Value memref,
              ValueRange ivs, ArrayRef<AffineExpr> exprs) {
-  auto map = AffineMap::get(ivs.size(), 0, exprs, b.getContext());
-  affine::AffineStoreOp::create(b, loc, value, memref, map, ivs);
+  storeAt(b, loc, value, memref, ivs, ivs.size(), exprs);
 }
 
 /// d0, d1, ... for the given induction-variable positions.
@@ -628,18 +642,6 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
     return buffer;
   }
 
-  /// Index of op(B)[k][j] in B for a nest over (i, j, k): B[k][j], B[j][k]
-  /// when transposed, B[j / bn][k / bk][k % bk][j % bn] when blocked.
-  static SmallVector<AffineExpr> plainOrBlockedBIndex(OpBuilder &b,
-                                                      MatmulOp op) {
-    AffineExpr j = b.getAffineDimExpr(1), red = b.getAffineDimExpr(2);
-    if (!op.hasBlockedB())
-      return operandIndex(red, j, op.getTransposeB());
-    ArrayRef<int64_t> shape = op.getB().getType().getShape();
-    int64_t bk = shape[2], bn = shape[3];
-    return {j.floorDiv(bn), red.floorDiv(bk), red % bk, j % bn};
-  }
-
   /// The value `betaValue * C[index]` (just beta when it is 0: C is not
   /// read, as in BLAS).
   static Value scaledC(OpBuilder &b, Location loc, MatmulOp op, Value betaValue,
@@ -899,8 +901,9 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
                                  dims(b, op.getTransposeA()
                                              ? ArrayRef<unsigned>{2, 0}
                                              : ArrayRef<unsigned>{0, 2}));
-                Value bv =
-                    loadAt(b, l, op.getB(), ivs, plainOrBlockedBIndex(b, op));
+                Value bv = loadAt(
+                    b, l, op.getB(), ivs,
+                    opBIndex(op, b.getAffineDimExpr(1), b.getAffineDimExpr(2)));
                 Value product = arith::MulFOp::create(b, l, a, bv);
                 if (alphaValue)
                   product = arith::MulFOp::create(b, l, alphaValue, product);
@@ -935,22 +938,6 @@ void buildBoxNest(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> offsets,
     llvm::append_range(operands, symbolValues);
     body(nb, l, operands, ivs.size(), index);
   });
-}
-
-/// An affine.load or affine.store at `index`, whose dims are the first
-/// `numDims` of `operands` and whose symbols the others.
-Value loadAt(OpBuilder &b, Location loc, Value memref, ValueRange operands,
-             unsigned numDims, ArrayRef<AffineExpr> index) {
-  auto map =
-      AffineMap::get(numDims, operands.size() - numDims, index, b.getContext());
-  return affine::AffineLoadOp::create(b, loc, memref, map, operands);
-}
-void storeAt(OpBuilder &b, Location loc, Value value, Value memref,
-             ValueRange operands, unsigned numDims,
-             ArrayRef<AffineExpr> index) {
-  auto map =
-      AffineMap::get(numDims, operands.size() - numDims, index, b.getContext());
-  affine::AffineStoreOp::create(b, loc, value, memref, map, operands);
 }
 
 /// Stores `value` into the box of `memref` at `offsets` with `sizes` (each a

@@ -36,19 +36,6 @@ constexpr int64_t kLanes = 16;
 constexpr int64_t kGroupRegisters = 28;
 constexpr int64_t kMaxGroupRows = 8;
 
-/// The index of op(B)[k][j] in B for `j` and `k` expressions: B[k][j],
-/// B[j][k] when transposed, B[j / bn][k / bk][k % bk][j % bn] when blocked.
-SmallVector<AffineExpr> bIndex(MatmulOp op, AffineExpr j, AffineExpr k) {
-  if (op.hasBlockedB()) {
-    ArrayRef<int64_t> shape = op.getB().getType().getShape();
-    int64_t bk = shape[2], bn = shape[3];
-    return {j.floorDiv(bn), k.floorDiv(bk), k % bk, j % bn};
-  }
-  if (op.getTransposeB())
-    return {j, k};
-  return {k, j};
-}
-
 /// The dot products of `rows` rows of A from row `row` (an expression of the
 /// enclosing loop's iv `rowIv`) with the n rows of `bt`, written into C.
 void buildRowGroup(OpBuilder &b, Location loc, MatmulOp op, Value bt,
@@ -136,6 +123,17 @@ void buildRowGroup(OpBuilder &b, Location loc, MatmulOp op, Value bt,
 
 } // namespace
 
+SmallVector<AffineExpr> dl::opBIndex(MatmulOp op, AffineExpr j, AffineExpr k) {
+  if (op.hasBlockedB()) {
+    ArrayRef<int64_t> shape = op.getB().getType().getShape();
+    int64_t bk = shape[2], bn = shape[3];
+    return {j.floorDiv(bn), k.floorDiv(bk), k % bk, j % bn};
+  }
+  if (op.getTransposeB())
+    return {j, k};
+  return {k, j};
+}
+
 void dl::lowerStreamingMatmul(PatternRewriter &rewriter, MatmulOp op) {
   Location loc = op.getLoc();
   MLIRContext *ctx = rewriter.getContext();
@@ -156,7 +154,7 @@ void dl::lowerStreamingMatmul(PatternRewriter &rewriter, MatmulOp op) {
   Value bt = memref::AllocOp::create(rewriter, loc, btType,
                                      rewriter.getI64IntegerAttr(64));
   AffineExpr d0 = getAffineDimExpr(0, ctx), d1 = getAffineDimExpr(1, ctx);
-  AffineMap bMap = AffineMap::get(2, 0, bIndex(op, d0, d1), ctx);
+  AffineMap bMap = AffineMap::get(2, 0, opBIndex(op, d0, d1), ctx);
   AffineForOp::create(
       rewriter, loc, 0, n, 1, ValueRange{},
       [&](OpBuilder &jb, Location l, Value jIv, ValueRange) {

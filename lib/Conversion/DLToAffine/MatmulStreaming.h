@@ -14,6 +14,10 @@
 namespace mlir {
 namespace dl {
 
+/// The index of op(B)[k][j] in B for `j` and `k` expressions: B[k][j],
+/// B[j][k] when transposed, B[j / bn][k / bk][k % bk][j % bn] when blocked.
+SmallVector<AffineExpr> opBIndex(MatmulOp op, AffineExpr j, AffineExpr k);
+
 /// Replaces nothing: builds, before `op`, the affine nests of the `stream_a`
 /// GEMM (a transposed copy of op(B), then the rows of A against it); the
 /// caller erases `op`.

@@ -50,8 +50,8 @@ SmallVector<Part, 2> splitExtent(int64_t extent, int64_t limit,
   if (extent <= limit)
     return {{0, extent}};
   int64_t divisor = largestDivisorAtMost(extent, limit);
-  int64_t main = extent / limit * limit;
-  bool split = 2 * divisor < limit;
+  int64_t main = wholeBlocksExtent(extent, limit);
+  bool split = !hasGoodBlock(extent, limit);
   if (!split && vectorFloats > 0) {
     auto vectors = [&](int64_t size) {
       return (size + vectorFloats - 1) / vectorFloats;

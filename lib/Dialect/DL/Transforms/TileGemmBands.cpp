@@ -36,10 +36,9 @@ namespace {
 /// otherwise give microkernels of one row): whole tiles of `maxBlock`
 /// before it, the remainder (a smaller full tile) after it.
 std::optional<int64_t> splitPoint(int64_t tripCount, int64_t maxBlock) {
-  if (tripCount <= maxBlock ||
-      2 * largestDivisorAtMost(tripCount, maxBlock) >= maxBlock)
+  if (hasGoodBlock(tripCount, maxBlock))
     return std::nullopt;
-  return tripCount - tripCount % maxBlock;
+  return wholeBlocksExtent(tripCount, maxBlock);
 }
 
 /// Splits the iteration space of band loop `loops[index]` (constant bounds,

@@ -31,6 +31,20 @@ inline int64_t largestDivisorAtMost(int64_t extent, int64_t limit) {
   return 1;
 }
 
+/// Whether `extent` has a good block up to `limit`: it fits one block, or a
+/// divisor of it reaches half of `limit`. Otherwise blocks that divide it
+/// are small (a prime: 1), and the passes split it into whole blocks of
+/// `limit` and a remainder, or pad its last block.
+inline bool hasGoodBlock(int64_t extent, int64_t limit) {
+  return extent <= limit || 2 * largestDivisorAtMost(extent, limit) >= limit;
+}
+
+/// Where an extent without a good block splits: after its whole blocks of
+/// `limit` (the remainder, below `limit`, follows).
+inline int64_t wholeBlocksExtent(int64_t extent, int64_t limit) {
+  return extent / limit * limit;
+}
+
 /// The block of a reduction dimension (a convolution's input channels) in a
 /// blocked layout whose last block may be padded with zeros: the largest
 /// divisor of `channels` up to `limit` when it is at least half of `limit`
@@ -38,9 +52,8 @@ inline int64_t largestDivisorAtMost(int64_t extent, int64_t limit) {
 /// `limit`, of equal size, which pad by less than one channel per block
 /// (67 channels, limit 64: 2 blocks of 34, not 67 blocks of 1).
 inline int64_t paddedChannelBlock(int64_t channels, int64_t limit) {
-  int64_t divisor = largestDivisorAtMost(channels, limit);
-  if (channels <= limit || 2 * divisor >= limit)
-    return divisor;
+  if (hasGoodBlock(channels, limit))
+    return largestDivisorAtMost(channels, limit);
   int64_t blocks = (channels + limit - 1) / limit;
   return (channels + blocks - 1) / blocks;
 }
