@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dl/Conversion/DLToAffine.h"
+#include "ConvPixelVectors.h"
 #include "MatmulStreaming.h"
 #include "dl/Conversion/Passes.h"
 #include "dl/Dialect/DL/IR/DLOps.h"
@@ -1013,6 +1014,11 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
   DLToAffineOptions options;
   LogicalResult matchAndRewrite(Conv2DOp op,
                                 PatternRewriter &rewriter) const override {
+    if (op.getPixelVectors()) {
+      lowerPixelVectorConv(rewriter, op);
+      rewriter.eraseOp(op);
+      return success();
+    }
     Location loc = op.getLoc();
     Value input = op.getInput(), filter = op.getFilter(),
           output = op.getOutput();

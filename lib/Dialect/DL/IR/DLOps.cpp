@@ -291,6 +291,10 @@ LogicalResult Conv2DOp::verify() {
     return emitOpError("skip_padding_columns needs the blocked layout, left "
                        "or right padding and static widths (input, filter, "
                        "output)");
+  if (getPixelVectors() && (blocked || !in.hasStaticShape() ||
+                            !filter.hasStaticShape() || !out.hasStaticShape()))
+    return emitOpError("pixel_vectors needs the plain layout and static sizes "
+                       "(input, filter, output)");
   return verifyNoAliasing(*this, getOutput(), {getInput(), getFilter()});
 }
 

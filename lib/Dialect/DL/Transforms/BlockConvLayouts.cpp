@@ -2,16 +2,17 @@
 //
 // The pass `dl-block-conv-layouts`: a plain-layout (NCHW/KCRS) dl.conv2d
 // with static sizes becomes dl.pack of its input and filter, the blocked
-// convolution, and dl.unpack of its result. The blocked form is the one whose
-// inner band is a batch-reduce GEMM, so the scheduling passes and the
-// microkernel outlining apply to convolutions written in the plain layout
-// too. Between convolutions the activations then stay blocked: element-wise
-// ops on buffers whose blocked copy is at hand run on the copies (their plain
-// result unpacked), a pack of such a buffer reads the copy, and unpacks and
-// plain buffers nobody reads any more are dropped. The rewrite stays on dl
-// ops, so dl-opt shows the chosen blocks and the copies that remain. Written
-// here because MLIR's generic layout propagation works on linalg/tensor ops,
-// not on dl ops on memrefs.
+// convolution, and dl.unpack of its result; one with a few output channels
+// stays plain, marked `pixel_vectors` (vectorized along its output pixels). The
+// blocked form is the one whose inner band is a batch-reduce GEMM, so the
+// scheduling passes and the microkernel outlining apply to convolutions written
+// in the plain layout too. Between convolutions the activations then stay
+// blocked: element-wise ops on buffers whose blocked copy is at hand run on the
+// copies (their plain result unpacked), a pack of such a buffer reads the copy,
+// and unpacks and plain buffers nobody reads any more are dropped. The rewrite
+// stays on dl ops, so dl-opt shows the chosen blocks and the copies that
+// remain. Written here because MLIR's generic layout propagation works on
+// linalg/tensor ops, not on dl ops on memrefs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -132,8 +133,13 @@ private:
       return; // Nothing to compute, no block to pick.
     // Output channels are the microkernels' vector dimension (four vectors
     // per row at the default limit).
-    int64_t cb = paddedChannelBlock(channels, blockC);
     int64_t vectorFloats = std::max<int64_t>(1, blockK / 4);
+    // A few output channels: the output pixels fill the vectors instead.
+    if (vectorizesPixels(outChannels, output[3], vectorFloats)) {
+      op.setPixelVectors(true);
+      return;
+    }
+    int64_t cb = paddedChannelBlock(channels, blockC);
     int64_t kb = paddedVectorBlock(outChannels, blockK, vectorFloats);
     // The kernels' vector dimension is the output channels: a few of them
     // leave most lanes of every register idle.

@@ -139,6 +139,16 @@ def DL_Conv2DOp : DL_DPSOp<"conv2d"> {
     those columns only. Without it, a blocked convolution reads a copy of
     its input with zero columns beside each row.
 
+    `pixel_vectors` (set by `dl-block-conv-layouts` for convolutions with a
+    few output channels) lowers a plain convolution with static sizes with
+    the output pixels of a row as the vector dimension: each vector of 16
+    output columns accumulates in a register over (c, r, s), with the output
+    channels and a few rows sharing every loaded input vector. Blocked
+    kernels vectorize along the output channels, of which such a convolution
+    fills only a few lanes. With padding, a column stride or rows under 16
+    columns, it reads a zero-padded copy of the input whose rows are split
+    by column phase, so that every tap reads 16 consecutive floats.
+
     ```mlir
     dl.conv2d ins(%in, %f : memref<1x64x56x56xf32>, memref<64x64x3x3xf32>)
               outs(%out : memref<1x64x56x56xf32>)
@@ -153,7 +163,8 @@ def DL_Conv2DOp : DL_DPSOp<"conv2d"> {
       DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
       OptionalAttr<DL_ScheduleAttr>:$schedule,
-      UnitAttr:$skip_padding_columns);
+      UnitAttr:$skip_padding_columns,
+      UnitAttr:$pixel_vectors);
   let assemblyFormat = [{
     `ins` `(` $input `,` $filter `:` type($input) `,` type($filter) `)`
     `outs` `(` $output `:` type($output) `)` attr-dict

@@ -97,6 +97,22 @@ inline int64_t paddedVectorBlock(int64_t channels, int64_t limit,
   return best;
 }
 
+/// Whether a plain convolution with `outChannels` output channels and
+/// `outColumns` output columns is vectorized along its output pixels
+/// (`pixel_vectors`) instead of blocked: when its output channels fill
+/// under half of a `vectorFloats`-lane register, which the blocked kernels
+/// vectorize along, and its rows fill more of their vectors than the
+/// channels would.
+inline bool vectorizesPixels(int64_t outChannels, int64_t outColumns,
+                             int64_t vectorFloats) {
+  auto filled = [&](int64_t extent) {
+    return double(extent) /
+           double((extent + vectorFloats - 1) / vectorFloats * vectorFloats);
+  };
+  return 2 * outChannels < vectorFloats &&
+         filled(outColumns) > filled(outChannels);
+}
+
 /// The blocks of `channels` in blocks of `block`, the last one padded.
 inline int64_t channelBlocks(int64_t channels, int64_t block) {
   return (channels + block - 1) / block;
