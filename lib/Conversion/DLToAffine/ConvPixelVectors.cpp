@@ -10,15 +10,15 @@
 // convolution fills one to a few of 16 lanes, and MLIR's vectorizers do not
 // register-tile a convolution on memrefs.
 //
-// Taps read 16 consecutive floats: from the input itself where the
-// convolution has no padding and unit column stride, otherwise from a copy
-// whose rows are zero-padded and split by column phase (column q * stride +
-// phase of the padded row goes to [phase][q]), so that output columns ow..
-// ow+15 of tap s read [s * dilation % stride][ow + s * dilation / stride ..].
-// A row's last columns are a vector ending at its last column (overlapping
-// the one before, which stores the same values again); rows shorter than a
-// vector read the copy, wide enough for one, and store their lanes one by
-// one.
+// A tap reads the 16 input columns of 16 output columns: a vector, or at a
+// column stride of sw, sw vectors whose lanes 0, sw, 2 sw, ... are shuffled
+// into one. Where the convolution has padding (or its rows are shorter than
+// a vector, or a strided tap's vectors would run past a row's end), taps
+// read a copy of the input with zero rows and columns around each image,
+// and columns on the right up to the last vector's end. A row's last
+// columns are a vector ending at its last column (overlapping the one
+// before, which stores the same values again); rows shorter than a vector
+// store their lanes one by one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +28,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IntegerSet.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -67,22 +68,47 @@ struct PixelConv {
   int64_t batch, inChannels, outChannels, filterRows, filterColumns, outRows,
       outColumns;
   int64_t strideH, strideW, dilationH, dilationW;
-  /// The input, or its padded phase-split copy (rank 5).
+  /// The input (N x C x H x W), or the zero-padded window of the row tile's
+  /// input rows (C x rows x columns, see buildWindowCopy).
   Value source;
+  /// For a window: its first row, in the rows of the padded input.
+  AffineExpr windowRow;
 
-  /// The index in `source` of the tap (r, s) of output pixel (row, column)
-  /// of image d0 and input channel d4.
+  /// The index in `source` of the first input column of the tap (r, s) of
+  /// output pixel (row, column) of image d0 and input channel d4.
   SmallVector<AffineExpr> tapIndex(MLIRContext *ctx, AffineExpr row,
                                    AffineExpr column) const {
     AffineExpr n = getAffineDimExpr(N, ctx), c = getAffineDimExpr(4, ctx),
                r = getAffineDimExpr(5, ctx), s = getAffineDimExpr(6, ctx);
     AffineExpr inRow = row * strideH + r * dilationH;
-    if (cast<MemRefType>(source.getType()).getRank() == 4)
-      return {n, c, inRow, column + s * dilationW};
-    AffineExpr tap = s * dilationW;
-    return {n, c, inRow, tap % strideW, column + tap.floorDiv(strideW)};
+    AffineExpr inColumn = column * strideW + s * dilationW;
+    if (windowRow)
+      return {c, inRow - windowRow, inColumn};
+    return {n, c, inRow, inColumn};
   }
 };
+
+/// Lanes 0, stride, 2 stride, ... of the `stride` vectors `vectors` (16
+/// consecutive floats each, in order), by shuffles (LLVM merges them into
+/// two-source permutes).
+Value deinterleave(OpBuilder &b, Location loc, ArrayRef<Value> vectors,
+                   int64_t stride) {
+  SmallVector<int64_t> mask;
+  for (int64_t lane = 0; lane < kLanes; ++lane)
+    mask.push_back(lane * stride < kLanes ? lane * stride : 0);
+  Value result =
+      vector::ShuffleOp::create(b, loc, vectors[0], vectors[0], mask);
+  // The lanes from vector v replace placeholders: the shuffle's lanes 0-15
+  // are result's, 16-31 those of vectors[v].
+  for (int64_t v = 1; v < stride; ++v) {
+    for (int64_t lane = 0; lane < kLanes; ++lane) {
+      int64_t from = lane * stride - v * kLanes;
+      mask[lane] = from >= 0 && from < kLanes ? kLanes + from : lane;
+    }
+    result = vector::ShuffleOp::create(b, loc, result, vectors[v], mask);
+  }
+  return result;
+}
 
 /// Builds `tile` at the builder's position: the accumulation over (c, r, s)
 /// in vector registers, then the stores into the output.
@@ -118,10 +144,17 @@ void buildTile(OpBuilder &b, Location loc, const PixelConv &conv,
     SmallVector<Value> next(accs);
     for (int64_t row = 0; row < tile.rows; ++row)
       for (int64_t column = 0; column < numColumns; ++column) {
-        Value pixels = affine::AffineVectorLoadOp::create(
-            tb, tl, vectorType, conv.source,
-            map(7, conv.tapIndex(ctx, tile.row + row, tile.columns[column])),
-            operands);
+        SmallVector<AffineExpr> index =
+            conv.tapIndex(ctx, tile.row + row, tile.columns[column]);
+        SmallVector<Value> vectors;
+        for (int64_t v = 0; v < conv.strideW; ++v) {
+          index.back() = index.back() + (v ? kLanes : 0);
+          vectors.push_back(affine::AffineVectorLoadOp::create(
+              tb, tl, vectorType, conv.source, map(7, index), operands));
+        }
+        Value pixels = conv.strideW == 1
+                           ? vectors.front()
+                           : deinterleave(tb, tl, vectors, conv.strideW);
         for (int64_t k = 0; k < tile.channels; ++k) {
           int64_t i = accIndex(k, row, column);
           next[i] = vector::FMAOp::create(tb, tl, pixels, weights[k], accs[i]);
@@ -154,92 +187,135 @@ void buildTile(OpBuilder &b, Location loc, const PixelConv &conv,
       for (int64_t column = 0; column < numColumns; ++column) {
         Value sum = sums[accIndex(k, row, column)];
         AffineExpr first = tile.columns[column];
-        auto outputMap = [&](int64_t lane) {
-          return map(NumOuter,
-                     {n, tile.channel + k, tile.row + row, first + lane});
-        };
         if (column + 1 < numColumns || tile.lastLanes == kLanes) {
-          affine::AffineVectorStoreOp::create(b, loc, sum, output, outputMap(0),
-                                              outerOperands);
+          affine::AffineVectorStoreOp::create(
+              b, loc, sum, output,
+              map(NumOuter, {n, tile.channel + k, tile.row + row, first}),
+              outerOperands);
           continue;
         }
-        for (int64_t lane = 0; lane < tile.lastLanes; ++lane) {
-          Value element = vector::ExtractOp::create(b, loc, sum, lane);
-          affine::AffineStoreOp::create(b, loc, element, output,
-                                        outputMap(lane), outerOperands);
-        }
+        // A loop, not tile.lastLanes stores in the block: the passes after
+        // (affine-scalrep's store-to-load forwarding) compare every store
+        // with every load of a block.
+        AffineForOp::create(
+            b, loc, 0, tile.lastLanes, 1, ValueRange{},
+            [&](OpBuilder &lb, Location l, Value lane, ValueRange) {
+              Value element = vector::ExtractOp::create(lb, l, sum, lane);
+              SmallVector<Value> operands(outerOperands);
+              operands.push_back(lane);
+              affine::AffineStoreOp::create(
+                  lb, l, element, output,
+                  map(NumOuter + 1, {n, tile.channel + k, tile.row + row,
+                                     first + getAffineDimExpr(NumOuter, ctx)}),
+                  operands);
+              affine::AffineYieldOp::create(lb, l);
+            });
       }
 }
 
-/// Stores zero into `buffer` over the box [lower, upper) (nothing if empty).
-void buildZeroFill(OpBuilder &b, Location loc, Value buffer,
-                   ArrayRef<int64_t> lower, ArrayRef<int64_t> upper) {
-  for (auto [lo, hi] : llvm::zip(lower, upper))
-    if (lo >= hi)
-      return;
+/// The window of a row tile: rows `firstRow` (an expression of `ivs`, in
+/// the rows of the input padded with `top` zero rows above) onwards of
+/// image `image` (one of `ivs`) of `input`, all channels, each row with
+/// `left` zero columns before the input's and zeros after, to `columns`:
+/// window[c][i][j] = input[image][c][firstRow + i - top][j - left], zero
+/// outside the input. Copied per row tile, inside the parallel loop: each
+/// thread reads only the windows it wrote, from its own cache. (A copy of
+/// the whole input before the tiles ran slower at 2 threads than at 1 on
+/// this machine: the threads' tiles read rows the other thread had just
+/// written.)
+Value buildWindowCopy(OpBuilder &b, Location loc, Value input, Value image,
+                      ValueRange ivs, AffineExpr firstRow, int64_t top,
+                      int64_t left, int64_t rows, int64_t columns) {
+  ArrayRef<int64_t> shape = cast<MemRefType>(input.getType()).getShape();
+  int64_t channels = shape[1], height = shape[2], width = shape[3];
+  auto type = MemRefType::get({channels, rows, columns}, b.getF32Type());
+  Value window = memref::AllocOp::create(b, loc, type, b.getI64IntegerAttr(64));
+  MLIRContext *ctx = b.getContext();
+  // Maps over `ivs`, then image, channel, window row, column.
+  unsigned numIvs = ivs.size();
+  AffineExpr n = getAffineDimExpr(numIvs, ctx),
+             c = getAffineDimExpr(numIvs + 1, ctx),
+             i = getAffineDimExpr(numIvs + 2, ctx),
+             j = getAffineDimExpr(numIvs + 3, ctx);
+  unsigned numDims = numIvs + 4;
   Value zero =
       arith::ConstantFloatOp::create(b, loc, b.getF32Type(), APFloat(0.0f));
+  // The columns [first, end) of the row at `rowIvs` (c, i), by `body`.
+  auto columnLoop =
+      [&](OpBuilder &lb, Location l, ValueRange rowIvs, int64_t first,
+          int64_t end,
+          function_ref<void(OpBuilder &, Location, ValueRange)> body) {
+        if (first >= end)
+          return;
+        AffineForOp::create(
+            lb, l, first, end, 1, ValueRange{},
+            [&](OpBuilder &cb, Location cl, Value column, ValueRange) {
+              SmallVector<Value> operands(ivs);
+              operands.push_back(image);
+              llvm::append_range(operands, rowIvs);
+              operands.push_back(column);
+              body(cb, cl, operands);
+              affine::AffineYieldOp::create(cb, cl);
+            });
+      };
+  AffineMap windowMap = AffineMap::get(numDims, 0, {c, i, j}, ctx);
+  auto fill = [&](OpBuilder &fb, Location l, ValueRange rowIvs, int64_t first,
+                  int64_t end) {
+    columnLoop(fb, l, rowIvs, first, end,
+               [&](OpBuilder &cb, Location cl, ValueRange operands) {
+                 affine::AffineStoreOp::create(cb, cl, zero, window, windowMap,
+                                               operands);
+               });
+  };
   affine::buildAffineLoopNest(
-      b, loc, lower, upper, SmallVector<int64_t>(lower.size(), 1),
-      [&](OpBuilder &nb, Location l, ValueRange ivs) {
-        affine::AffineStoreOp::create(nb, l, zero, buffer, ivs);
+      b, loc, {0, 0}, {channels, rows}, {1, 1},
+      [&](OpBuilder &nb, Location l, ValueRange rowIvs) {
+        // The window rows that hold input rows; the others are zero.
+        AffineExpr inputRow = firstRow + i - top;
+        SmallVector<Value> operands(ivs);
+        operands.push_back(image);
+        llvm::append_range(operands, rowIvs);
+        auto inInput = IntegerSet::get(
+            numDims - 1, 0, {inputRow, height - 1 - inputRow}, {false, false});
+        auto ifOp = affine::AffineIfOp::create(nb, l, inInput, operands,
+                                               /*withElseRegion=*/true);
+        OpBuilder thenBuilder = ifOp.getThenBodyBuilder();
+        fill(thenBuilder, l, rowIvs, 0, left);
+        // Contiguous on both sides: dl-vectorize-copies makes it vectors.
+        columnLoop(
+            thenBuilder, l, rowIvs, left, left + width,
+            [&](OpBuilder &cb, Location cl, ValueRange all) {
+              Value x = affine::AffineLoadOp::create(
+                  cb, cl, input,
+                  AffineMap::get(numDims, 0, {n, c, inputRow, j - left}, ctx),
+                  all);
+              affine::AffineStoreOp::create(cb, cl, x, window, windowMap, all);
+            });
+        fill(thenBuilder, l, rowIvs, left + width, columns);
+        OpBuilder elseBuilder = ifOp.getElseBodyBuilder();
+        fill(elseBuilder, l, rowIvs, 0, columns);
       });
+  return window;
 }
 
-/// The input copy for taps that read 16 consecutive floats:
-/// copy[n][c][top + h][phase][q] = input[n][c][h][q * stride + phase - left]
-/// where that column is in the input, zero elsewhere (the padding), with
-/// `columns` values of q.
-Value buildPhaseSplitCopy(OpBuilder &b, Location loc, Conv2DOp op,
-                          int64_t columns) {
-  Value input = op.getInput();
-  ArrayRef<int64_t> shape = cast<MemRefType>(input.getType()).getShape();
-  int64_t batch = shape[0], channels = shape[1], height = shape[2],
-          width = shape[3];
-  ArrayRef<int64_t> padding = op.getPadding();
-  int64_t top = padding[0], left = padding[1], bottom = padding[2];
-  int64_t stride = op.getStrides()[1];
-  int64_t rows = top + height + bottom;
-  auto type =
-      MemRefType::get({batch, channels, rows, stride, columns}, b.getF32Type());
-  Value copy = memref::AllocOp::create(b, loc, type, b.getI64IntegerAttr(64));
-  // The padding rows, whole.
-  buildZeroFill(b, loc, copy, {0, 0, 0, 0, 0},
-                {batch, channels, top, stride, columns});
-  buildZeroFill(b, loc, copy, {0, 0, top + height, 0, 0},
-                {batch, channels, rows, stride, columns});
-  MLIRContext *ctx = b.getContext();
-  for (int64_t phase = 0; phase < stride; ++phase) {
-    // The q whose column q * stride + phase - left is in [0, width).
-    int64_t first = std::clamp<int64_t>(
-        llvm::divideCeilSigned(left - phase, stride), 0, columns);
-    int64_t end = std::clamp<int64_t>(
-        llvm::divideFloorSigned(width - 1 + left - phase, stride) + 1, first,
-        columns);
-    buildZeroFill(b, loc, copy, {0, 0, top, phase, 0},
-                  {batch, channels, top + height, phase + 1, first});
-    buildZeroFill(b, loc, copy, {0, 0, top, phase, end},
-                  {batch, channels, top + height, phase + 1, columns});
-    if (first >= end)
-      continue;
-    AffineExpr n = getAffineDimExpr(0, ctx), c = getAffineDimExpr(1, ctx),
-               h = getAffineDimExpr(2, ctx), q = getAffineDimExpr(3, ctx);
-    affine::buildAffineLoopNest(
-        b, loc, {0, 0, 0, first}, {batch, channels, height, end}, {1, 1, 1, 1},
-        [&](OpBuilder &nb, Location l, ValueRange ivs) {
-          Value x = affine::AffineLoadOp::create(
-              nb, l, input,
-              AffineMap::get(4, 0, {n, c, h, q * stride + phase - left}, ctx),
-              ivs);
-          affine::AffineStoreOp::create(
-              nb, l, x, copy,
-              AffineMap::get(
-                  4, 0, {n, c, h + top, getAffineConstantExpr(phase, ctx), q},
-                  ctx),
-              ivs);
-        });
-  }
-  return copy;
+/// `image` (N x C x H x W) as N x C x 1 x (H * W), a view of the same
+/// buffer; null where its layout does not keep a row's end next to the
+/// next row's start.
+Value joinRows(OpBuilder &b, Location loc, Value image) {
+  auto type = cast<MemRefType>(image.getType());
+  SmallVector<ReassociationIndices> reassociation = {{0}, {1}, {2, 3}};
+  if (!memref::CollapseShapeOp::isGuaranteedCollapsible(type, reassociation))
+    return Value();
+  Value collapsed =
+      memref::CollapseShapeOp::create(b, loc, image, reassociation);
+  ArrayRef<int64_t> shape = type.getShape();
+  auto joinedType = memref::ExpandShapeOp::computeExpandedType(
+      cast<MemRefType>(collapsed.getType()),
+      {shape[0], shape[1], 1, shape[2] * shape[3]}, reassociation);
+  if (failed(joinedType))
+    return Value();
+  return memref::ExpandShapeOp::create(b, loc, *joinedType, collapsed,
+                                       reassociation);
 }
 
 } // namespace
@@ -266,15 +342,33 @@ void dl::lowerPixelVectorConv(PatternRewriter &rewriter, Conv2DOp op) {
   if (llvm::is_contained(output, 0))
     return; // No output element.
 
-  // The copy, unless every tap's 16 floats are in the input's row already.
-  bool padded = llvm::any_of(op.getPadding(), [](int64_t p) { return p; });
-  Value copy;
-  if (padded || conv.strideW != 1 || conv.outColumns < kLanes) {
-    int64_t columns = std::max(conv.outColumns, kLanes) +
-                      (conv.filterColumns - 1) * conv.dilationW / conv.strideW;
-    copy = buildPhaseSplitCopy(rewriter, loc, op, columns);
-    conv.source = copy;
+  // A pointwise convolution at unit stride reads each output pixel's own
+  // input pixel: the rows of both images join into one row (views of the
+  // same buffers), whose vectors then run across the rows' ends.
+  ArrayRef<int64_t> strides = op.getStrides();
+  int64_t pixels = conv.outRows * conv.outColumns;
+  if (op.isUnpaddedPointwise() && strides[0] == 1 && strides[1] == 1 &&
+      pixels >= kLanes) {
+    Value joinedInput = joinRows(rewriter, loc, op.getInput());
+    Value joinedOutput = joinRows(rewriter, loc, op.getOutput());
+    if (joinedInput && joinedOutput) {
+      conv.source = joinedInput;
+      conv.output = joinedOutput;
+      conv.outRows = 1;
+      conv.outColumns = pixels;
+    }
   }
+
+  // A window copy per row tile, unless every tap's vectors are in the
+  // input's rows: the last vector of a row (from max(OW, 16) - 16) reads up
+  // to column (max(OW, 16) - 1) * sw + (S - 1) * dilation + sw - 1.
+  ArrayRef<int64_t> padding = op.getPadding();
+  int64_t lastColumn = (std::max(conv.outColumns, kLanes) - 1) * conv.strideW +
+                       (conv.filterColumns - 1) * conv.dilationW +
+                       conv.strideW - 1;
+  int64_t width = cast<MemRefType>(conv.source.getType()).getDimSize(3);
+  bool windowed =
+      llvm::any_of(padding, [](int64_t p) { return p; }) || lastColumn >= width;
 
   // The register tile: vectors along the row, then output channels, then
   // output rows, within kAccumulators.
@@ -302,74 +396,106 @@ void dl::lowerPixelVectorConv(PatternRewriter &rewriter, Conv2DOp op) {
     restColumns.push_back(getAffineConstantExpr(conv.outColumns - kLanes, ctx));
   }
 
-  // One nest per part of the rows (whole tiles, the rest) and of the
-  // channels: loops over n and the tiles, then the column tiles and the
-  // row's rest.
   Value zeroIndex = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  // The tiles of `tile`'s rows and channels along the whole row.
+  auto buildRow = [&](OpBuilder &b, Location l, const PixelConv &tileConv,
+                      ValueRange outer, Tile tile) {
+    if (columnTiles > 0)
+      AffineForOp::create(
+          b, l, 0, columnTiles, 1, ValueRange{},
+          [&](OpBuilder &cb, Location cl, Value columnTile, ValueRange) {
+            SmallVector<Value> operands(outer);
+            operands[ColumnTile] = columnTile;
+            Tile whole = tile;
+            whole.lastLanes = kLanes;
+            for (int64_t v = 0; v < vectors; ++v)
+              whole.columns.push_back(getAffineDimExpr(ColumnTile, ctx) *
+                                          (vectors * kLanes) +
+                                      v * kLanes);
+            buildTile(cb, cl, tileConv, operands, whole);
+            affine::AffineYieldOp::create(cb, cl);
+          });
+    if (!restColumns.empty()) {
+      tile.columns = restColumns;
+      tile.lastLanes = lastLanes;
+      buildTile(b, l, tileConv, outer, tile);
+    }
+  };
+  // One nest over n and the row tiles (the last one, when rows do not
+  // divide the output's, the rest of the rows: an affine.if in the same
+  // loop, so that the parallel loops share it out with the others); in it,
+  // the window copy, then the channel tiles (whole tiles, then the rest).
+  int64_t wholeRowTiles = conv.outRows / rows;
+  int64_t rowTiles = llvm::divideCeil(conv.outRows, rows);
   struct Part {
     int64_t tiles, size, first;
   };
-  auto parts = [](int64_t extent, int64_t size) {
-    SmallVector<Part> result;
-    if (extent / size > 0)
-      result.push_back({extent / size, size, 0});
-    if (extent % size > 0)
-      result.push_back({0, extent % size, extent / size * size});
-    return result;
-  };
-  for (Part rowPart : parts(conv.outRows, rows))
-    for (Part channelPart : parts(conv.outChannels, channels)) {
-      SmallVector<int64_t> upper = {conv.batch};
-      if (rowPart.tiles)
-        upper.push_back(rowPart.tiles);
-      if (channelPart.tiles)
-        upper.push_back(channelPart.tiles);
-      affine::buildAffineLoopNest(
-          rewriter, loc, SmallVector<int64_t>(upper.size(), 0), upper,
-          SmallVector<int64_t>(upper.size(), 1),
-          [&](OpBuilder &b, Location l, ValueRange ivs) {
-            SmallVector<Value> outer(NumOuter, zeroIndex);
-            unsigned next = 0;
-            outer[N] = ivs[next++];
-            if (rowPart.tiles)
-              outer[RowTile] = ivs[next++];
-            if (channelPart.tiles)
-              outer[ChannelTile] = ivs[next++];
-            Tile tile;
-            tile.row = rowPart.tiles
-                           ? getAffineDimExpr(RowTile, ctx) * rowPart.size
-                           : getAffineConstantExpr(rowPart.first, ctx);
-            tile.channel =
-                channelPart.tiles
-                    ? getAffineDimExpr(ChannelTile, ctx) * channelPart.size
-                    : getAffineConstantExpr(channelPart.first, ctx);
-            tile.rows = rowPart.size;
-            tile.channels = channelPart.size;
-            if (columnTiles > 0) {
-              AffineForOp::create(b, l, 0, columnTiles, 1, ValueRange{},
-                                  [&](OpBuilder &cb, Location cl,
-                                      Value columnTile, ValueRange) {
-                                    SmallVector<Value> operands(outer);
-                                    operands[ColumnTile] = columnTile;
-                                    Tile whole = tile;
-                                    whole.lastLanes = kLanes;
-                                    for (int64_t v = 0; v < vectors; ++v)
-                                      whole.columns.push_back(
-                                          getAffineDimExpr(ColumnTile, ctx) *
-                                              (vectors * kLanes) +
-                                          v * kLanes);
-                                    buildTile(cb, cl, conv, operands, whole);
-                                    affine::AffineYieldOp::create(cb, cl);
-                                  });
-            }
-            if (!restColumns.empty()) {
-              Tile rest = tile;
-              rest.columns = restColumns;
-              rest.lastLanes = lastLanes;
-              buildTile(b, l, conv, outer, rest);
-            }
-          });
+  SmallVector<Part> channelParts;
+  if (conv.outChannels / channels > 0)
+    channelParts.push_back({conv.outChannels / channels, channels, 0});
+  if (conv.outChannels % channels > 0)
+    channelParts.push_back({0, conv.outChannels % channels,
+                            conv.outChannels / channels * channels});
+  AffineExpr rowTile = getAffineDimExpr(RowTile, ctx);
+  auto buildChannelPart = [&](OpBuilder &b, Location l,
+                              const PixelConv &tileConv, ValueRange outer,
+                              const Part &part) {
+    Tile tile;
+    tile.row = rowTile * rows;
+    tile.channel = part.tiles ? getAffineDimExpr(ChannelTile, ctx) * part.size
+                              : getAffineConstantExpr(part.first, ctx);
+    tile.rows = rows;
+    tile.channels = part.size;
+    if (wholeRowTiles == rowTiles) {
+      buildRow(b, l, tileConv, outer, tile);
+      return;
     }
-  if (copy)
-    memref::DeallocOp::create(rewriter, loc, copy);
+    auto whole =
+        IntegerSet::get(NumOuter, 0, {wholeRowTiles - 1 - rowTile}, {false});
+    auto ifOp = affine::AffineIfOp::create(b, l, whole, outer,
+                                           /*withElseRegion=*/true);
+    OpBuilder thenBuilder = ifOp.getThenBodyBuilder();
+    buildRow(thenBuilder, l, tileConv, outer, tile);
+    OpBuilder elseBuilder = ifOp.getElseBodyBuilder();
+    tile.rows = conv.outRows % rows;
+    buildRow(elseBuilder, l, tileConv, outer, tile);
+  };
+  affine::buildAffineLoopNest(
+      rewriter, loc, {0, 0}, {conv.batch, rowTiles}, {1, 1},
+      [&](OpBuilder &b, Location l, ValueRange ivs) {
+        SmallVector<Value> outer(NumOuter, zeroIndex);
+        outer[N] = ivs[0];
+        outer[RowTile] = ivs[1];
+        PixelConv tileConv = conv;
+        Value window;
+        if (windowed) {
+          // The padded rows the row tile's taps read.
+          int64_t windowRows = (rows - 1) * conv.strideH +
+                               (conv.filterRows - 1) * conv.dilationH + 1;
+          AffineExpr firstRow =
+              getAffineDimExpr(1, ctx) * (rows * conv.strideH);
+          window =
+              buildWindowCopy(b, l, op.getInput(), ivs[0], ivs, firstRow,
+                              padding[0], padding[1], windowRows,
+                              std::max(lastColumn + 1, padding[1] + width));
+          tileConv.source = window;
+          tileConv.windowRow = rowTile * (rows * conv.strideH);
+        }
+        for (const Part &part : channelParts) {
+          if (!part.tiles) {
+            buildChannelPart(b, l, tileConv, outer, part);
+            continue;
+          }
+          AffineForOp::create(
+              b, l, 0, part.tiles, 1, ValueRange{},
+              [&](OpBuilder &cb, Location cl, Value channelTile, ValueRange) {
+                SmallVector<Value> operands(outer);
+                operands[ChannelTile] = channelTile;
+                buildChannelPart(cb, cl, tileConv, operands, part);
+                affine::AffineYieldOp::create(cb, cl);
+              });
+        }
+        if (window)
+          memref::DeallocOp::create(b, l, window);
+      });
 }

@@ -102,7 +102,7 @@ SmallVector<AffineForOp> parallelPrefix(AffineForOp root, int64_t minIterations,
   for (AffineForOp loop : nest) {
     if (loop->hasAttr(dl::DLDialect::getGemmBandAttrName()) ||
         !loop.hasConstantBounds() || loop.getNumIterOperands() != 0 ||
-        !affine::isLoopParallel(loop))
+        !isParallelWithPrivateBuffers(loop))
       break;
     prefix.push_back(loop);
     iterations *= *affine::getConstantTripCount(loop);
