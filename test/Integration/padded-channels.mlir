@@ -5,9 +5,10 @@
 // threads: primes in and out, 3 input channels with 24 output channels, a
 // 1x1 convolution with a prime output count, a bias and ReLU between two
 // padded convolutions (the ReLU runs on the padded copy, the bias does not),
-// one output channel (blocks of one), and dynamic packs and unpacks with a
-// padded last block. Nothing falls back to loops; the one output channel
-// gets a remark (one vector lane busy).
+// one output channel (vectorized along its output pixels), one output
+// channel of one column (blocks of one), and dynamic packs and unpacks with
+// a padded last block. Nothing falls back to loops; the one output channel
+// of one column gets a remark (one vector lane busy).
 // RUN: dl-compile %s --run --threads=1 | FileCheck %s
 // RUN: dl-compile %s --run --threads=2 | FileCheck %s
 // RUN: dl-compile %s --run --threads=2 --solve-tiles | FileCheck %s
@@ -55,6 +56,12 @@ func.func @chain(%x: memref<1x67x9x9xf32>, %w1: memref<67x67x3x3xf32>, %bias: me
 // CHECK: one_output_channel: max_abs_err={{.*}} ok
 func.func @one_output_channel(%x: memref<1x5x8x8xf32>, %w: memref<1x5x3x3xf32>, %y: memref<1x1x6x6xf32>) {
   dl.conv2d ins(%x, %w : memref<1x5x8x8xf32>, memref<1x5x3x3xf32>) outs(%y : memref<1x1x6x6xf32>)
+  return
+}
+
+// CHECK: one_output_column: max_abs_err={{.*}} ok
+func.func @one_output_column(%x: memref<1x5x8x3xf32>, %w: memref<1x5x3x3xf32>, %y: memref<1x1x6x1xf32>) {
+  dl.conv2d ins(%x, %w : memref<1x5x8x3xf32>, memref<1x5x3x3xf32>) outs(%y : memref<1x1x6x1xf32>)
   return
 }
 

@@ -1930,3 +1930,19 @@ func.func @batch_blocks_without_blocks(%a: memref<8x12xf32>, %b: memref<12x16xf3
   dl.matmul ins(%a, %b : memref<8x12xf32>, memref<12x16xf32>) outs(%c : memref<8x16xf32>) {batch_blocks = 2}
   return
 }
+
+// -----
+
+func.func @pixel_vectors_blocked(%in: memref<1x1x7x7x4xf32>, %f: memref<1x1x3x3x4x4xf32>, %out: memref<1x1x5x5x4xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op pixel_vectors needs the plain layout and static sizes (input, filter, output)}}
+  dl.conv2d ins(%in, %f : memref<1x1x7x7x4xf32>, memref<1x1x3x3x4x4xf32>) outs(%out : memref<1x1x5x5x4xf32>) {pixel_vectors}
+  return
+}
+
+// -----
+
+func.func @pixel_vectors_dynamic(%in: memref<?x4x7x7xf32>, %f: memref<1x4x3x3xf32>, %out: memref<?x1x5x5xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op pixel_vectors needs the plain layout and static sizes (input, filter, output)}}
+  dl.conv2d ins(%in, %f : memref<?x4x7x7xf32>, memref<1x4x3x3xf32>) outs(%out : memref<?x1x5x5xf32>) {pixel_vectors}
+  return
+}

@@ -71,17 +71,34 @@ func.func @padded(%in: memref<1x67x9x9xf32>, %f: memref<37x67x3x3xf32>, %out: me
 
 // -----
 
-// One output channel: blocks of one (kernels of one-float rows still beat
-// loops). Left alone: dynamic sizes; a convolution already blocked.
+// A few output channels fill a few lanes of the blocked kernels' vectors:
+// such a convolution stays plain, vectorized along its output pixels
+// (pixel_vectors), when its rows fill more of their vectors than its
+// channels would. One output channel of 7 columns: pixels (7 of 8 lanes
+// against 1). One output channel of one column: blocks of one (kernels of
+// one-float rows still beat loops). 3 output channels: pixels with 8 and
+// with 16 lanes, blocked at block-k=8 (kernels of 2-float vectors, which 3
+// channels fill). Left alone: dynamic sizes; a convolution already blocked.
 // CHECK-LABEL: func @left_alone
+// CHECK: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<1x8x9x9xf32>, memref<1x8x3x3xf32>) outs(%{{.*}} : memref<1x1x7x7xf32>) {pixel_vectors}
+// CHECK: dl.pack ins(%{{.*}} : memref<1x8x9x3xf32>) outs(%{{.*}} : memref<1x1x9x3x8xf32>)
 // CHECK: dl.pack ins(%{{.*}} : memref<1x8x3x3xf32>) outs(%{{.*}} : memref<1x1x3x3x8x1xf32>)
+// CHECK: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<1x8x9x9xf32>, memref<3x8x3x3xf32>) outs(%{{.*}} : memref<1x3x7x7xf32>) {pixel_vectors}
 // CHECK: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<?x8x9x9xf32>, memref<16x8x3x3xf32>)
 // CHECK: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<1x1x9x9x8xf32>, memref<2x1x3x3x8x8xf32>)
-// CHECK-NOT: dl.unpack
+// CHECK-NOT: dl.unpack ins(%{{.*}} : memref<1x2x7x7x8xf32>)
+// AVX512-LABEL: func @left_alone
+// AVX512: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<1x8x9x9xf32>, memref<3x8x3x3xf32>) outs(%{{.*}} : memref<1x3x7x7xf32>) {pixel_vectors}
+// SMALL-LABEL: func @left_alone
+// SMALL: dl.conv2d {{.*}} : memref<1x1x9x9x8xf32>, memref<1x1x3x3x8x3xf32>) outs(%{{.*}} : memref<1x1x7x7x3xf32>)
 func.func @left_alone(%in: memref<1x8x9x9xf32>, %f: memref<1x8x3x3xf32>, %out: memref<1x1x7x7xf32>,
+                      %nin: memref<1x8x9x3xf32>, %nout: memref<1x1x7x1xf32>,
+                      %f3: memref<3x8x3x3xf32>, %out3: memref<1x3x7x7xf32>,
                       %din: memref<?x8x9x9xf32>, %df: memref<16x8x3x3xf32>, %dout: memref<?x16x7x7xf32>,
                       %bin: memref<1x1x9x9x8xf32>, %bf: memref<2x1x3x3x8x8xf32>, %bout: memref<1x2x7x7x8xf32>) {
   dl.conv2d ins(%in, %f : memref<1x8x9x9xf32>, memref<1x8x3x3xf32>) outs(%out : memref<1x1x7x7xf32>)
+  dl.conv2d ins(%nin, %f : memref<1x8x9x3xf32>, memref<1x8x3x3xf32>) outs(%nout : memref<1x1x7x1xf32>)
+  dl.conv2d ins(%in, %f3 : memref<1x8x9x9xf32>, memref<3x8x3x3xf32>) outs(%out3 : memref<1x3x7x7xf32>)
   dl.conv2d ins(%din, %df : memref<?x8x9x9xf32>, memref<16x8x3x3xf32>) outs(%dout : memref<?x16x7x7xf32>)
   dl.conv2d ins(%bin, %bf : memref<1x1x9x9x8xf32>, memref<2x1x3x3x8x8xf32>) outs(%bout : memref<1x2x7x7x8xf32>)
   return

@@ -138,6 +138,19 @@ func.func @scheduled_gemm_private_panel(%a: memref<8x8xf32>, %b: memref<8x16xf32
   return
 }
 
+// A pixel_vectors convolution with padding copies each row tile's input
+// rows into a window the tile allocates and frees: private to the
+// iteration, so the loops over images and row tiles run in parallel.
+// CHECK-LABEL: func.func @pixel_vectors_windows
+// CHECK: affine.parallel (%{{.*}}) = (0) to (6) {
+// CHECK-NEXT: memref.alloc() {{.*}} : memref<2x6x18xf32>
+// CHECK: memref.dealloc
+// CHECK-NEXT: }
+func.func @pixel_vectors_windows(%x: memref<2x2x12x16xf32>, %w: memref<3x2x3x3xf32>, %y: memref<2x3x12x16xf32>) {
+  dl.conv2d ins(%x, %w : memref<2x2x12x16xf32>, memref<3x2x3x3xf32>) outs(%y : memref<2x3x12x16xf32>) {padding = array<i64: 1, 1, 1, 1>, pixel_vectors}
+  return
+}
+
 // Without a schedule, packed operands are copied before the nest (no panel
 // shared by the outer iterations): the outer block loops run in parallel.
 // CHECK-LABEL: func.func @unscheduled_packed_gemm
