@@ -41,11 +41,16 @@ def BlockConvLayouts : Pass<"dl-block-conv-layouts", "::mlir::func::FuncOp"> {
     fewest vector registers per row (67: 5 blocks of one vector; 2 of 34
     take 6 and ran 1.2x slower on a 28x28 3x3 convolution). A plain 67 ->
     67-channel 28x28 3x3 convolution went from 0.6 to 143 GFLOPS (one core,
-    its packs included), a 64 -> 67-channel 1x1 one from 5 to 100. A
-    convolution with one
-    output channel is blocked too: its kernels' rows of one float ran a
-    64-channel 56x56 3x3 convolution at 11.5 GFLOPS, the plain loops at
-    0.55 (oneDNN 12.7).
+    its packs included), a 64 -> 67-channel 1x1 one from 5 to 100.
+
+    A convolution with a few output channels (under half of a vector's
+    lanes, `block-k / 4`) whose output rows fill more of their vectors than
+    its channels would stays plain, marked `pixel_vectors`: it is lowered
+    with the output pixels of a row as the vector dimension (see
+    `dl.conv2d`). One output channel of a 64-channel 56x56 3x3 convolution
+    ran at 11.5 GFLOPS blocked (kernel rows of one float; the plain loops
+    0.55, oneDNN 12.7), at 63-70 vectorized along its pixels. Otherwise (a
+    row of one column) it is blocked, with a remark.
 
     Between convolutions the activations stay blocked. Along each block's
     ops, the pass tracks which plain buffers have an up-to-date blocked copy
