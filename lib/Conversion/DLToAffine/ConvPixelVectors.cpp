@@ -12,13 +12,13 @@
 //
 // A tap reads the 16 input columns of 16 output columns: a vector, or at a
 // column stride of sw, sw vectors whose lanes 0, sw, 2 sw, ... are shuffled
-// into one. Where the convolution has padding (or its rows are shorter than
-// a vector, or a strided tap's vectors would run past a row's end), taps
-// read a copy of the input with zero rows and columns around each image,
-// and columns on the right up to the last vector's end. A row's last
-// columns are a vector ending at its last column (overlapping the one
-// before, which stores the same values again); rows shorter than a vector
-// store their lanes one by one.
+// into one (the last vector ending at the tap's last column, so that no
+// load runs past a row's end). Where the convolution has padding, or rows
+// shorter than a vector, the taps of a row tile read a window copied from
+// the input, with zero rows and columns around it and columns on the right
+// up to the last vector's end. A row's last columns are a vector ending at
+// its last column (overlapping the one before, which stores the same values
+// again); rows shorter than a vector store their lanes one by one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -88,24 +88,43 @@ struct PixelConv {
   }
 };
 
-/// Lanes 0, stride, 2 stride, ... of the `stride` vectors `vectors` (16
-/// consecutive floats each, in order), by shuffles (LLVM merges them into
-/// two-source permutes).
+/// Where the `stride` vectors of a strided tap start, in floats from its
+/// first column: 16 apart, but none past the tap's last column (15 *
+/// stride), which may be its row's last: the last vector ends there (for
+/// stride 2, at 0 and 15).
+SmallVector<int64_t> tapVectorOffsets(int64_t stride) {
+  SmallVector<int64_t> offsets;
+  for (int64_t v = 0; v < stride; ++v)
+    offsets.push_back(std::min(v * kLanes, (kLanes - 1) * stride + 1 - kLanes));
+  return offsets;
+}
+
+/// Lanes 0, stride, 2 stride, ... of the floats that `vectors` (16 each,
+/// from `offsets`) hold, by shuffles (LLVM merges them into two-source
+/// permutes): lane j from the last vector that holds float j * stride.
 Value deinterleave(OpBuilder &b, Location loc, ArrayRef<Value> vectors,
-                   int64_t stride) {
-  SmallVector<int64_t> mask;
-  for (int64_t lane = 0; lane < kLanes; ++lane)
-    mask.push_back(lane * stride < kLanes ? lane * stride : 0);
-  Value result =
-      vector::ShuffleOp::create(b, loc, vectors[0], vectors[0], mask);
-  // The lanes from vector v replace placeholders: the shuffle's lanes 0-15
-  // are result's, 16-31 those of vectors[v].
-  for (int64_t v = 1; v < stride; ++v) {
+                   ArrayRef<int64_t> offsets, int64_t stride) {
+  auto source = [&](int64_t lane) {
+    int64_t v = vectors.size() - 1;
+    while (offsets[v] > lane * stride)
+      --v;
+    return v;
+  };
+  Value result;
+  for (int64_t v = 0; v < int64_t(vectors.size()); ++v) {
+    // The shuffle's lanes 0-15 are result's, 16-31 those of vectors[v].
+    SmallVector<int64_t> mask;
     for (int64_t lane = 0; lane < kLanes; ++lane) {
-      int64_t from = lane * stride - v * kLanes;
-      mask[lane] = from >= 0 && from < kLanes ? kLanes + from : lane;
+      int64_t position = lane * stride - offsets[v];
+      if (source(lane) == v)
+        mask.push_back(result ? kLanes + position : position);
+      else
+        mask.push_back(result ? lane : 0);
     }
-    result = vector::ShuffleOp::create(b, loc, result, vectors[v], mask);
+    result =
+        result
+            ? vector::ShuffleOp::create(b, loc, result, vectors[v], mask)
+            : vector::ShuffleOp::create(b, loc, vectors[v], vectors[v], mask);
   }
   return result;
 }
@@ -129,6 +148,7 @@ void buildTile(OpBuilder &b, Location loc, const PixelConv &conv,
   Value zero = arith::ConstantOp::create(
       b, loc, vectorType, DenseElementsAttr::get(vectorType, 0.0f));
   SmallVector<Value> inits(tile.channels * tile.rows * numColumns, zero);
+  SmallVector<int64_t> offsets = tapVectorOffsets(conv.strideW);
   // The reduction loops c, r, s, the accumulators carried through them.
   auto tapBody = [&](OpBuilder &tb, Location tl, ValueRange reductionIvs,
                      ValueRange accs) {
@@ -147,14 +167,15 @@ void buildTile(OpBuilder &b, Location loc, const PixelConv &conv,
         SmallVector<AffineExpr> index =
             conv.tapIndex(ctx, tile.row + row, tile.columns[column]);
         SmallVector<Value> vectors;
-        for (int64_t v = 0; v < conv.strideW; ++v) {
-          index.back() = index.back() + (v ? kLanes : 0);
+        AffineExpr first = index.back();
+        for (int64_t offset : offsets) {
+          index.back() = first + offset;
           vectors.push_back(affine::AffineVectorLoadOp::create(
               tb, tl, vectorType, conv.source, map(7, index), operands));
         }
-        Value pixels = conv.strideW == 1
-                           ? vectors.front()
-                           : deinterleave(tb, tl, vectors, conv.strideW);
+        Value pixels = conv.strideW == 1 ? vectors.front()
+                                         : deinterleave(tb, tl, vectors,
+                                                        offsets, conv.strideW);
         for (int64_t k = 0; k < tile.channels; ++k) {
           int64_t i = accIndex(k, row, column);
           next[i] = vector::FMAOp::create(tb, tl, pixels, weights[k], accs[i]);
@@ -361,11 +382,10 @@ void dl::lowerPixelVectorConv(PatternRewriter &rewriter, Conv2DOp op) {
 
   // A window copy per row tile, unless every tap's vectors are in the
   // input's rows: the last vector of a row (from max(OW, 16) - 16) reads up
-  // to column (max(OW, 16) - 1) * sw + (S - 1) * dilation + sw - 1.
+  // to column (max(OW, 16) - 1) * sw + (S - 1) * dilation.
   ArrayRef<int64_t> padding = op.getPadding();
   int64_t lastColumn = (std::max(conv.outColumns, kLanes) - 1) * conv.strideW +
-                       (conv.filterColumns - 1) * conv.dilationW +
-                       conv.strideW - 1;
+                       (conv.filterColumns - 1) * conv.dilationW;
   int64_t width = cast<MemRefType>(conv.source.getType()).getDimSize(3);
   bool windowed =
       llvm::any_of(padding, [](int64_t p) { return p; }) || lastColumn >= width;

@@ -28,20 +28,21 @@ func.func @direct(%in: memref<1x2x4x20xf32>, %f: memref<2x2x3x3xf32>, %out: memr
 
 // Padding and stride 2: per row tile (3 output rows), a window of the 7
 // padded input rows it reads, zero outside the input, allocated and freed
-// inside the tile loop; each tap loads 2 vectors and shuffles their even
-// lanes into one. 3 columns: the lanes stored one by one.
+// inside the tile loop; each tap loads 2 vectors, the second ending at the
+// tap's last column (at 15 of 0..30), and shuffles their even columns into
+// one. 3 columns: the lanes stored one by one.
 // CHECK-LABEL: func.func @window
 // CHECK: affine.for %[[N:.*]] = 0 to 1 {
 // CHECK-NEXT: affine.for %[[T:.*]] = 0 to 1 {
-// CHECK-NEXT: %[[W:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x7x34xf32>
+// CHECK-NEXT: %[[W:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x7x33xf32>
 // CHECK: affine.if
 // CHECK: affine.for %{{.*}} = 1 to 6 {
 // CHECK-NEXT: affine.load %{{.*}}[%[[N]], %{{.*}}, %[[T]] * 6 + %{{.*}} - 1, %{{.*}} - 1] : memref<1x2x5x5xf32>
 // CHECK: } else {
-// CHECK: affine.vector_load %[[W]]
-// CHECK-NEXT: affine.vector_load %[[W]]
+// CHECK: affine.vector_load %[[W]][%[[C:.*]], %[[R:.*]], %[[S:.*]]] :
+// CHECK-NEXT: affine.vector_load %[[W]][%[[C]], %[[R]], %[[S]] + 15]
 // CHECK-NEXT: vector.shuffle {{.*}} [0, 2, 4, 6, 8, 10, 12, 14, 0, 0, 0, 0, 0, 0, 0, 0]
-// CHECK-NEXT: vector.shuffle {{.*}} [0, 1, 2, 3, 4, 5, 6, 7, 16, 18, 20, 22, 24, 26, 28, 30]
+// CHECK-NEXT: vector.shuffle {{.*}} [0, 1, 2, 3, 4, 5, 6, 7, 17, 19, 21, 23, 25, 27, 29, 31]
 // CHECK-NEXT: vector.fma
 // CHECK: affine.for %[[LANE:.*]] = 0 to 3 {
 // CHECK-NEXT: vector.extract %{{.*}}[%[[LANE]]] : f32 from vector<16xf32>
