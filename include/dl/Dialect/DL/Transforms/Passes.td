@@ -413,7 +413,12 @@ def RankVariants : Pass<"dl-rank-variants", "::mlir::ModuleOp"> {
       (the last level's capacity divided among `threads`), first touches by
       memory, and the cost is the sum of bytes / bandwidth per level. It
       counts how often a working set is re-read: a panel streamed 64 times
-      costs 64 times as much.
+      costs 64 times as much. The last level's share is a probe of a cache
+      other cores use, which varies by 2x between runs: each variant is
+      also costed at half of it, and its cost is the worse of the two (a
+      3 MB probe of this machine's L3, against the usual 1-1.5, picked a
+      schedule that ran a 475 -> 97-channel 177x144 convolution 2.5x
+      slower).
     - `working-sets`: PolyDL as published. The working sets of every
       dependence (Algorithm 1: WS_min, WS_max, or WS_par across the
       parallel loop) are assigned to the levels by Algorithm 2 and eq. 1
