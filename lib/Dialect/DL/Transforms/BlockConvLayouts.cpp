@@ -93,7 +93,9 @@ public:
   void run() {
     SmallVector<Conv2DOp> plainConvs;
     func.walk([&](Conv2DOp op) {
-      if (!op.isBlocked() && op.getInput().getType().hasStaticShape() &&
+      // A convolution already marked pixel_vectors keeps its plain layout.
+      if (!op.isBlocked() && !op.getPixelVectors() &&
+          op.getInput().getType().hasStaticShape() &&
           op.getFilter().getType().hasStaticShape() &&
           op.getOutput().getType().hasStaticShape())
         plainConvs.push_back(op);

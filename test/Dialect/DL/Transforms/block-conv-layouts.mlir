@@ -78,7 +78,8 @@ func.func @padded(%in: memref<1x67x9x9xf32>, %f: memref<37x67x3x3xf32>, %out: me
 // against 1). One output channel of one column: blocks of one (kernels of
 // one-float rows still beat loops). 3 output channels: pixels with 8 and
 // with 16 lanes, blocked at block-k=8 (kernels of 2-float vectors, which 3
-// channels fill). Left alone: dynamic sizes; a convolution already blocked.
+// channels fill). Left alone: dynamic sizes; a convolution already blocked;
+// one already marked pixel_vectors.
 // CHECK-LABEL: func @left_alone
 // CHECK: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<1x8x9x9xf32>, memref<1x8x3x3xf32>) outs(%{{.*}} : memref<1x1x7x7xf32>) {pixel_vectors}
 // CHECK: dl.pack ins(%{{.*}} : memref<1x8x9x3xf32>) outs(%{{.*}} : memref<1x1x9x3x8xf32>)
@@ -86,6 +87,7 @@ func.func @padded(%in: memref<1x67x9x9xf32>, %f: memref<37x67x3x3xf32>, %out: me
 // CHECK: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<1x8x9x9xf32>, memref<3x8x3x3xf32>) outs(%{{.*}} : memref<1x3x7x7xf32>) {pixel_vectors}
 // CHECK: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<?x8x9x9xf32>, memref<16x8x3x3xf32>)
 // CHECK: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<1x1x9x9x8xf32>, memref<2x1x3x3x8x8xf32>)
+// CHECK: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<1x8x9x9xf32>, memref<16x8x3x3xf32>) outs(%{{.*}} : memref<1x16x7x7xf32>) {pixel_vectors}
 // CHECK-NOT: dl.unpack ins(%{{.*}} : memref<1x2x7x7x8xf32>)
 // AVX512-LABEL: func @left_alone
 // AVX512: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<1x8x9x9xf32>, memref<3x8x3x3xf32>) outs(%{{.*}} : memref<1x3x7x7xf32>) {pixel_vectors}
@@ -95,12 +97,14 @@ func.func @left_alone(%in: memref<1x8x9x9xf32>, %f: memref<1x8x3x3xf32>, %out: m
                       %nin: memref<1x8x9x3xf32>, %nout: memref<1x1x7x1xf32>,
                       %f3: memref<3x8x3x3xf32>, %out3: memref<1x3x7x7xf32>,
                       %din: memref<?x8x9x9xf32>, %df: memref<16x8x3x3xf32>, %dout: memref<?x16x7x7xf32>,
-                      %bin: memref<1x1x9x9x8xf32>, %bf: memref<2x1x3x3x8x8xf32>, %bout: memref<1x2x7x7x8xf32>) {
+                      %bin: memref<1x1x9x9x8xf32>, %bf: memref<2x1x3x3x8x8xf32>, %bout: memref<1x2x7x7x8xf32>,
+                      %out16: memref<1x16x7x7xf32>) {
   dl.conv2d ins(%in, %f : memref<1x8x9x9xf32>, memref<1x8x3x3xf32>) outs(%out : memref<1x1x7x7xf32>)
   dl.conv2d ins(%nin, %f : memref<1x8x9x3xf32>, memref<1x8x3x3xf32>) outs(%nout : memref<1x1x7x1xf32>)
   dl.conv2d ins(%in, %f3 : memref<1x8x9x9xf32>, memref<3x8x3x3xf32>) outs(%out3 : memref<1x3x7x7xf32>)
   dl.conv2d ins(%din, %df : memref<?x8x9x9xf32>, memref<16x8x3x3xf32>) outs(%dout : memref<?x16x7x7xf32>)
   dl.conv2d ins(%bin, %bf : memref<1x1x9x9x8xf32>, memref<2x1x3x3x8x8xf32>) outs(%bout : memref<1x2x7x7x8xf32>)
+  dl.conv2d ins(%in, %df : memref<1x8x9x9xf32>, memref<16x8x3x3xf32>) outs(%out16 : memref<1x16x7x7xf32>) {pixel_vectors}
   return
 }
 
