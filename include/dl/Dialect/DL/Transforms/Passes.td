@@ -464,11 +464,13 @@ def RankVariants : Pass<"dl-rank-variants", "::mlir::ModuleOp"> {
            "Variant cost: 'traffic' (bytes each level supplies over the run, "
            "from the reuse profile) or 'working-sets' (PolyDL's eq. 1)">
   ];
+  // The dialects of the scratch lowering of each variant.
   let dependentDialects = [
     "::mlir::affine::AffineDialect",
     "::mlir::arith::ArithDialect",
     "::mlir::func::FuncDialect",
-    "::mlir::memref::MemRefDialect"
+    "::mlir::memref::MemRefDialect",
+    "::mlir::vector::VectorDialect"
   ];
 }
 
@@ -609,7 +611,8 @@ def DecideParallelism : Pass<"dl-decide-parallelism", "::mlir::ModuleOp"> {
     "::mlir::cf::ControlFlowDialect",
     "::mlir::func::FuncDialect",
     "::mlir::math::MathDialect",
-    "::mlir::memref::MemRefDialect"
+    "::mlir::memref::MemRefDialect",
+    "::mlir::vector::VectorDialect"
   ];
 }
 
