@@ -24,6 +24,8 @@
 
 #include "ConvPixelVectors.h"
 
+#include "dl/Dialect/DL/Transforms/Blocking.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -37,9 +39,8 @@ using affine::AffineForOp;
 
 namespace {
 
-/// Floats per vector: one AVX-512 register (two AVX2 ones, which LLVM
-/// splits it into).
-constexpr int64_t kLanes = 16;
+/// Floats per vector.
+constexpr int64_t kLanes = kLoweringVectorFloats;
 /// Accumulators of a tile, of the 32 AVX-512 registers: the others hold the
 /// input vector being used and the broadcast weights.
 constexpr int64_t kAccumulators = 24;

@@ -14,6 +14,8 @@
 
 #include "MatmulStreaming.h"
 
+#include "dl/Dialect/DL/Transforms/Blocking.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -25,9 +27,8 @@ using affine::AffineForOp;
 
 namespace {
 
-/// Floats per vector of the dot products: one AVX-512 register (two AVX2
-/// ones, which LLVM splits it into).
-constexpr int64_t kLanes = 16;
+/// Floats per vector of the dot products.
+constexpr int64_t kLanes = kLoweringVectorFloats;
 
 /// Vector registers a group of rows may take: its accumulators (rows x N)
 /// and a vector of each row, leaving a vector of B and a few spare of the

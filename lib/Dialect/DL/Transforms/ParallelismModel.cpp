@@ -7,6 +7,7 @@
 #include "dl/Dialect/DL/Transforms/ParallelismModel.h"
 #include "dl/Dialect/DL/IR/DLOps.h"
 #include "dl/Dialect/DL/IR/OpWork.h"
+#include "dl/Dialect/DL/Transforms/Blocking.h"
 
 #include <algorithm>
 
@@ -23,7 +24,6 @@ namespace {
 /// 3x3 convolution with 8-column rows was modeled at 4 us and ran 40.
 double pathShare(Operation *op) {
   constexpr double kPixelVectorsShare = 0.5;
-  constexpr int64_t kLanes = 16;
   auto conv = dyn_cast<Conv2DOp>(op);
   if (!conv || !conv.getPixelVectors())
     return 1.0;
@@ -34,7 +34,8 @@ double pathShare(Operation *op) {
     columns *= output[2];
   double filled =
       static_cast<double>(columns) /
-      static_cast<double>(llvm::divideCeil(columns, kLanes) * kLanes);
+      static_cast<double>(llvm::divideCeil(columns, kLoweringVectorFloats) *
+                          kLoweringVectorFloats);
   return kPixelVectorsShare * filled;
 }
 

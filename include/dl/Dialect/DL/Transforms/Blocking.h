@@ -22,6 +22,11 @@ namespace dl {
 
 class MatmulOp;
 
+/// Floats per vector of the loops dl writes with vector ops itself (the
+/// GEMV streaming, the pixel_vectors convolutions): one AVX-512 register
+/// (two AVX2 ones, which LLVM splits it into).
+constexpr int64_t kLoweringVectorFloats = 16;
+
 /// The largest divisor of `extent` that is at most `limit` (1 for primes
 /// above `limit`).
 inline int64_t largestDivisorAtMost(int64_t extent, int64_t limit) {
