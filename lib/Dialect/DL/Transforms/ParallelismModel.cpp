@@ -32,11 +32,7 @@ double pathShare(Operation *op) {
   if (conv.isUnpaddedPointwise() &&
       llvm::all_of(conv.getStrides(), [](int64_t s) { return s == 1; }))
     columns *= output[2];
-  double filled =
-      static_cast<double>(columns) /
-      static_cast<double>(llvm::divideCeil(columns, kLoweringVectorFloats) *
-                          kLoweringVectorFloats);
-  return kPixelVectorsShare * filled;
+  return kPixelVectorsShare * laneFill(columns, kLoweringVectorFloats);
 }
 
 } // namespace

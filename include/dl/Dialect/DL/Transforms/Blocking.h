@@ -102,6 +102,12 @@ inline int64_t paddedVectorBlock(int64_t channels, int64_t limit,
   return best;
 }
 
+/// The share of the lanes of `lanes`-float vectors that `extent` elements
+/// fill (the last vector partly).
+inline double laneFill(int64_t extent, int64_t lanes) {
+  return double(extent) / double((extent + lanes - 1) / lanes * lanes);
+}
+
 /// Whether a plain convolution with `outChannels` output channels and
 /// `outColumns` output columns is vectorized along its output pixels
 /// (`pixel_vectors`) instead of blocked: when its output channels fill
@@ -110,12 +116,9 @@ inline int64_t paddedVectorBlock(int64_t channels, int64_t limit,
 /// channels would.
 inline bool vectorizesPixels(int64_t outChannels, int64_t outColumns,
                              int64_t vectorFloats) {
-  auto filled = [&](int64_t extent) {
-    return double(extent) /
-           double((extent + vectorFloats - 1) / vectorFloats * vectorFloats);
-  };
   return 2 * outChannels < vectorFloats &&
-         filled(outColumns) > filled(outChannels);
+         laneFill(outColumns, vectorFloats) >
+             laneFill(outChannels, vectorFloats);
 }
 
 /// The blocks of `channels` in blocks of `block`, the last one padded.
