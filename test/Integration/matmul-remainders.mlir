@@ -65,12 +65,48 @@ func.func @scalar(%a: memref<1x1xf32>, %b: memref<1x1xf32>, %c: memref<1x1xf32>)
   return
 }
 
-// GEMV-like GEMMs stream A (stream_a): N = 16 with a 1.1 MiB A and N = 3
-// with a K remainder, alpha and beta, a transposed B, a blocked B, and rows
-// past the last group.
-// CHECK: stream_n16: max_abs_err={{.*}} ok
-func.func @stream_n16(%a: memref<371x800xf32>, %b: memref<800x16xf32>, %c: memref<371x16xf32>) {
-  dl.matmul ins(%a, %b : memref<371x800xf32>, memref<800x16xf32>) outs(%c : memref<371x16xf32>)
+// GEMV-like GEMMs stream A (stream_a): N = 8 with a 1.1 MiB A, N = 6 with
+// rows 1 KiB apart (the transposed B's rows padded), and N = 3 with a K
+// remainder, alpha and beta, a transposed B, a blocked B, and rows past the
+// last group.
+// CHECK: stream_n8: max_abs_err={{.*}} ok
+func.func @stream_n8(%a: memref<371x800xf32>, %b: memref<800x8xf32>, %c: memref<371x8xf32>) {
+  dl.matmul ins(%a, %b : memref<371x800xf32>, memref<800x8xf32>) outs(%c : memref<371x8xf32>)
+  return
+}
+
+// CHECK: stream_n6_conflicting: max_abs_err={{.*}} ok
+func.func @stream_n6_conflicting(%a: memref<300x1024xf32>, %b: memref<1024x6xf32>, %c: memref<300x6xf32>) {
+  dl.matmul ins(%a, %b : memref<300x1024xf32>, memref<1024x6xf32>) outs(%c : memref<300x6xf32>)
+  return
+}
+
+// Narrow GEMMs (N 9 to 16) read A's rows whole, one block over all of K:
+// N = 16 with an M remainder (371 = 320 + 51) and a prime K, N = 13 with
+// rows 1 KiB apart (8-row blocks), alpha (A packed), a transposed B (B
+// packed).
+// CHECK: whole_rows_n16: max_abs_err={{.*}} ok
+func.func @whole_rows_n16(%a: memref<371x811xf32>, %b: memref<811x16xf32>, %c: memref<371x16xf32>) {
+  dl.matmul ins(%a, %b : memref<371x811xf32>, memref<811x16xf32>) outs(%c : memref<371x16xf32>)
+  return
+}
+
+// CHECK: whole_rows_conflicting: max_abs_err={{.*}} ok
+func.func @whole_rows_conflicting(%a: memref<72x256xf32>, %b: memref<256x13xf32>, %c: memref<72x13xf32>) {
+  dl.matmul ins(%a, %b : memref<72x256xf32>, memref<256x13xf32>) outs(%c : memref<72x13xf32>)
+  return
+}
+
+// CHECK: whole_rows_scaled: max_abs_err={{.*}} ok
+func.func @whole_rows_scaled(%a: memref<96x101xf32>, %b: memref<101x11xf32>, %c: memref<96x11xf32>) {
+  dl.matmul ins(%a, %b : memref<96x101xf32>, memref<101x11xf32>) outs(%c : memref<96x11xf32>)
+      {alpha = 0.5 : f32, beta = -1.5 : f32}
+  return
+}
+
+// CHECK: whole_rows_transposed_b: max_abs_err={{.*}} ok
+func.func @whole_rows_transposed_b(%a: memref<64x70xf32>, %b: memref<12x70xf32>, %c: memref<64x12xf32>) {
+  dl.matmul ins(%a, %b : memref<64x70xf32>, memref<12x70xf32>) outs(%c : memref<64x12xf32>) {transpose_b}
   return
 }
 

@@ -3,7 +3,7 @@
 // in registers; the 9th row alone) against it, in
 // 16-float vectors over K (32 of 40) accumulated with vector.fma, the last 8
 // products as scalars, one reduction per element of C, beta * C added.
-// RUN: dl-opt %s --convert-dl-to-affine | FileCheck %s
+// RUN: dl-opt %s --convert-dl-to-affine --split-input-file | FileCheck %s
 
 // CHECK-LABEL: func.func @stream
 // CHECK-SAME: (%[[A:[a-z0-9_]+]]: memref<9x40xf32>, %[[B:[a-z0-9_]+]]: memref<40x2xf32>, %[[C:[a-z0-9_]+]]: memref<9x2xf32>)
@@ -28,5 +28,17 @@
 // CHECK: memref.dealloc %[[BT]]
 func.func @stream(%a: memref<9x40xf32>, %b: memref<40x2xf32>, %c: memref<9x2xf32>) {
   dl.matmul ins(%a, %b : memref<9x40xf32>, memref<40x2xf32>) outs(%c : memref<9x2xf32>) {stream_a, beta = 1.0 : f32}
+  return
+}
+
+// -----
+
+// Rows of 256 floats (1 KiB) would put every row of the transposed copy in
+// the same few L1 sets: its rows are a vector (16 floats) further apart.
+// CHECK-LABEL: func.func @conflicting_rows
+// CHECK: %[[BT:.*]] = memref.alloc() {alignment = 64 : i64} : memref<3x272xf32>
+// CHECK: affine.for %{{.*}} = 0 to 256 {
+func.func @conflicting_rows(%a: memref<8x256xf32>, %b: memref<256x3xf32>, %c: memref<8x3xf32>) {
+  dl.matmul ins(%a, %b : memref<8x256xf32>, memref<256x3xf32>) outs(%c : memref<8x3xf32>) {stream_a}
   return
 }

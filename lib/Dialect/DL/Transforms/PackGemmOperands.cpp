@@ -22,18 +22,6 @@ namespace dl {
 using namespace mlir;
 using namespace mlir::dl;
 
-namespace {
-
-/// Whether rows `leadingDim` floats apart fall into few L1 sets: when the
-/// row stride is a multiple of 1 KiB, consecutive rows cycle through at most
-/// 4 positions of a 4 KiB cache way (the way size of the 8-way 32 KiB L1 of
-/// x86 cores), so a block of more than 32 rows evicts itself.
-bool conflictingRows(int64_t leadingDim) {
-  return (leadingDim * static_cast<int64_t>(sizeof(float))) % 1024 == 0;
-}
-
-} // namespace
-
 bool dl::computesCInPackedBlocks(MatmulOp op) {
   std::optional<ArrayRef<int64_t>> blocks = op.getPackBlocks();
   std::optional<SmallVector<ScheduleDim>> dims = op.getScheduleDims();
@@ -85,9 +73,19 @@ struct PackGemmOperandsPass
         op.setStreamA(true);
         return;
       }
-      int64_t bm = largestDivisorAtMost(m, rows);
       // A blocked B fixes bn and bk: its blocks are read in place.
       bool blockedB = op.hasBlockedB();
+      if (!blockedB && readsWholeRowsOfA(n, k, op.getTransposeA())) {
+        op.setPackBlocks(ArrayRef<int64_t>{
+            largestDivisorAtMost(m, std::min(rows, wholeRowBlockLimit(k))), n,
+            k});
+        // The copy applies alpha.
+        op.setPackA(!op.getAlpha().isExactlyValue(1.0));
+        op.setPackB(op.getTransposeB());
+        op.setPackC(computesCInPackedBlocks(op));
+        return;
+      }
+      int64_t bm = largestDivisorAtMost(m, rows);
       int64_t bn =
           blockedB ? b.getDimSize(3) : largestDivisorAtMost(n, columns);
       int64_t bk = blockedB ? b.getDimSize(2) : largestDivisorAtMost(k, blockK);

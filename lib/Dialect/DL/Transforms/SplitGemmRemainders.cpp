@@ -142,12 +142,17 @@ struct SplitGemmRemaindersPass
     int64_t k = op.getA().getType().getDimSize(transposeA ? 0 : 1);
     // A blocked B fixes N's and K's blocks; its parts cannot be sliced.
     bool blockedB = op.hasBlockedB();
-    SmallVector<Part, 2> mParts = splitExtent(m, rows);
+    // A narrow GEMM reduces over all of K in one block, in blocks of fewer
+    // rows.
+    bool wholeRows = !blockedB && readsWholeRowsOfA(n, k, transposeA);
+    SmallVector<Part, 2> mParts = splitExtent(
+        m, wholeRows ? std::min(rows, wholeRowBlockLimit(k)) : rows);
     SmallVector<Part, 2> nParts =
         blockedB ? SmallVector<Part, 2>{{0, n}}
                  : splitExtent(n, columns, std::max<int64_t>(1, columns / 4));
-    SmallVector<Part, 2> kParts =
-        blockedB ? SmallVector<Part, 2>{{0, k}} : splitExtent(k, blockK);
+    SmallVector<Part, 2> kParts = blockedB || wholeRows
+                                      ? SmallVector<Part, 2>{{0, k}}
+                                      : splitExtent(k, blockK);
     if (mParts.size() == 1 && nParts.size() == 1 && kParts.size() == 1)
       return;
     LLVM_DEBUG(llvm::dbgs()

@@ -139,15 +139,17 @@ func.func @blocked_b(%a: memref<256x480xf32>, %b: memref<4x10x48x24xf32>, %c: me
 // -----
 
 // GEMV-like GEMMs stream A: up to 4 columns (A not transposed, K at least
-// 16), up to 16 when A does not fit 1 MiB and K >= 512. N = 16 with a 512
-// KiB A, N = 17, a transposed A or K = 8 take blocks.
+// 16), up to 8 when A does not fit 1 MiB and K >= 512. N = 16 reads A's
+// rows whole in 8-row blocks (rows 1 KiB apart conflict in the L1); N = 17,
+// past the narrow GEMMs, and a transposed A take K blocks, A packed; K = 8
+// is too short to stream, whole rows of A in 32-row blocks.
 // CHECK-LABEL: func @gemv_like
 // CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x1xf32>) {stream_a}
-// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x16xf32>) {{{.*}}pack_blocks
+// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x16xf32>) {pack_blocks = array<i64: 8, 16, 256>}
 // CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<1024x8xf32>) {stream_a}
-// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x17xf32>) {pack_a, pack_blocks
+// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x17xf32>) {pack_a, pack_blocks = array<i64: 128, 17, 128>}
 // CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x4xf32>) {pack_a, pack_blocks = {{.*}}, transpose_a}
-// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x2xf32>) {pack_blocks
+// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x2xf32>) {pack_blocks = array<i64: 32, 2, 8>}
 func.func @gemv_like(%a: memref<512x256xf32>, %at: memref<256x512xf32>, %a8: memref<512x8xf32>,
                      %abig: memref<1024x512xf32>, %b8: memref<512x8xf32>, %c8: memref<1024x8xf32>,
                      %b1: memref<256x1xf32>, %b16: memref<256x16xf32>, %b17: memref<256x17xf32>,
@@ -173,5 +175,37 @@ func.func @gemv_like(%a: memref<512x256xf32>, %at: memref<256x512xf32>, %a8: mem
 // CHECK-NOT: stream_a
 func.func @gemv_long_rows(%a: memref<4x200000xf32>, %b: memref<200000x1xf32>, %c: memref<4x1xf32>) {
   dl.matmul ins(%a, %b : memref<4x200000xf32>, memref<200000x1xf32>) outs(%c : memref<4x1xf32>)
+  return
+}
+
+// -----
+
+// Narrow GEMMs (N <= 16) not streamed reduce over all of K in one block,
+// reading A's rows whole in place: at most 32 rows (the streams prefetchers
+// track, whatever prefetch-streams, which bounds blocks of part rows), 8 when
+// the rows are a multiple of 1 KiB apart (K = 4096). N = 12 with a
+// 3.2 MB A is past the streaming's 8 columns. Alpha packs A (the copy
+// scales), a transposed B packs B. A 16 x 10000 B (640 KB) would not stay
+// in half the L2: K blocks of A read in place, 32 rows (prefetch-streams)
+// at a time.
+// CHECK-LABEL: func @narrow_whole_rows
+// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<3136x15xf32>) {pack_blocks = array<i64: 32, 15, 829>}
+// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<4096x12xf32>) {pack_blocks = array<i64: 8, 12, 4096>}
+// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<3136x15xf32>) {alpha = 2.000000e+00 : f32, pack_a, pack_blocks = array<i64: 32, 15, 829>}
+// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<3136x15xf32>) {pack_b, pack_blocks = array<i64: 32, 15, 829>, transpose_b}
+// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<64x16xf32>) {batch_blocks = 10 : i64, pack_blocks = array<i64: 32, 16, 125>}
+// UNCAPPED-LABEL: func @narrow_whole_rows
+// UNCAPPED: dl.matmul {{.*}} outs(%{{.*}} : memref<3136x15xf32>) {pack_blocks = array<i64: 32, 15, 829>}
+// UNCAPPED: dl.matmul {{.*}} outs(%{{.*}} : memref<4096x12xf32>) {pack_blocks = array<i64: 8, 12, 4096>}
+func.func @narrow_whole_rows(%a: memref<3136x829xf32>, %b: memref<829x15xf32>, %bt: memref<15x829xf32>,
+                             %c: memref<3136x15xf32>, %a4k: memref<4096x4096xf32>,
+                             %b4k: memref<4096x12xf32>, %c4k: memref<4096x12xf32>,
+                             %along: memref<64x10000xf32>, %blong: memref<10000x16xf32>,
+                             %clong: memref<64x16xf32>) {
+  dl.matmul ins(%a, %b : memref<3136x829xf32>, memref<829x15xf32>) outs(%c : memref<3136x15xf32>)
+  dl.matmul ins(%a4k, %b4k : memref<4096x4096xf32>, memref<4096x12xf32>) outs(%c4k : memref<4096x12xf32>)
+  dl.matmul ins(%a, %b : memref<3136x829xf32>, memref<829x15xf32>) outs(%c : memref<3136x15xf32>) {alpha = 2.0 : f32}
+  dl.matmul ins(%a, %bt : memref<3136x829xf32>, memref<15x829xf32>) outs(%c : memref<3136x15xf32>) {transpose_b}
+  dl.matmul ins(%along, %blong : memref<64x10000xf32>, memref<10000x16xf32>) outs(%clong : memref<64x16xf32>)
   return
 }

@@ -115,3 +115,42 @@ func.func @vector_lanes(%a: memref<64x96xf32>, %b: memref<96x646xf32>, %c: memre
   dl.matmul ins(%a, %b3 : memref<64x96xf32>, memref<96x300xf32>) outs(%c3 : memref<64x300xf32>)
   return
 }
+
+// -----
+
+// A narrow GEMM (N <= 16, B within half the L2) reduces over all of K in
+// one block, in blocks of up to 32 rows: M is split (3148 = 98 x 32 + 12,
+// 4 x 787), K = 829 stays whole.
+// With a 10007 x 16 B (640 KB) K is split as usual (78 x 128 + 23).
+// CHECK-LABEL: func @narrow
+// CHECK: memref.subview %arg0[0, 0] [3136, 829] [1, 1]
+// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<3136x15xf32, strided<[15, 1]>>){{$}}
+// CHECK: memref.subview %arg0[3136, 0] [12, 829] [1, 1]
+// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<12x15xf32, strided<[15, 1], offset: 47040>>){{$}}
+// CHECK: memref.subview %arg3[0, 0] [64, 9984] [1, 1]
+// CHECK: dl.matmul
+// CHECK: memref.subview %arg3[0, 9984] [64, 23] [1, 1]
+// CHECK: dl.matmul {{.*}} {beta = 1.000000e+00 : f32}
+// 371 = 7 x 53 has no divisor from 16 to 32 rows: 11 x 32 + 19. 4099 with
+// rows 1 KiB apart is split by 8-row blocks: 4096 + 3.
+// CHECK: memref.subview %arg6[0, 0] [352, 811] [1, 1]
+// CHECK: dl.matmul
+// CHECK: memref.subview %arg6[352, 0] [19, 811] [1, 1]
+// CHECK: dl.matmul
+// CHECK: memref.subview %arg9[0, 0] [4096, 256] [1, 1]
+// CHECK: dl.matmul
+// CHECK: memref.subview %arg9[4096, 0] [3, 256] [1, 1]
+// CHECK: dl.matmul
+// CHECK-NOT: dl.matmul
+func.func @narrow(%a: memref<3148x829xf32>, %b: memref<829x15xf32>, %c: memref<3148x15xf32>,
+                  %along: memref<64x10007xf32>, %blong: memref<10007x16xf32>,
+                  %clong: memref<64x16xf32>, %a7: memref<371x811xf32>,
+                  %b7: memref<811x16xf32>, %c7: memref<371x16xf32>,
+                  %a4k: memref<4099x256xf32>, %b4k: memref<256x13xf32>,
+                  %c4k: memref<4099x13xf32>) {
+  dl.matmul ins(%a, %b : memref<3148x829xf32>, memref<829x15xf32>) outs(%c : memref<3148x15xf32>)
+  dl.matmul ins(%along, %blong : memref<64x10007xf32>, memref<10007x16xf32>) outs(%clong : memref<64x16xf32>)
+  dl.matmul ins(%a7, %b7 : memref<371x811xf32>, memref<811x16xf32>) outs(%c7 : memref<371x16xf32>)
+  dl.matmul ins(%a4k, %b4k : memref<4099x256xf32>, memref<256x13xf32>) outs(%c4k : memref<4099x13xf32>)
+  return
+}

@@ -72,7 +72,7 @@ def DL_MatmulOp : DL_DPSOp<"matmul"> {
     tiles the block loops `i`, `j`, `k`; it needs `pack_blocks` and takes
     precedence over `batch_blocks`.
     `stream_a` (set by `dl-pack-gemm-operands` for GEMV-like GEMMs, N up to
-    16; static sizes, no `transpose_a`, no `pack_blocks`) asks the lowering
+    8; static sizes, no `transpose_a`, no `pack_blocks`) asks the lowering
     to stream A once, row by row, at full vector width: `op(B)` is first
     copied transposed (N x K, contiguous rows) and each element of C is a
     dot product of a row of A with a row of that copy, accumulated in

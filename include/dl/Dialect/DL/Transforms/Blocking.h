@@ -140,27 +140,69 @@ int64_t microkernelColumns(int64_t vectorBits);
 /// `columns` columns, 128 with 32 (AVX2) and 64 with 64 (AVX-512).
 int64_t gemmBlockRows(int64_t columns);
 
+/// Most bytes of a copy of op(B) that every group of rows of A reads whole
+/// (streaming's transposed B, a narrow GEMM's single B block): half of a
+/// 1 MiB L2, where it stays while A streams past it (deepbench_1,
+/// 1024x16x500000 with a 32 MB B, ran 567 ms streamed against 90 in
+/// blocks).
+constexpr int64_t kMaxWholeBBytes = 512 << 10;
+
+/// Whether rows `leadingDim` floats apart fall into few L1 sets: when the
+/// row stride is a multiple of 1 KiB, consecutive rows cycle through at most
+/// 4 positions of a 4 KiB cache way (the way size of the 8-way 32 KiB L1 and
+/// the 12-way 48 KiB L1 of x86 cores), so a kernel reading more rows at once
+/// than the L1 has ways evicts its own lines.
+inline bool conflictingRows(int64_t leadingDim) {
+  return (leadingDim * static_cast<int64_t>(sizeof(float))) % 1024 == 0;
+}
+
 /// When a static GEMM streams A (`stream_a`): dot products along K, 16
 /// floats at a time, read A once at full vector width, where microkernels
 /// vectorizing along N keep N of each register's lanes busy. Always for up
 /// to 4 columns of C (a 4096x4096 GEMV: 1.8-2.0 ms streaming, 8.7 ms in
-/// kernels); for up to 16 only when A does not fit a 1 MiB L2 and rows are
-/// long enough (K >= 512) to amortize the N reductions that end each row
-/// (4096x8x4096: 5.2-6.8 against 9.1 ms; with A in cache the kernels win,
-/// 51x16x199 streamed at 58 GFLOPS, oneDNN 174, and so they do for short
-/// rows, 3060x15x167 at 37 against 177). K must fill a vector, and the
-/// transposed copy of B, which every group of rows reads whole, must stay
-/// in a half of the L2 (deepbench_1, 1024x16x500000 with a 32 MB B, ran
-/// 567 ms streamed against 90 in kernels).
+/// kernels); for up to 8, half the lanes, only when A does not fit a 1 MiB
+/// L2 and rows are long enough (K >= 512) to amortize the N reductions that
+/// end each row (2000x8x1000: 0.20 ms streamed, 0.34 in kernels reading A's
+/// rows whole; 3000x5x2000: 0.83 and 1.11). With more columns the kernels
+/// win (2048x16x2048: 3.9 ms streamed, 0.83 in kernels; 1024x10x3000: 0.70
+/// and 0.56), and so they do with A in cache (51x16x199 streamed at 58
+/// GFLOPS, oneDNN 174) or short rows (3060x15x167 at 37 against 177). K must
+/// fill a vector, and the transposed copy of B must stay in the L2.
 inline bool streamsA(int64_t m, int64_t n, int64_t k, bool transposeA) {
-  constexpr int64_t kAlwaysColumns = 4, kMaxColumns = 16, kMinDepth = 16;
+  constexpr int64_t kAlwaysColumns = 4, kMaxColumns = 8, kMinDepth = 16;
   constexpr int64_t kCachedBytes = 1 << 20, kLongRows = 512;
-  constexpr int64_t kMaxCopyBytes = 512 << 10;
   if (transposeA || k < kMinDepth || n > kMaxColumns ||
-      n * k * int64_t(sizeof(float)) > kMaxCopyBytes)
+      n * k * int64_t(sizeof(float)) > kMaxWholeBBytes)
     return false;
   return n <= kAlwaysColumns ||
          (k >= kLongRows && m * k * int64_t(sizeof(float)) > kCachedBytes);
+}
+
+/// Whether a narrow GEMM (N up to 16 columns, one AVX-512 register per row
+/// of C) not streamed computes each block of C in one microkernel call over
+/// all of K, reading A in place: its blocks are then whole rows of A,
+/// contiguous, and each is read once (there is one block column), so
+/// packing A or splitting K only adds passes over A and C. B's single
+/// K x N block must stay in the L2. 3148x15x829 ran 0.49 ms this way against
+/// 0.91 with K split at 768 and A packed (oneDNN 0.50); 4096x12x4096 4.4
+/// against 11.1 (oneDNN 3.8-4.2).
+inline bool readsWholeRowsOfA(int64_t n, int64_t k, bool transposeA) {
+  constexpr int64_t kNarrowColumns = 16;
+  return !transposeA && n <= kNarrowColumns &&
+         n * k * int64_t(sizeof(float)) <= kMaxWholeBBytes;
+}
+
+/// The most rows of a block of A read in place as whole rows
+/// (`readsWholeRowsOfA`), `k` floats long: a kernel reads them all at once,
+/// one memory stream each, so at most the 32 streams hardware prefetchers
+/// track (as `prefetch-streams` bounds blocks of part rows), and 8 when the
+/// rows fall into few L1 sets (2048x16x1024: 0.38 ms with 8-row blocks,
+/// 0.61 with 16 or 32, 1.09 with 64; 3136x15x829, rows 3316 bytes apart:
+/// 0.49-0.53 with 16 to 64 rows, 0.58 with 8). dl-split-gemm-remainders
+/// splits M by it, dl-pack-gemm-operands takes its largest divisor.
+inline int64_t wholeRowBlockLimit(int64_t k) {
+  constexpr int64_t kStreams = 32, kConflictingRows = 8;
+  return conflictingRows(k) ? kConflictingRows : kStreams;
 }
 
 /// Default of the `max-batch-bytes` options (dl-pack-gemm-operands,

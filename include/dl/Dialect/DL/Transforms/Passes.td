@@ -257,7 +257,11 @@ def SplitGemmRemainders
     split along K accumulates: the parts after the first take `beta = 1`.
     Sizes up to the limit, and sizes with a divisor of at least half the
     limit (300 = 5 x 60 for 64), are not split. With a blocked B only M is
-    split (B's blocks fix N's and K's).
+    split (B's blocks fix N's and K's). A narrow GEMM (N up to 16, not
+    streamed, B's K x N within half a 1 MiB L2) is not split along K, which
+    `dl-pack-gemm-operands` makes one block of whole rows of A, and its M
+    limit is that of those blocks: 32 rows, 8 when A's rows are a multiple
+    of 1 KiB apart.
 
     The limits are those of `dl-pack-gemm-operands` by default: four vector
     registers of `vector-bits` along N (64 with AVX-512), a 16 KiB block of
@@ -326,6 +330,21 @@ def PackGemmOperands : Pass<"dl-pack-gemm-operands", "::mlir::func::FuncOp"> {
     the 1024x16x500000 GEMM, whose A (2 GB) is read once, took 108.7 ms with
     64-row blocks, 89.8 ms with 32 and 90.4 ms with 16 at two threads
     60.0 ms with 64 rows, 54.0 with 32).
+
+    A GEMV-like GEMM (N up to 4, or up to 8 with an A beyond 1 MiB and K of
+    at least 512, not transposed) gets `stream_a` instead of blocks: the
+    lowering reads A once in 16-float vectors along K (see `dl.matmul`).
+    A narrow GEMM (N up to 16, one AVX-512 register per row of C, and B's
+    K x N block within half a 1 MiB L2) that does not stream A takes one
+    block over all of K (bk = K), A read in place: its blocks are then whole
+    rows of A, contiguous, each read once (there is one block column), so
+    packing A or splitting K would only add passes over A and C. Its rows
+    per block are at most 32 (the streams the prefetchers track) and 8 when
+    A's rows are a multiple of 1 KiB apart (they would share a few L1 sets):
+    3148x15x829 ran in 0.49 ms this way against 0.91 with K split at 768 and
+    A packed (oneDNN 0.50), 4096x12x4096 in 4.4 against 11.1 (oneDNN
+    3.8-4.2), 2048x16x1024 in 0.38 with 8-row blocks and 0.61 with 32. A is
+    packed only for `alpha`, B only when transposed.
 
     It also sets `batch_blocks` when one kernel call of the default loop
     order, which reduces over all K/bk blocks, would read more than
