@@ -262,6 +262,27 @@ def draw_shapes(count, seed, ops, max_flops):
     return shapes
 
 
+SHAPE_NAME = re.compile(
+    r"gemm_(?P<m>\d+)x(?P<n>\d+)x(?P<k>\d+)$|"
+    r"conv_n(?P<batch>\d+)_c(?P<c>\d+)_k(?P<ck>\d+)_(?P<h>\d+)x(?P<w>\d+)"
+    r"_r(?P<r>\d+)_st(?P<stride>\d+)_p(?P<pad>\d+)$")
+
+
+def parse_shape(name):
+    """The shape of a row's name (shape_name's inverse), or None."""
+    match = SHAPE_NAME.match(name.strip())
+    if not match:
+        return None
+    v = {key: int(value) for key, value in match.groupdict().items() if value}
+    if "m" in v:
+        s = {"op": "gemm", "m": v["m"], "n": v["n"], "k": v["k"]}
+    else:
+        s = {"op": "conv", "n": v["batch"], "c": v["c"], "k": v["ck"], "h": v["h"],
+             "w": v["w"], "r": v["r"], "s": v["r"], "stride": v["stride"], "pad": v["pad"]}
+    return s if min(value for key, value in s.items() if key != "op" and key != "pad") >= 1 \
+        else None
+
+
 def describe(s):
     if s["op"] == "gemm":
         sizes = f"M={s['m']} N={s['n']} K={s['k']}"
@@ -420,6 +441,11 @@ def main():
     parser.add_argument("--timeout", type=float, default=600,
                         help="seconds one tool call may take before the shape fails "
                              "(default: %(default)s)")
+    parser.add_argument("--shapes", default=None,
+                        help="comma-separated shape names as the rows print them "
+                             "(gemm_MxNxK, conv_n<N>_c<C>_k<K>_<H>x<W>_r<R>_st<S>_p<P>) "
+                             "to run instead of drawing (--count, --seed and --ops "
+                             "are then ignored)")
     parser.add_argument("--list", action="store_true",
                         help="print the drawn shapes and exit (no tools needed)")
     parser.add_argument("--build", default=os.path.join(run.ROOT, "build"),
@@ -435,7 +461,18 @@ def main():
     threads_list = list(dict.fromkeys(int(t) for t in args.threads.split(",")))
     if any(t < 1 for t in threads_list):
         parser.error("--threads: thread counts must be >= 1")
-    shapes = draw_shapes(args.count, args.seed, ops, args.max_flops)
+    if args.shapes:
+        shapes = []
+        for name in filter(None, (x.strip() for x in args.shapes.split(","))):
+            shape = parse_shape(name)
+            if shape is None or not fits(shape, float("inf")):
+                parser.error(f"--shapes: '{name}' is not a valid gemm_MxNxK or "
+                             "conv_n<N>_c<C>_k<K>_<H>x<W>_r<R>_st<S>_p<P> shape")
+            shapes.append(shape)
+        if not shapes:
+            parser.error("--shapes: no shape given")
+    else:
+        shapes = draw_shapes(args.count, args.seed, ops, args.max_flops)
     if args.list:
         for i, s in enumerate(shapes):
             print(f"{i + 1:3d} {describe(s)}")
@@ -455,7 +492,8 @@ def main():
     machine = run.machine_file_args(args.machine_file, bindir, out)
     bandwidth = measured_bandwidth(machine)
     lo_t, hi_t = min(threads_list), max(threads_list)
-    print(f"sweep: {len(shapes)} shapes, seed {args.seed}, ops {','.join(ops)}, "
+    origin = "given" if args.shapes else f"seed {args.seed}, ops {','.join(ops)}"
+    print(f"sweep: {len(shapes)} shapes, {origin}, "
           f"threads {','.join(map(str, threads_list))}, GEMM B {args.gemm_b}, "
           f"max flops {args.max_flops:g}, measured memory bandwidth "
           + (f"{bandwidth:.1f} GB/s" if bandwidth else "n/a"), flush=True)

@@ -367,10 +367,8 @@ void dl::lowerPixelVectorConv(PatternRewriter &rewriter, Conv2DOp op) {
   // A pointwise convolution at unit stride reads each output pixel's own
   // input pixel: the rows of both images join into one row (views of the
   // same buffers), whose vectors then run across the rows' ends.
-  ArrayRef<int64_t> strides = op.getStrides();
   int64_t pixels = conv.outRows * conv.outColumns;
-  if (op.isUnpaddedPointwise() && strides[0] == 1 && strides[1] == 1 &&
-      pixels >= kLanes) {
+  if (op.hasJoinableRows() && pixels >= kLanes) {
     Value joinedInput = joinRows(rewriter, loc, op.getInput());
     Value joinedOutput = joinRows(rewriter, loc, op.getOutput());
     if (joinedInput && joinedOutput) {

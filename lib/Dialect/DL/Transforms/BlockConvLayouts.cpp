@@ -142,7 +142,13 @@ private:
       return;
     }
     int64_t cb = paddedChannelBlock(channels, blockC);
-    int64_t kb = paddedVectorBlock(outChannels, blockK, vectorFloats);
+    // The kernels' rows: the output rows, joined for a pointwise
+    // unit-stride convolution (dl-merge-conv-rows).
+    int64_t kernelRows = output[3];
+    if (op.hasJoinableRows())
+      kernelRows *= output[2];
+    int64_t kb =
+        paddedVectorBlock(outChannels, blockK, vectorFloats, kernelRows);
     // The kernels' vector dimension is the output channels: a few of them
     // leave most lanes of every register idle.
     if (2 * outChannels < vectorFloats)

@@ -86,8 +86,12 @@ public:
   /// them divided among the threads as the loop divides its reads. A nest
   /// is taken to be divided along the dimension its outermost loop with
   /// more than one iteration indexes (dl-parallelize-outer-loops coalesces
-  /// from there). Each thread reads (threads - 1) / threads of such bytes
-  /// from the others.
+  /// from there). A thread reads such a buffer whole unless the loop divides
+  /// the reads too (an index depends on its induction variable: then a
+  /// thread's share of the iterations), and (threads - 1) / threads of what
+  /// it reads comes from the others. A 128x832x128 GEMM whose packed B every
+  /// thread of a 2-iteration row loop read whole ran at 0.112 ms on two
+  /// threads, and at 0.075 with the 13 column blocks divided.
   double handoffBytes(unsigned threads) {
     affine::AffineForOp parallel;
     getBody().walk([&](affine::AffineForOp loop) {
@@ -97,6 +101,10 @@ public:
     if (!parallel)
       return 0.0;
     Value iv = parallel.getInductionVar();
+    double iterationShare = 1.0;
+    if (std::optional<uint64_t> trips = affine::getConstantTripCount(parallel))
+      iterationShare = static_cast<double>(llvm::divideCeil(*trips, threads)) /
+                       static_cast<double>(std::max<uint64_t>(*trips, 1));
     Operation *mainNest = getBody().findAncestorOpInBlock(*parallel);
     double bytes = 0.0;
     getBody().walk([&](affine::AffineWriteOpInterface store) {
@@ -110,7 +118,7 @@ public:
         if (std::optional<Value> split = dividedInductionVar(writer))
           writtenDim =
               indexedDim(store.getAffineMap(), store.getMapOperands(), *split);
-      bool read = false, aligned = true;
+      bool read = false, aligned = true, divided = true;
       parallel.walk([&](affine::AffineReadOpInterface load) {
         if (load.getMemRef() != buffer)
           return;
@@ -118,12 +126,14 @@ public:
         aligned &= writtenDim &&
                    dependsOn(load.getAffineMap().getResult(*writtenDim),
                              load.getAffineMap(), load.getMapOperands(), iv);
+        divided &= indexedDim(load.getAffineMap(), load.getMapOperands(), iv)
+                       .has_value();
       });
       if (read && !aligned)
         bytes +=
             executions(store) *
             static_cast<double>(alloc.getType().getElementTypeBitWidth() / 8) *
-            (threads - 1) / threads;
+            (divided ? iterationShare : 1.0) * (threads - 1) / threads;
     });
     return bytes;
   }

@@ -29,8 +29,7 @@ double pathShare(Operation *op) {
     return 1.0;
   ArrayRef<int64_t> output = conv.getOutput().getType().getShape();
   int64_t columns = output[3];
-  if (conv.isUnpaddedPointwise() &&
-      llvm::all_of(conv.getStrides(), [](int64_t s) { return s == 1; }))
+  if (conv.hasJoinableRows())
     columns *= output[2];
   return kPixelVectorsShare * laneFill(columns, kLoweringVectorFloats);
 }

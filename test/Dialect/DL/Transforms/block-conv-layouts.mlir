@@ -58,14 +58,35 @@ func.func @conv1(%in: memref<2x3x224x224xf32>, %f: memref<48x3x7x7xf32>, %out: m
 // 14, output blocks of 8. The packs zero the padding, the unpack reads the
 // 37 channels back.
 // CHECK-LABEL: func @padded
-// CHECK: dl.pack ins(%{{.*}} : memref<1x67x9x9xf32>) outs(%{{.*}} : memref<1x3x9x9x23xf32>)
+// CHECK: dl.pack ins(%{{.*}} : memref<1x67x18x18xf32>) outs(%{{.*}} : memref<1x3x18x18x23xf32>)
 // CHECK: dl.pack ins(%{{.*}} : memref<37x67x3x3xf32>) outs(%{{.*}} : memref<5x3x3x3x23x8xf32>)
-// CHECK: dl.conv2d {{.*}} outs(%{{.*}} : memref<1x5x7x7x8xf32>)
-// CHECK: dl.unpack ins(%{{.*}} : memref<1x5x7x7x8xf32>) outs(%{{.*}} : memref<1x37x7x7xf32>)
+// CHECK: dl.conv2d {{.*}} outs(%{{.*}} : memref<1x5x16x16x8xf32>)
+// CHECK: dl.unpack ins(%{{.*}} : memref<1x5x16x16x8xf32>) outs(%{{.*}} : memref<1x37x16x16xf32>)
 // SMALL-LABEL: func @padded
-// SMALL: dl.conv2d {{.*}} : memref<1x5x9x9x14xf32>, memref<5x5x3x3x14x8xf32>) outs(%{{.*}} : memref<1x5x7x7x8xf32>)
-func.func @padded(%in: memref<1x67x9x9xf32>, %f: memref<37x67x3x3xf32>, %out: memref<1x37x7x7xf32>) {
-  dl.conv2d ins(%in, %f : memref<1x67x9x9xf32>, memref<37x67x3x3xf32>) outs(%out : memref<1x37x7x7xf32>)
+// SMALL: dl.conv2d {{.*}} : memref<1x5x18x18x14xf32>, memref<5x5x3x3x14x8xf32>) outs(%{{.*}} : memref<1x5x16x16x8xf32>)
+func.func @padded(%in: memref<1x67x18x18xf32>, %f: memref<37x67x3x3xf32>, %out: memref<1x37x16x16xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x67x18x18xf32>, memref<37x67x3x3xf32>) outs(%out : memref<1x37x16x16xf32>)
+  return
+}
+
+// -----
+
+// Output rows of 3 columns: a call's register tile is 3 rows by its block's
+// vectors, and 8 accumulators are needed to cover the FMAs' latency. 112
+// output channels (limit 64, 16-float vectors) take 2 blocks of 56 (4
+// vectors, 12 accumulators), not 7 blocks of one vector (3 accumulators),
+// which the same convolution with 16-column rows takes. With 8-float
+// vectors (limit 32): 4 blocks of 28, not 5 of 24.
+// AVX512-LABEL: func @short_rows
+// AVX512: dl.conv2d {{.*}} outs(%{{.*}} : memref<1x2x6x3x56xf32>)
+// AVX512: dl.conv2d {{.*}} outs(%{{.*}} : memref<1x7x6x16x16xf32>)
+// CHECK-LABEL: func @short_rows
+// CHECK: dl.conv2d {{.*}} outs(%{{.*}} : memref<1x4x6x3x28xf32>)
+// CHECK: dl.conv2d {{.*}} outs(%{{.*}} : memref<1x5x6x16x24xf32>)
+func.func @short_rows(%in: memref<1x64x8x5xf32>, %f: memref<112x64x3x3xf32>, %out: memref<1x112x6x3xf32>,
+                      %in2: memref<1x64x8x18xf32>, %out2: memref<1x112x6x16xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x64x8x5xf32>, memref<112x64x3x3xf32>) outs(%out : memref<1x112x6x3xf32>)
+  dl.conv2d ins(%in2, %f : memref<1x64x8x18xf32>, memref<112x64x3x3xf32>) outs(%out2 : memref<1x112x6x16xf32>)
   return
 }
 

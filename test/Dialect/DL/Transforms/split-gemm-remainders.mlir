@@ -51,21 +51,30 @@ func.func @divisible(%a: memref<300x128xf32>, %b: memref<128x96xf32>, %c: memref
 
 // -----
 
-// Block multiples + 1 along N and K (257 = 256 + 1; 129 = 128 + 1) with a
-// transposed B: the slices of B swap rows and columns.
+// A block multiple + 1 along N (257 = 256 + 1) and a prime K (131 = 128 +
+// 3) with a transposed B: the slices of B swap rows and columns. K = 129 =
+// 3 x 43 is not split: a K block only sets a batch-reduce call's step, and
+// 43 is over a quarter of 128 (with block-k 16, 3 is not).
 // CHECK-LABEL: func @plus_one
 // SMALL-LABEL: func @plus_one
 // CHECK: memref.subview %arg1[0, 0] [256, 128] [1, 1]
 // CHECK: dl.matmul {{.*}} {transpose_b}
-// CHECK: memref.subview %arg1[0, 128] [256, 1] [1, 1]
+// CHECK: memref.subview %arg1[0, 128] [256, 3] [1, 1]
 // CHECK: dl.matmul {{.*}} {beta = 1.000000e+00 : f32, transpose_b}
 // CHECK: memref.subview %arg1[256, 0] [1, 128] [1, 1]
 // CHECK: dl.matmul {{.*}} {transpose_b}
-// CHECK: memref.subview %arg1[256, 128] [1, 1] [1, 1]
+// CHECK: memref.subview %arg1[256, 128] [1, 3] [1, 1]
 // CHECK: dl.matmul {{.*}} {beta = 1.000000e+00 : f32, transpose_b}
+// CHECK: memref.subview %arg4[0, 0] [256, 129] [1, 1]
+// CHECK: dl.matmul {{.*}} {transpose_b}
+// CHECK: memref.subview %arg4[256, 0] [1, 129] [1, 1]
+// CHECK: dl.matmul {{.*}} {transpose_b}
 // CHECK-NOT: dl.matmul
-func.func @plus_one(%a: memref<32x129xf32>, %b: memref<257x129xf32>, %c: memref<32x257xf32>) {
-  dl.matmul ins(%a, %b : memref<32x129xf32>, memref<257x129xf32>) outs(%c : memref<32x257xf32>) {transpose_b}
+// SMALL-COUNT-8: dl.matmul
+func.func @plus_one(%a: memref<32x131xf32>, %b: memref<257x131xf32>, %c: memref<32x257xf32>,
+                    %a9: memref<32x129xf32>, %b9: memref<257x129xf32>) {
+  dl.matmul ins(%a, %b : memref<32x131xf32>, memref<257x131xf32>) outs(%c : memref<32x257xf32>) {transpose_b}
+  dl.matmul ins(%a9, %b9 : memref<32x129xf32>, memref<257x129xf32>) outs(%c : memref<32x257xf32>) {transpose_b}
   return
 }
 

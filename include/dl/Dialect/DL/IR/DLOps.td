@@ -185,6 +185,13 @@ def DL_Conv2DOp : DL_DPSOp<"conv2d"> {
       return filter.getDimSize(2) == 1 && filter.getDimSize(3) == 1 &&
              ::llvm::all_of(getPadding(), [](int64_t p) { return p == 0; });
     }
+    /// True for an unpadded pointwise convolution at unit stride: input and
+    /// output pixels correspond one to one, so each image's rows join into
+    /// one row of its input and of its output.
+    bool hasJoinableRows() {
+      return isUnpaddedPointwise() &&
+             ::llvm::all_of(getStrides(), [](int64_t s) { return s == 1; });
+    }
     /// The dimensions a schedule orders: n, kb, oh (images, output-channel
     /// blocks, output rows) and cb. Only for the blocked layout with static
     /// output and filter sizes.

@@ -39,7 +39,13 @@ def BlockConvLayouts : Pass<"dl-block-conv-layouts", "::mlir::func::FuncOp"> {
     channels. `C` then takes the fewest blocks of equal size (67: 2 of
     34); `K` the block with the fewest blocks among those within 10% of the
     fewest vector registers per row (67: 5 blocks of one vector; 2 of 34
-    take 6 and ran 1.2x slower on a 28x28 3x3 convolution). A plain 67 ->
+    take 6 and ran 1.2x slower on a 28x28 3x3 convolution). A kernel call's
+    register tile is the output row's columns times the block's vectors,
+    and one of fewer than 8 accumulators waits on the FMAs' latency: with
+    short rows a block counts as 8 / columns registers per row at least
+    (112 channels with 3-column rows: 2 blocks of 56, a 5 -> 112-channel
+    7x7 convolution 1.19 ms against 1.57 with 7 blocks of 16; oneDNN 1.08).
+    A plain 67 ->
     67-channel 28x28 3x3 convolution went from 0.6 to 143 GFLOPS (one core,
     its packs included), a 64 -> 67-channel 1x1 one from 5 to 100.
 
@@ -256,7 +262,9 @@ def SplitGemmRemainders
     the remainder itself; LIBXSMM dispatches kernels for any m, n, k). A
     split along K accumulates: the parts after the first take `beta = 1`.
     Sizes up to the limit, and sizes with a divisor of at least half the
-    limit (300 = 5 x 60 for 64), are not split. With a blocked B only M is
+    limit (300 = 5 x 60 for 64), are not split; K, whose block only sets
+    the step of a batch-reduce call while a K part is another pass over C,
+    already with a divisor of a quarter of the limit (141 = 3 x 47). With a blocked B only M is
     split (B's blocks fix N's and K's). A narrow GEMM (N up to 16, not
     streamed, B's K x N within half a 1 MiB L2) is not split along K, which
     `dl-pack-gemm-operands` makes one block of whole rows of A, and its M
@@ -589,8 +597,13 @@ def DecideParallelism : Pass<"dl-decide-parallelism", "::mlir::ModuleOp"> {
     thread reading the 32 KiB half the other packed) took 23 us against 19
     on one thread and 13.5 with each thread packing its own panel of B (the
     model runs it on one thread below 13.6 GB/s), a 64x1024x256 GEMM over
-    its column blocks (512 KiB of packed B each) 146-167 us against 186
-    (the model keeps it parallel above 8.6 GB/s).
+    its column blocks (each thread reading the 256 KiB of its columns'
+    packed B that the other wrote) 146-167 us against 186 (the model keeps
+    it parallel above 4.3 GB/s). A thread reads a buffer whole unless the
+    loop's iterations divide its reads (then its share of the iterations):
+    a 128x832x128 GEMM whose 2 row blocks ran in parallel, each reading all
+    of B, took 0.112 ms, with its 13 column blocks 0.098 (0.138 on one
+    thread).
 
     ```mlir
     dl.matmul ins(%a, %b : memref<64x64xf32>, memref<64x64xf32>)
