@@ -77,8 +77,9 @@ struct PackGemmOperandsPass
       bool blockedB = op.hasBlockedB();
       if (!blockedB && readsWholeRowsOfA(n, k, op.getTransposeA())) {
         op.setPackBlocks(ArrayRef<int64_t>{
-            largestDivisorAtMost(m, std::min(rows, wholeRowBlockLimit(k))), n,
-            k});
+            largestDivisorAtMost(
+                m, std::min(rows, wholeRowBlockLimit(rowStride(a)))),
+            n, k});
         // The copy applies alpha.
         op.setPackA(!op.getAlpha().isExactlyValue(1.0));
         op.setPackB(op.getTransposeB());
@@ -90,15 +91,19 @@ struct PackGemmOperandsPass
           blockedB ? b.getDimSize(3) : largestDivisorAtMost(n, columns);
       int64_t bk = blockedB ? b.getDimSize(2) : largestDivisorAtMost(k, blockK);
       // A block is contiguous in place when it spans whole rows of its
-      // operand: A's (bm x bk) when bk == K, B's (bk x bn) when bn == N.
-      bool packA = op.getTransposeA() || !op.getAlpha().isExactlyValue(1.0) ||
-                   (bk != k && (n / bn >= minReuse || conflictingRows(k)));
+      // operand: A's (bm x bk) when bk == K, B's (bk x bn) when bn == N (and
+      // the operand is not part of a wider one). Whether rows conflict in
+      // the L1 depends on the operand's row stride, a part's included.
+      bool packA =
+          op.getTransposeA() || !op.getAlpha().isExactlyValue(1.0) ||
+          (bk != k && (n / bn >= minReuse || conflictingRows(rowStride(a))));
       // Each row of an A block read in place is a memory stream of its own.
       if (!packA && bk != k && prefetchStreams > 0 && bm > prefetchStreams)
         bm = largestDivisorAtMost(m, prefetchStreams);
-      bool packB = !blockedB &&
-                   (op.getTransposeB() ||
-                    (bn != n && (m / bm >= minReuse || conflictingRows(n))));
+      bool packB =
+          !blockedB &&
+          (op.getTransposeB() ||
+           (bn != n && (m / bm >= minReuse || conflictingRows(rowStride(b)))));
       op.setPackBlocks(ArrayRef<int64_t>{bm, bn, bk});
       int64_t blockBytes = batchElementBytes(bm, bn, bk);
       if (maxBatchBytes > 0 && (k / bk) * blockBytes > maxBatchBytes)

@@ -209,3 +209,24 @@ func.func @narrow_whole_rows(%a: memref<3136x829xf32>, %b: memref<829x15xf32>, %
   dl.matmul ins(%along, %blong : memref<64x10000xf32>, memref<10000x16xf32>) outs(%clong : memref<64x16xf32>)
   return
 }
+
+// -----
+
+// Whether rows conflict in the L1 depends on their stride: a 64 x 250 part
+// of a 1024-column A (rows 4 KiB apart) is packed, a contiguous one (rows
+// 1000 bytes apart) read in place (one column block with 512-bit vectors: A
+// is read once), in blocks of prefetch-streams (32) rows. A 2 x 512 part of
+// a 2 x 547 GEMM reads its B (rows 2188 bytes apart) in place.
+// AVX512-LABEL: func @part_strides
+// AVX512: dl.matmul {{.*}} {pack_a, pack_blocks = array<i64: 64, 64, 125>}
+// AVX512: dl.matmul {{.*}} {pack_blocks = array<i64: 32, 64, 125>}
+// AVX512: dl.matmul {{.*}} {pack_a, pack_blocks = array<i64: 2, 64, 128>}
+func.func @part_strides(%apart: memref<64x250xf32, strided<[1024, 1]>>, %a: memref<64x250xf32>,
+                        %b: memref<250x64xf32>, %c: memref<64x64xf32>,
+                        %a2: memref<2x256xf32>, %b2: memref<256x512xf32, strided<[547, 1]>>,
+                        %c2: memref<2x512xf32, strided<[547, 1]>>) {
+  dl.matmul ins(%apart, %b : memref<64x250xf32, strided<[1024, 1]>>, memref<250x64xf32>) outs(%c : memref<64x64xf32>)
+  dl.matmul ins(%a, %b : memref<64x250xf32>, memref<250x64xf32>) outs(%c : memref<64x64xf32>)
+  dl.matmul ins(%a2, %b2 : memref<2x256xf32>, memref<256x512xf32, strided<[547, 1]>>) outs(%c2 : memref<2x512xf32, strided<[547, 1]>>)
+  return
+}

@@ -11,6 +11,7 @@
 #ifndef DL_DIALECT_DL_TRANSFORMS_BLOCKING_H
 #define DL_DIALECT_DL_TRANSFORMS_BLOCKING_H
 
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
 
 #include <algorithm>
@@ -165,6 +166,18 @@ constexpr int64_t kMaxWholeBBytes = 512 << 10;
 /// than the L1 has ways evicts its own lines.
 inline bool conflictingRows(int64_t leadingDim) {
   return (leadingDim * static_cast<int64_t>(sizeof(float))) % 1024 == 0;
+}
+
+/// The floats between consecutive rows of a 2-D memref: its first stride
+/// (a part of a larger operand keeps the operand's), or its row length when
+/// the layout has no static strides.
+inline int64_t rowStride(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (succeeded(type.getStridesAndOffset(strides, offset)) &&
+      !strides.empty() && !ShapedType::isDynamic(strides.front()))
+    return strides.front();
+  return type.getDimSize(type.getRank() - 1);
 }
 
 /// When a static GEMM streams A (`stream_a`): dot products along K, 16
