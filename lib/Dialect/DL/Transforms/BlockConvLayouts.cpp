@@ -148,7 +148,7 @@ private:
     if (op.hasJoinableRows())
       kernelRows *= output[2];
     int64_t kb =
-        paddedVectorBlock(outChannels, blockK, vectorFloats, kernelRows);
+        paddedVectorBlock(outChannels, blockK, vectorFloats, kernelRows, cb);
     // The kernels' vector dimension is the output channels: a few of them
     // leave most lanes of every register idle.
     if (2 * outChannels < vectorFloats)

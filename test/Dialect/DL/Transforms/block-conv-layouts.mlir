@@ -293,3 +293,19 @@ func.func @aliasing(%x: memref<1x64x14x14xf32>, %w: memref<64x64x3x3xf32>,
       {padding = array<i64: 1, 1, 1, 1>}
   return
 }
+
+// -----
+
+// One input channel: each batch element of a kernel call (a filter tap)
+// adds one FMA per vector to its fixed cost, so fewer, wider output-channel
+// blocks win: 71 channels (16-float vectors, limit 64) in 2 blocks of 48 (6
+// vectors), not 5 blocks of 16 (5 vectors), which 64 input channels take.
+// AVX512-LABEL: func @few_input_channels
+// AVX512: dl.conv2d {{.*}} outs(%{{.*}} : memref<3x2x17x17x48xf32>)
+// AVX512: dl.conv2d {{.*}} outs(%{{.*}} : memref<3x5x17x17x16xf32>)
+func.func @few_input_channels(%in: memref<3x1x21x21xf32>, %f: memref<71x1x5x5xf32>, %out: memref<3x71x17x17xf32>,
+                              %in64: memref<3x64x21x21xf32>, %f64: memref<71x64x5x5xf32>) {
+  dl.conv2d ins(%in, %f : memref<3x1x21x21xf32>, memref<71x1x5x5xf32>) outs(%out : memref<3x71x17x17xf32>)
+  dl.conv2d ins(%in64, %f64 : memref<3x64x21x21xf32>, memref<71x64x5x5xf32>) outs(%out : memref<3x71x17x17xf32>)
+  return
+}
