@@ -76,6 +76,7 @@ void dl::buildDLLayoutPipeline(OpPassManager &pm, int64_t maxBatchBytes,
   dl::BlockConvLayoutsOptions blockOptions;
   blockOptions.vectorBits = vectorBits;
   pm.addNestedPass<func::FuncOp>(dl::createBlockConvLayouts(blockOptions));
+  pm.addNestedPass<func::FuncOp>(dl::createFoldFilterColumns());
   pm.addNestedPass<func::FuncOp>(dl::createReduceConvStrides());
   pm.addNestedPass<func::FuncOp>(dl::createMergeConvRows());
   pm.addNestedPass<func::FuncOp>(dl::createSkipPaddingColumns());

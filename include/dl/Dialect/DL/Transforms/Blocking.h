@@ -124,6 +124,22 @@ inline int64_t paddedVectorBlock(int64_t channels, int64_t limit,
   return best;
 }
 
+/// Whether dl-fold-filter-columns folds a blocked convolution's filter
+/// columns into its input channels: its input channels are one block
+/// (`channelBlocks`) and a batch element of its microkernel calls, one
+/// filter tap, does under kMinElementWork multiply-adds per output pixel
+/// (`channelBlock` x `outChannelBlock`: 8 16-float vector FMAs), which its
+/// fixed cost outweighs; its filter is wider than one column. A 1 -> 71
+/// channel 21x21 5x5 convolution ran 0.020 ms with its 2 blocks of 48
+/// output channels, 0.016 folded (oneDNN 0.028); ResNet-50's conv1 (3
+/// channels times 64: 192) 1.07 ms blocked, 1.11 folded (its copy aside).
+inline bool foldsFilterColumns(int64_t channelBlocks, int64_t channelBlock,
+                               int64_t filterColumns, int64_t outChannelBlock) {
+  constexpr int64_t kMinElementWork = 128;
+  return channelBlocks == 1 && filterColumns > 1 &&
+         channelBlock * outChannelBlock < kMinElementWork;
+}
+
 /// The share of the lanes of `lanes`-float vectors that `extent` elements
 /// fill (the last vector partly).
 inline double laneFill(int64_t extent, int64_t lanes) {

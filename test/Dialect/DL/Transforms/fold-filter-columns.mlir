@@ -1,0 +1,100 @@
+// Which blocked convolutions dl-fold-filter-columns folds (one input-channel
+// block whose channels times the output-channel block are under 128, a
+// filter wider than one column) and what it makes of them: a copy of the
+// input with the S pixels of each output column's filter row as channels
+// (zeros outside the image), the filter viewed as one column, unit column
+// stride and dilation, no column padding.
+// RUN: dl-opt %s --dl-fold-filter-columns --split-input-file | FileCheck %s
+
+// 2 channels times 16, 3x3, no padding: no zeros to write. Its 14 K
+// multiply-adds do not pay for a parallel region: one thread copies.
+// CHECK-LABEL: func.func @unpadded
+// CHECK-SAME: (%[[IN:[a-z0-9_]+]]: memref<1x1x9x9x2xf32>, %[[F:[a-z0-9_]+]]: memref<1x1x3x3x2x16xf32>, %[[OUT:[a-z0-9_]+]]: memref<1x1x7x7x16xf32>)
+// CHECK: %[[COPY:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1x1x9x7x6xf32>
+// CHECK: affine.for %[[N:.*]] = 0 to 1 {
+// CHECK-NEXT: affine.for %[[H:.*]] = 0 to 9 {
+// CHECK-NEXT: affine.for %[[OW:.*]] = 0 to 7 {
+// CHECK-NEXT: affine.for %[[S:.*]] = 0 to 3 {
+// CHECK-NEXT: affine.for %[[CH:.*]] = 0 to 2 {
+// CHECK-NEXT: %[[X:.*]] = affine.load %[[IN]][%[[N]], 0, %[[H]], %[[OW]] + %[[S]], %[[CH]]]
+// CHECK-NEXT: affine.store %[[X]], %[[COPY]][%[[N]], 0, %[[H]], %[[OW]], %[[S]] * 2 + %[[CH]]]
+// CHECK: } {dl.sequential}
+// CHECK: %[[J:.*]] = memref.collapse_shape %[[F]] {{\[}}[0], [1], [2], [3, 4], [5]] : memref<1x1x3x3x2x16xf32> into memref<1x1x3x6x16xf32>
+// CHECK: %[[F1:.*]] = memref.expand_shape %[[J]] {{\[}}[0], [1], [2], [3, 4], [5]] {{.*}} : memref<1x1x3x6x16xf32> into memref<1x1x3x1x6x16xf32>
+// CHECK: dl.conv2d ins(%[[COPY]], %[[F1]] : memref<1x1x9x7x6xf32>, memref<1x1x3x1x6x16xf32>) outs(%[[OUT]] : memref<1x1x7x7x16xf32>){{$}}
+// CHECK: memref.dealloc %[[COPY]]
+func.func @unpadded(%in: memref<1x1x9x9x2xf32>, %f: memref<1x1x3x3x2x16xf32>, %out: memref<1x1x7x7x16xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x1x9x9x2xf32>, memref<1x1x3x3x2x16xf32>) outs(%out : memref<1x1x7x7x16xf32>)
+  return
+}
+
+// -----
+
+// Padding 2 on every side, column stride 2, row stride 2, 5x5, one channel:
+// columns outside the image are written as zeros, the row padding and row
+// stride stay on the convolution.
+// CHECK-LABEL: func.func @padded_strided
+// CHECK: %[[COPY:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x1x11x6x5xf32>
+// CHECK: affine.if #[[SET:.*]](%{{.*}}, %{{.*}}, %[[OW:.*]], %[[S:.*]], %{{.*}}) {
+// CHECK-NEXT: affine.load %{{.*}}[%{{.*}}, 0, %{{.*}}, %[[OW]] * 2 + %[[S]] - 2, %{{.*}}]
+// CHECK-NEXT: affine.store
+// CHECK-NEXT: } else {
+// CHECK-NEXT: affine.store %{{.*}}, %[[COPY]]
+// CHECK: dl.conv2d ins(%[[COPY]], %{{.*}} : memref<2x1x11x6x5xf32>, memref<1x1x5x1x5x15xf32>)
+// CHECK-SAME: {padding = array<i64: 2, 0, 2, 0>, strides = array<i64: 2, 1>}
+func.func @padded_strided(%in: memref<2x1x11x11x1xf32>, %f: memref<1x1x5x5x1x15xf32>, %out: memref<2x1x6x6x15xf32>) {
+  dl.conv2d ins(%in, %f : memref<2x1x11x11x1xf32>, memref<1x1x5x5x1x15xf32>) outs(%out : memref<2x1x6x6x15xf32>)
+      {strides = array<i64: 2, 2>, padding = array<i64: 2, 2, 2, 2>}
+  return
+}
+
+// -----
+
+// Column dilation 2: the copy reads every other column of the window.
+// CHECK-LABEL: func.func @dilated
+// CHECK: affine.load %{{.*}}[%{{.*}}, 0, %{{.*}}, %[[OW:.*]] + %[[S:.*]] * 2, %{{.*}}]
+// CHECK: dl.conv2d {{.*}} : memref<1x1x8x4x9xf32>, memref<1x1x3x1x9x16xf32>)
+// CHECK-SAME: dilations = array<i64: 2, 1>
+func.func @dilated(%in: memref<1x1x8x8x3xf32>, %f: memref<1x1x3x3x3x16xf32>, %out: memref<1x1x4x4x16xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x1x8x8x3xf32>, memref<1x1x3x3x3x16xf32>) outs(%out : memref<1x1x4x4x16xf32>)
+      {dilations = array<i64: 2, 2>}
+  return
+}
+
+// -----
+
+// Left alone: 3 channels times 64 (192 multiply-adds per tap and pixel), two
+// input-channel blocks, a 1-column filter, the plain layout, dynamic sizes,
+// a schedule.
+// CHECK-LABEL: func.func @untouched
+// CHECK-NOT: memref.alloc
+// CHECK-COUNT-6: dl.conv2d ins(%arg
+// CHECK-NOT: memref.alloc
+func.func @untouched(%in: memref<1x1x9x9x3xf32>, %f: memref<1x1x3x3x3x64xf32>, %out: memref<1x1x7x7x64xf32>,
+                     %in2: memref<1x2x9x9x2xf32>, %f2: memref<1x2x3x3x2x16xf32>, %out2: memref<1x1x7x7x16xf32>,
+                     %f31: memref<1x1x3x1x2x16xf32>, %out31: memref<1x1x7x9x16xf32>, %in1: memref<1x1x9x9x2xf32>,
+                     %pin: memref<1x2x9x9xf32>, %pf: memref<16x2x3x3xf32>, %pout: memref<1x16x7x7xf32>,
+                     %din: memref<?x1x9x9x2xf32>, %dout: memref<?x1x7x7x16xf32>, %f1: memref<1x1x3x3x2x16xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x1x9x9x3xf32>, memref<1x1x3x3x3x64xf32>) outs(%out : memref<1x1x7x7x64xf32>)
+  dl.conv2d ins(%in2, %f2 : memref<1x2x9x9x2xf32>, memref<1x2x3x3x2x16xf32>) outs(%out2 : memref<1x1x7x7x16xf32>)
+  dl.conv2d ins(%in1, %f31 : memref<1x1x9x9x2xf32>, memref<1x1x3x1x2x16xf32>) outs(%out31 : memref<1x1x7x9x16xf32>)
+  dl.conv2d ins(%pin, %pf : memref<1x2x9x9xf32>, memref<16x2x3x3xf32>) outs(%pout : memref<1x16x7x7xf32>)
+  dl.conv2d ins(%din, %f1 : memref<?x1x9x9x2xf32>, memref<1x1x3x3x2x16xf32>) outs(%dout : memref<?x1x7x7x16xf32>)
+  dl.conv2d ins(%in1, %f1 : memref<1x1x9x9x2xf32>, memref<1x1x3x3x2x16xf32>) outs(%out2 : memref<1x1x7x7x16xf32>)
+      {schedule = #dl.schedule<[n, kb, oh]>}
+  return
+}
+
+// -----
+
+// 3 channels times 16 on a 200x200 image: 17 M multiply-adds pay for a
+// parallel region, which dl-decide-parallelism will give the convolution:
+// the copy's rows are left to dl-parallelize-outer-loops too.
+// CHECK-LABEL: func.func @large
+// CHECK: memref.alloc() {alignment = 64 : i64} : memref<1x1x200x198x9xf32>
+// CHECK-NOT: dl.sequential
+// CHECK: dl.conv2d
+func.func @large(%in: memref<1x1x200x200x3xf32>, %f: memref<1x1x3x3x3x16xf32>, %out: memref<1x1x198x198x16xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x1x200x200x3xf32>, memref<1x1x3x3x3x16xf32>) outs(%out : memref<1x1x198x198x16xf32>)
+  return
+}
