@@ -28,6 +28,9 @@ with random.Random(S) (the same seed and options give the same shapes;
      `--min-time` seconds after one untimed run; dl skips that warm-up run
      where the check took over a second). Every run is pinned to CPUs
      0..threads-1 (taskset), as in run.py.
+`--shapes a,b,...` runs the shapes named as the rows name them instead
+(`gemm_MxNxK`, `conv_n<N>_c<C>_k<K>_<H>x<W>_r<R>_st<S>_p<P>`), to re-run a
+sweep's slow rows.
 Shapes:
   GEMM: M, N, K log-uniform in 1..4096, some primes, powers of two and powers
     of two +- 1; a quarter are skinny (one size in 1..16).

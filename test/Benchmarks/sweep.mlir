@@ -2,7 +2,9 @@
 // and two convolutions with this seed and FLOP cap): it checks dl against the
 // reference, times dl and oneDNN, prints a row per shape (GB/s for the
 // GEMV-like GEMM), the CSV, and ends with the geomean line. The same seed
-// lists the same shapes, and --ops gemm lists GEMMs only.
+// lists the same shapes, and --ops gemm lists GEMMs only. --shapes takes
+// the rows' names back (a listed sweep's names list the same shapes) and
+// refuses a name it cannot read.
 // REQUIRES: onednn-bench
 // UNSUPPORTED: asan
 // RUN: %python %S/../../benchmarks/sweep.py --build %dl_obj_root --out %t --count 3 --seed 3 --threads 1 --rounds 1 --min-time 0 --max-flops 1e7 --machine-file=none | FileCheck %s
@@ -13,6 +15,9 @@
 // RUN: diff %t.list1 %t.list2
 // RUN: FileCheck %s --check-prefix=LIST < %t.list1
 // RUN: %python %S/../../benchmarks/sweep.py --list --count 20 --seed 7 --ops gemm | FileCheck %s --check-prefix=GEMM --implicit-check-not=conv
+// RUN: awk '{print $2}' %t.list1 | paste -sd, - | xargs %python %S/../../benchmarks/sweep.py --list --shapes > %t.list3
+// RUN: diff %t.list1 %t.list3
+// RUN: not %python %S/../../benchmarks/sweep.py --list --shapes gemm_3x4,conv_n1_c3_k27_14x14_r5_st2_p0 2>&1 | FileCheck %s --check-prefix=BADNAME
 
 // CHECK: sweep: 3 shapes, seed 3, ops gemm,conv, threads 1, GEMM B plain, max flops 1e+07, measured memory bandwidth n/a
 // CHECK-DAG: [{{[1-3]}}/3] gemm_{{[0-9]+x[0-9]+x[0-9]+}} layout=plain flops={{[0-9.e+]+}} | t=1: dl {{ *[0-9]+\.[0-9]+}} onednn {{ *[0-9]+\.[0-9]+}} GFLOPS dl/onednn {{ *[0-9]+\.[0-9]+}} GB/s dl {{[0-9.]+}} onednn {{[0-9.]+}} (% of measured bandwidth: n/a, no machine file){{$}}
@@ -30,3 +35,4 @@
 // LIST-NOT: {{.}}
 // GEMM-COUNT-20: {{^ *[0-9]+ gemm_[0-9]+x[0-9]+x[0-9]+ +gemm M=[0-9]+ N=[0-9]+ K=[0-9]+ flops=[0-9.e+]+$}}
 // GEMM-NOT: {{.}}
+// BADNAME: error: --shapes: 'gemm_3x4' is not a valid gemm_MxNxK or conv_n<N>_c<C>_k<K>_<H>x<W>_r<R>_st<S>_p<P> shape
