@@ -74,8 +74,6 @@ Value buildFoldedInput(OpBuilder &b, Location loc, Value input, int64_t columns,
       {batch, 1, rows, outColumns, columns * channels}, type.getElementType());
   Value copy =
       memref::AllocOp::create(b, loc, copyType, b.getI64IntegerAttr(64));
-  Value zero = arith::ConstantOp::create(b, loc, type.getElementType(),
-                                         b.getZeroAttr(type.getElementType()));
   MLIRContext *ctx = b.getContext();
   AffineExpr n = getAffineDimExpr(0, ctx), h = getAffineDimExpr(1, ctx),
              ow = getAffineDimExpr(2, ctx), s = getAffineDimExpr(3, ctx),
@@ -112,6 +110,8 @@ Value buildFoldedInput(OpBuilder &b, Location loc, Value input, int64_t columns,
   Value x = affine::AffineLoadOp::create(b, loc, input, source, ivs);
   affine::AffineStoreOp::create(b, loc, x, copy, target, ivs);
   b.setInsertionPointToStart(branch.getElseBlock());
+  Value zero = arith::ConstantOp::create(b, loc, type.getElementType(),
+                                         b.getZeroAttr(type.getElementType()));
   affine::AffineStoreOp::create(b, loc, zero, copy, target, ivs);
   return copy;
 }

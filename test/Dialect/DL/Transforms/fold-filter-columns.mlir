@@ -39,7 +39,8 @@ func.func @unpadded(%in: memref<1x1x9x9x2xf32>, %f: memref<1x1x3x3x2x16xf32>, %o
 // CHECK-NEXT: affine.load %{{.*}}[%{{.*}}, 0, %{{.*}}, %[[OW]] * 2 + %[[S]] - 2, %{{.*}}]
 // CHECK-NEXT: affine.store
 // CHECK-NEXT: } else {
-// CHECK-NEXT: affine.store %{{.*}}, %[[COPY]]
+// CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: affine.store %[[ZERO]], %[[COPY]]
 // CHECK: dl.conv2d ins(%[[COPY]], %{{.*}} : memref<2x1x11x6x5xf32>, memref<1x1x5x1x5x15xf32>)
 // CHECK-SAME: {padding = array<i64: 2, 0, 2, 0>, strides = array<i64: 2, 1>}
 func.func @padded_strided(%in: memref<2x1x11x11x1xf32>, %f: memref<1x1x5x5x1x15xf32>, %out: memref<2x1x6x6x15xf32>) {
