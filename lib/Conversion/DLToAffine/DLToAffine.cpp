@@ -980,31 +980,56 @@ Value buildColumnPaddedCopy(OpBuilder &b, Location loc, Value input,
   Value padded = memref::AllocOp::create(
       b, loc, MemRefType::get(shape, type.getElementType()), dynamicSizes);
 
+  // One nest over the rows (the dims before the column one), each written
+  // in order: its left zero columns, its copy, its right zero columns. A
+  // separate nest of zero fills per side would be a loop of short memsets
+  // that LLVM unrolls fully (3 x 8 x 83 rows of 46 channels: 4,000 memsets
+  // in one block, 35 s in the instruction scheduler).
+  constexpr unsigned kColumnDim = 3;
   Value zero = f32Constant(b, loc, 0.0);
-  SmallVector<OpFoldResult> paddedSizes = getSizes(b, loc, padded);
   SmallVector<OpFoldResult> inputSizes = getSizes(b, loc, input);
-  // `count` zero columns of every row from column `first()`.
-  auto fillColumns = [&](int64_t count, function_ref<OpFoldResult()> first) {
-    if (count == 0)
-      return;
-    SmallVector<OpFoldResult> offsets(paddedSizes.size(), b.getIndexAttr(0));
-    SmallVector<OpFoldResult> sizes(paddedSizes);
-    offsets[3] = first();
-    sizes[3] = b.getIndexAttr(count);
-    buildBoxFill(b, loc, zero, padded, offsets, sizes);
-  };
-  fillColumns(left, [&] { return b.getIndexAttr(0); });
-  fillColumns(right, [&] {
-    return affine::makeComposedFoldedAffineApply(
-        b, loc, AffineMap::get(0, 1, b.getAffineSymbolExpr(0) + left),
-        {inputSizes[3]});
-  });
-  buildNest(b, loc, inputSizes, [&](OpBuilder &nb, Location l, ValueRange ivs) {
-    SmallVector<AffineExpr> idx = identityIndex(nb, ivs.size());
-    Value x = loadAt(nb, l, input, ivs, idx);
-    idx[3] = idx[3] + left;
-    storeAt(nb, l, x, padded, ivs, idx);
-  });
+  ArrayRef<OpFoldResult> rowSizes =
+      ArrayRef<OpFoldResult>(inputSizes).take_front(kColumnDim);
+  ArrayRef<OpFoldResult> elementSizes =
+      ArrayRef<OpFoldResult>(inputSizes).drop_front(kColumnDim + 1);
+  buildNest(
+      b, loc, rowSizes, [&](OpBuilder &rb, Location rl, ValueRange rowIvs) {
+        // Columns [first, first + count) of the row: `copy` reads them from
+        // the input's columns [0, count), else they are zeros.
+        auto writeColumns = [&](OpFoldResult count, int64_t first,
+                                bool afterInput, bool copy) {
+          SmallVector<OpFoldResult> sizes = {count};
+          llvm::append_range(sizes, elementSizes);
+          buildNest(rb, rl, sizes,
+                    [&](OpBuilder &nb, Location l, ValueRange ivs) {
+                      SmallVector<Value> operands(rowIvs);
+                      llvm::append_range(operands, ivs);
+                      SmallVector<Value> symbolValues;
+                      AffineExpr column = nb.getAffineDimExpr(kColumnDim);
+                      SmallVector<AffineExpr> index =
+                          identityIndex(nb, operands.size());
+                      index[kColumnDim] = column + first;
+                      if (afterInput)
+                        index[kColumnDim] =
+                            index[kColumnDim] +
+                            sizeExpr(nb, inputSizes[kColumnDim], symbolValues);
+                      unsigned numDims = operands.size();
+                      Value value = zero;
+                      if (copy) {
+                        SmallVector<AffineExpr> inputIndex =
+                            identityIndex(nb, numDims);
+                        value = loadAt(nb, l, input, operands, inputIndex);
+                      }
+                      llvm::append_range(operands, symbolValues);
+                      storeAt(nb, l, value, padded, operands, numDims, index);
+                    });
+        };
+        if (left > 0)
+          writeColumns(rb.getIndexAttr(left), 0, false, false);
+        writeColumns(inputSizes[kColumnDim], left, false, true);
+        if (right > 0)
+          writeColumns(rb.getIndexAttr(right), left, true, false);
+      });
   return padded;
 }
 

@@ -78,6 +78,7 @@ func.func @small_matmul(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x
 // CHECK-SAME: %[[F:[a-z0-9]+]]: memref<4x2x3x3x16x8xf32>, %[[OUT:[a-z0-9]+]]: memref<1x4x14x14x8xf32>
 // CHECK: %[[PAD:.*]] = memref.alloc() : memref<1x2x14x16x16xf32>
 // CHECK: affine.store %{{.*}}, %[[PAD]][%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} + 1, %{{.*}}]
+// CHECK: affine.store %{{.*}}, %[[PAD]][%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} + 15, %{{.*}}]
 // CHECK: affine.for %[[N:.*]] = 0 to 1 {
 // CHECK-NEXT: affine.for %[[KB:.*]] = 0 to 4 {
 // CHECK-NEXT: affine.for %[[OH:.*]] = 0 to 14 {
