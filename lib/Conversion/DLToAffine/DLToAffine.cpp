@@ -576,26 +576,65 @@ struct PanelCopy {
   }
 };
 
+/// Builds a nest over the box of a buffer at `offsets` with `sizes` (each a
+/// constant or an index value defined outside the nest). `body` gets the map
+/// operands (the ivs, then the offsets that are not constants, as symbols),
+/// the number of ivs, and the element's index in the buffer over them.
+void buildBoxNest(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> offsets,
+                  ArrayRef<OpFoldResult> sizes,
+                  function_ref<void(OpBuilder &, Location, ValueRange, unsigned,
+                                    ArrayRef<AffineExpr>)>
+                      body) {
+  buildNest(b, loc, sizes, [&](OpBuilder &nb, Location l, ValueRange ivs) {
+    SmallVector<Value> symbolValues;
+    SmallVector<AffineExpr> index;
+    for (auto [d, offset] : llvm::enumerate(offsets))
+      index.push_back(nb.getAffineDimExpr(d) +
+                      sizeExpr(nb, offset, symbolValues));
+    SmallVector<Value> operands(ivs);
+    llvm::append_range(operands, symbolValues);
+    body(nb, l, operands, ivs.size(), index);
+  });
+}
+
+/// Stores `value` into the box of `memref` at `offsets` with `sizes` (each a
+/// constant or an index value defined outside the nest).
+void buildBoxFill(OpBuilder &b, Location loc, Value value, Value memref,
+                  ArrayRef<OpFoldResult> offsets,
+                  ArrayRef<OpFoldResult> sizes) {
+  buildBoxNest(b, loc, offsets, sizes,
+               [&](OpBuilder &nb, Location l, ValueRange operands,
+                   unsigned numDims, ArrayRef<AffineExpr> index) {
+                 storeAt(nb, l, value, memref, operands, numDims, index);
+               });
+}
+
 struct MatmulLowering : OpRewritePattern<MatmulOp> {
   MatmulLowering(MLIRContext *ctx, const DLToAffineOptions &options)
       : OpRewritePattern(ctx), options(options) {}
   DLToAffineOptions options;
 
+  using BlockedCopyBodyFn =
+      function_ref<void(OpBuilder &, Location, ValueRange, AffineExpr,
+                        AffineExpr, ArrayRef<AffineExpr>)>;
+
   /// Builds the loops (block row, row, block column, column) over the
   /// `blocks[0] x blocks[1]` blocks of `rowBlock x colBlock` elements from
   /// block (`base[0]`, `base[1]`) (expressions of `outerIvs`) of a matrix,
-  /// in the order a row-major matrix is laid out. `body` gets all ivs, the
-  /// element's (row, column) in the matrix and its (block row, block
-  /// column, row, column) in the matrix's tiles.
-  static void buildBlockedCopyNest(
-      OpBuilder &b, Location loc, ValueRange outerIvs,
-      ArrayRef<AffineExpr> base, ArrayRef<int64_t> blocks, int64_t rowBlock,
-      int64_t colBlock,
-      function_ref<void(OpBuilder &, Location, ValueRange, AffineExpr,
-                        AffineExpr, ArrayRef<AffineExpr>)>
-          body) {
+  /// in the order a row-major matrix is laid out, over the first
+  /// `extent[0] x extent[1]` elements of each block (all of it when
+  /// empty). `body` gets all ivs, the element's (row, column) in the matrix
+  /// and its (block row, block column, row, column) in the matrix's tiles.
+  static void buildBlockedCopyNest(OpBuilder &b, Location loc,
+                                   ValueRange outerIvs,
+                                   ArrayRef<AffineExpr> base,
+                                   ArrayRef<int64_t> blocks, int64_t rowBlock,
+                                   int64_t colBlock, BlockedCopyBodyFn body,
+                                   ArrayRef<int64_t> extent = {}) {
+    int64_t rows = extent.empty() ? rowBlock : extent[0];
+    int64_t cols = extent.empty() ? colBlock : extent[1];
     SmallVector<OpFoldResult> bounds = llvm::map_to_vector(
-        ArrayRef<int64_t>{blocks[0], rowBlock, blocks[1], colBlock},
+        ArrayRef<int64_t>{blocks[0], rows, blocks[1], cols},
         [&](int64_t size) -> OpFoldResult { return b.getIndexAttr(size); });
     buildNest(b, loc, bounds, [&](OpBuilder &nb, Location l, ValueRange ivs) {
       SmallVector<Value> all(outerIvs);
@@ -609,26 +648,85 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
     });
   }
 
+  /// buildBlockedCopyNest over all of a `rows x cols` matrix in `rowBlock x
+  /// colBlock` tiles whose last row or column of tiles may be partial (a
+  /// padded packing): one nest per box of tiles of one extent (whole
+  /// tiles, the partial last row and column, their corner), each with
+  /// constant bounds.
+  static void buildWholeBlockedCopy(OpBuilder &b, Location loc, int64_t rows,
+                                    int64_t cols, int64_t rowBlock,
+                                    int64_t colBlock, BlockedCopyBodyFn body) {
+    // Per dimension: (first tile, tiles, elements of each).
+    auto parts = [](int64_t size, int64_t block) {
+      SmallVector<std::array<int64_t, 3>, 2> result;
+      if (size / block > 0)
+        result.push_back({0, size / block, block});
+      if (size % block != 0)
+        result.push_back({size / block, 1, size % block});
+      return result;
+    };
+    for (auto [firstRow, rowTiles, rowExtent] : parts(rows, rowBlock))
+      for (auto [firstCol, colTiles, colExtent] : parts(cols, colBlock))
+        buildBlockedCopyNest(b, loc, {},
+                             {b.getAffineConstantExpr(firstRow),
+                              b.getAffineConstantExpr(firstCol)},
+                             {rowTiles, colTiles}, rowBlock, colBlock, body,
+                             {rowExtent, colExtent});
+  }
+
+  /// Zeros the elements of a packed buffer (`[rows/rowBlock][cols/colBlock]
+  /// [rowBlock][colBlock]`, rounded up, the tile indices swapped when
+  /// `columnTilesOuter`) beyond its `rows x cols` matrix: the rows past it
+  /// in the last row of tiles, the columns past it in the last column.
+  static void zeroPackedPadding(OpBuilder &b, Location loc, Value buffer,
+                                int64_t rows, int64_t cols, int64_t rowBlock,
+                                int64_t colBlock, bool columnTilesOuter) {
+    int64_t rowTiles = llvm::divideCeilSigned(rows, rowBlock);
+    int64_t colTiles = llvm::divideCeilSigned(cols, colBlock);
+    Value zero = f32Constant(b, loc, 0.0);
+    auto fill = [&](SmallVector<int64_t> offsets, SmallVector<int64_t> sizes) {
+      if (columnTilesOuter) {
+        std::swap(offsets[0], offsets[1]);
+        std::swap(sizes[0], sizes[1]);
+      }
+      auto attrs = [&](ArrayRef<int64_t> values) {
+        return llvm::map_to_vector(values, [&](int64_t v) -> OpFoldResult {
+          return b.getIndexAttr(v);
+        });
+      };
+      buildBoxFill(b, loc, zero, buffer, attrs(offsets), attrs(sizes));
+    };
+    if (rows % rowBlock != 0)
+      fill({rowTiles - 1, 0, rows % rowBlock, 0},
+           {1, colTiles, rowBlock - rows % rowBlock, colBlock});
+    if (cols % colBlock != 0)
+      fill({0, colTiles - 1, 0, cols % colBlock},
+           {rowTiles, 1, rowBlock, colBlock - cols % colBlock});
+  }
+
   /// Copies `scale * op(source)` (scale may be null) into a new buffer of
   /// `rowBlock x colBlock` tiles, each contiguous:
   /// buffer[rb][cb][r][c] = op(source)[rb*rowBlock+r][cb*colBlock+c], with
   /// the tile indices swapped ([cb][rb]) when `columnTilesOuter` (B's panels
   /// go along N). The copy loops run (rb, r, cb, c), in the order op(source)
-  /// is laid out, so the source is read sequentially.
+  /// is laid out, so the source is read sequentially. Blocks that do not
+  /// divide the sizes (pad_blocks) leave partial tiles, zero beyond it.
   static Value packOperand(OpBuilder &b, Location loc, Value source,
                            bool transposed, int64_t rows, int64_t cols,
                            int64_t rowBlock, int64_t colBlock,
                            bool columnTilesOuter, Value scale) {
-    SmallVector<int64_t> shape = {rows / rowBlock, cols / colBlock, rowBlock,
-                                  colBlock};
+    SmallVector<int64_t> shape = {llvm::divideCeilSigned(rows, rowBlock),
+                                  llvm::divideCeilSigned(cols, colBlock),
+                                  rowBlock, colBlock};
     if (columnTilesOuter)
       std::swap(shape[0], shape[1]);
     auto type = MemRefType::get(shape, b.getF32Type());
     Value buffer =
         memref::AllocOp::create(b, loc, type, b.getI64IntegerAttr(64));
-    buildBlockedCopyNest(
-        b, loc, {}, SmallVector<AffineExpr>(2, b.getAffineConstantExpr(0)),
-        {rows / rowBlock, cols / colBlock}, rowBlock, colBlock,
+    zeroPackedPadding(b, loc, buffer, rows, cols, rowBlock, colBlock,
+                      columnTilesOuter);
+    buildWholeBlockedCopy(
+        b, loc, rows, cols, rowBlock, colBlock,
         [&](OpBuilder &nb, Location l, ValueRange ivs, AffineExpr row,
             AffineExpr col, ArrayRef<AffineExpr> tiled) {
           Value value =
@@ -653,6 +751,23 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
                                  loadAt(b, loc, op.getC(), ivs, index));
   }
 
+  /// The body of copyCTile and copyWholeC: one element between C and packed C.
+  static auto copyCElement(MatmulOp op, Value packedC, Value betaValue,
+                           bool intoPacked) {
+    return [=](OpBuilder &nb, Location l, ValueRange ivs, AffineExpr row,
+               AffineExpr col, ArrayRef<AffineExpr> packedIndex) mutable {
+      SmallVector<AffineExpr> index = {row, col};
+      if (!intoPacked) {
+        storeAt(nb, l, loadAt(nb, l, packedC, ivs, packedIndex), op.getC(), ivs,
+                index);
+        return;
+      }
+      Value value = betaValue ? scaledC(nb, l, op, betaValue, ivs, index)
+                              : loadAt(nb, l, op.getC(), ivs, index);
+      storeAt(nb, l, value, packedC, ivs, packedIndex);
+    };
+  }
+
   /// Copies the tile of C made of `extent[0] x extent[1]` blocks from block
   /// (`base[0]`, `base[1]`) (expressions of `outerIvs`) between C and its
   /// packed buffer `packedC[M/bm][N/bn][bm][bn]`: into it as beta * C (zeros
@@ -663,20 +778,22 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
                         ArrayRef<int64_t> extent, Value betaValue,
                         bool intoPacked) {
     auto shape = cast<MemRefType>(packedC.getType()).getShape();
-    buildBlockedCopyNest(
-        b, loc, outerIvs, base, extent, shape[2], shape[3],
-        [&](OpBuilder &nb, Location l, ValueRange ivs, AffineExpr row,
-            AffineExpr col, ArrayRef<AffineExpr> packedIndex) {
-          SmallVector<AffineExpr> index = {row, col};
-          if (!intoPacked) {
-            storeAt(nb, l, loadAt(nb, l, packedC, ivs, packedIndex), op.getC(),
-                    ivs, index);
-            return;
-          }
-          Value value = betaValue ? scaledC(nb, l, op, betaValue, ivs, index)
-                                  : loadAt(nb, l, op.getC(), ivs, index);
-          storeAt(nb, l, value, packedC, ivs, packedIndex);
-        });
+    buildBlockedCopyNest(b, loc, outerIvs, base, extent, shape[2], shape[3],
+                         copyCElement(op, packedC, betaValue, intoPacked));
+  }
+
+  /// copyCTile over all of C, whose last blocks in packed C may be partial
+  /// (pad_blocks; their padding is zeroed on the way in).
+  static void copyWholeC(OpBuilder &b, Location loc, MatmulOp op, Value packedC,
+                         Value betaValue, bool intoPacked) {
+    auto shape = cast<MemRefType>(packedC.getType()).getShape();
+    int64_t m = op.getC().getType().getDimSize(0);
+    int64_t n = op.getC().getType().getDimSize(1);
+    if (intoPacked)
+      zeroPackedPadding(b, loc, packedC, m, n, shape[2], shape[3],
+                        /*columnTilesOuter=*/false);
+    buildWholeBlockedCopy(b, loc, m, n, shape[2], shape[3],
+                          copyCElement(op, packedC, betaValue, intoPacked));
   }
 
   /// C = beta * C + alpha * op(A) * op(B) over bm x bn blocks of C, each
@@ -695,13 +812,20 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
     int64_t n = op.getC().getType().getDimSize(1);
     int64_t k = op.getA().getType().getDimSize(op.getTransposeA() ? 0 : 1);
     int64_t bm = blocks[0], bn = blocks[1], bk = blocks[2];
+    int64_t mBlocks = llvm::divideCeilSigned(m, bm),
+            nBlocks = llvm::divideCeilSigned(n, bn),
+            kBlocks = llvm::divideCeilSigned(k, bk);
+    // With pad_blocks, the last blocks may be partial: C is then copied in
+    // and out whole, where it exists, instead of per tile.
+    bool paddedC = op.getPackC() && (m % bm != 0 || n % bn != 0);
+    bool perTileC = options.initializePerTile && !paddedC;
     // The block loops (i, j, k) as scheduled, then the band (bm, bn, bk).
     auto blockCount = [&](int64_t size) -> OpFoldResult {
       return rewriter.getIndexAttr(size);
     };
     OuterLoops outer = getOuterLoops(
         rewriter, op.getEffectiveSchedule(), op.getScheduleDims(),
-        {blockCount(m / bm), blockCount(n / bn), blockCount(k / bk)});
+        {blockCount(mBlocks), blockCount(nBlocks), blockCount(kBlocks)});
     // Packed operands: copied in the nest where each block is still copied
     // once (PanelPacking), else into a packed copy before it. Only under a
     // #dl.schedule, which names the loop that runs in parallel (a panel
@@ -710,7 +834,8 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
     // panel shared by its iterations would keep them sequential.
     std::optional<PanelPacking> panelA, panelB;
     constexpr int64_t kF32Bytes = 4;
-    bool panels = options.packPanelsInNest && op.getScheduleAttr();
+    bool panels =
+        options.packPanelsInNest && op.getScheduleAttr() && !op.getPadBlocks();
     if (op.getPackA() && panels)
       panelA = findPanelPacking(outer, /*otherDim=*/1, bm * bk * kF32Bytes);
     if (op.getPackB() && panels)
@@ -729,17 +854,13 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
     // Packed C: filled and read back per tile of C in the nest, or, without
     // per-tile initialization, for the whole of C around it.
     Value packedC;
-    AccumulatorTile wholeC = {
-        SmallVector<AffineExpr>(2, rewriter.getAffineConstantExpr(0)),
-        {m / bm, n / bn}};
     if (op.getPackC()) {
       auto type =
-          MemRefType::get({m / bm, n / bn, bm, bn}, rewriter.getF32Type());
+          MemRefType::get({mBlocks, nBlocks, bm, bn}, rewriter.getF32Type());
       packedC = memref::AllocOp::create(rewriter, loc, type,
                                         rewriter.getI64IntegerAttr(64));
-      if (!options.initializePerTile)
-        copyCTile(rewriter, loc, op, packedC, {}, wholeC.base, wholeC.extent,
-                  betaValue, /*intoPacked=*/true);
+      if (!perTileC)
+        copyWholeC(rewriter, loc, op, packedC, betaValue, /*intoPacked=*/true);
     }
 
     // Panel copies: into a scratch per iteration of the parallel loop when
@@ -779,7 +900,7 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
     unsigned band = outer.bounds.size();
     auto initTile = [&](OpBuilder &b, Location l, ValueRange outerIvs,
                         const AccumulatorTile &tile) {
-      if (!options.initializePerTile)
+      if (!perTileC)
         return;
       if (packedC)
         return copyCTile(b, l, op, packedC, outerIvs, tile.base, tile.extent,
@@ -801,7 +922,7 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
                 /*intoPacked=*/false);
     };
     AccumulatorInitFn finish = nullptr;
-    if (packedC && options.initializePerTile)
+    if (packedC && perTileC)
       finish = copyBack;
     Value bandIv, parallelIv;
     buildAccumulationNest(
@@ -841,9 +962,8 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
                   cIndex);
         },
         hooks, finish);
-    if (packedC && !options.initializePerTile)
-      copyCTile(rewriter, loc, op, packedC, {}, wholeC.base, wholeC.extent,
-                Value(), /*intoPacked=*/false);
+    if (packedC && !perTileC)
+      copyWholeC(rewriter, loc, op, packedC, Value(), /*intoPacked=*/false);
     bool readsTransposed = (!op.getPackA() && op.getTransposeA()) ||
                            (!op.getPackB() && op.getTransposeB());
     if (!productScale && !readsTransposed)
@@ -919,39 +1039,6 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
     return success();
   }
 };
-
-/// Builds a nest over the box of a buffer at `offsets` with `sizes` (each a
-/// constant or an index value defined outside the nest). `body` gets the map
-/// operands (the ivs, then the offsets that are not constants, as symbols),
-/// the number of ivs, and the element's index in the buffer over them.
-void buildBoxNest(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> offsets,
-                  ArrayRef<OpFoldResult> sizes,
-                  function_ref<void(OpBuilder &, Location, ValueRange, unsigned,
-                                    ArrayRef<AffineExpr>)>
-                      body) {
-  buildNest(b, loc, sizes, [&](OpBuilder &nb, Location l, ValueRange ivs) {
-    SmallVector<Value> symbolValues;
-    SmallVector<AffineExpr> index;
-    for (auto [d, offset] : llvm::enumerate(offsets))
-      index.push_back(nb.getAffineDimExpr(d) +
-                      sizeExpr(nb, offset, symbolValues));
-    SmallVector<Value> operands(ivs);
-    llvm::append_range(operands, symbolValues);
-    body(nb, l, operands, ivs.size(), index);
-  });
-}
-
-/// Stores `value` into the box of `memref` at `offsets` with `sizes` (each a
-/// constant or an index value defined outside the nest).
-void buildBoxFill(OpBuilder &b, Location loc, Value value, Value memref,
-                  ArrayRef<OpFoldResult> offsets,
-                  ArrayRef<OpFoldResult> sizes) {
-  buildBoxNest(b, loc, offsets, sizes,
-               [&](OpBuilder &nb, Location l, ValueRange operands,
-                   unsigned numDims, ArrayRef<AffineExpr> index) {
-                 storeAt(nb, l, value, memref, operands, numDims, index);
-               });
-}
 
 /// A copy of the blocked activation `input` with `left` and `right` zero
 /// columns beside each row, for a convolution without skip_padding_columns:

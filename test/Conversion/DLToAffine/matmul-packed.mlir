@@ -338,3 +338,36 @@ func.func @blocked_b(%a: memref<8x6xf32>, %b: memref<2x2x3x2xf32>, %c: memref<8x
       {alpha = 2.0 : f32, pack_blocks = array<i64: 4, 2, 3>, pack_a}
   return
 }
+
+// -----
+
+// pad_blocks: 4x4x4 blocks of a 5x6x7 GEMM. Each packed buffer holds whole
+// blocks (2x2x4x4): its padding is zeroed (A: rows 5-7 of the last row
+// block, columns 7 of the last K block), then the operand is copied in
+// boxes of whole and partial blocks with constant bounds. C is copied into
+// its packed buffer before the nest (zeros: beta is 0) and back after it,
+// where C exists; the nest computes whole blocks.
+// CHECK-LABEL: func.func @padded
+// CHECK-SAME: (%[[A:.*]]: memref<5x7xf32>, %[[B:.*]]: memref<7x6xf32>, %[[C:.*]]: memref<5x6xf32>)
+// CHECK: %[[PA:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x2x4x4xf32>
+// CHECK: affine.for %{{.*}} = 0 to 3 {
+// CHECK: affine.store %{{.*}}, %[[PA]][%{{.*}} + 1, %{{.*}}, %{{.*}} + 1, %{{.*}}]
+// CHECK: affine.store %{{.*}}, %[[PA]][%{{.*}}, %{{.*}} + 1, %{{.*}}, %{{.*}} + 3]
+// CHECK: affine.for %{{.*}} = 0 to 3 {
+// CHECK-NEXT: affine.load %[[A]][%{{.*}} * 4 + %{{.*}}, (%{{.*}} + 1) * 4 + %{{.*}}]
+// CHECK: %[[PB:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x2x4x4xf32>
+// CHECK: %[[PC:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x2x4x4xf32>
+// CHECK: affine.store %{{.*}}, %[[PC]][%{{.*}} + 1, %{{.*}} + 1, %{{.*}}, %{{.*}}]
+// CHECK: affine.for %[[I:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.for %[[J:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.for %[[K:.*]] = 0 to 2 {
+// CHECK: affine.load %[[PA]][%[[I]], %[[K]],
+// CHECK: affine.load %[[PB]][%[[J]], %[[K]],
+// CHECK: } {dl.gemm_band}
+// CHECK: %[[X:.*]] = affine.load %[[PC]][%{{.*}} + 1, %{{.*}} + 1, %{{.*}}, %{{.*}}]
+// CHECK-NEXT: affine.store %[[X]], %[[C]][(%{{.*}} + 1) * 4 + %{{.*}}, (%{{.*}} + 1) * 4 + %{{.*}}]
+// CHECK: memref.dealloc %[[PC]]
+func.func @padded(%a: memref<5x7xf32>, %b: memref<7x6xf32>, %c: memref<5x6xf32>) {
+  dl.matmul ins(%a, %b : memref<5x7xf32>, memref<7x6xf32>) outs(%c : memref<5x6xf32>) {pack_a, pack_b, pack_c, pad_blocks, pack_blocks = array<i64: 4, 4, 4>}
+  return
+}

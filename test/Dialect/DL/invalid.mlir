@@ -1755,6 +1755,22 @@ func.func @pack_blocks_not_divisor(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c
 
 // -----
 
+func.func @pad_blocks_too_large(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32>) {
+  // expected-error @+1 {{'dl.matmul' op pack_blocks entry for K must be in [1, 4] with pad_blocks, got 5}}
+  dl.matmul ins(%a, %b : memref<8x4xf32>, memref<4x16xf32>) outs(%c : memref<8x16xf32>) {pack_a, pack_b, pad_blocks, pack_blocks = array<i64: 8, 16, 5>}
+  return
+}
+
+// -----
+
+func.func @pad_blocks_partial_c_unpacked(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32>) {
+  // expected-error @+1 {{'dl.matmul' op pad_blocks needs pack_a, pack_b, a plain B, and pack_c when bm or bn does not divide M or N}}
+  dl.matmul ins(%a, %b : memref<8x4xf32>, memref<4x16xf32>) outs(%c : memref<8x16xf32>) {pack_a, pack_b, pad_blocks, pack_blocks = array<i64: 3, 16, 4>}
+  return
+}
+
+// -----
+
 func.func @pack_blocks_dynamic(%a: memref<?x4xf32>, %b: memref<4x16xf32>, %c: memref<?x16xf32>) {
   // expected-error @+1 {{'dl.matmul' op pack_blocks needs a static M}}
   dl.matmul ins(%a, %b : memref<?x4xf32>, memref<4x16xf32>) outs(%c : memref<?x16xf32>) {pack_blocks = array<i64: 8, 16, 4>}
@@ -1780,7 +1796,7 @@ func.func @stream_a_dynamic(%a: memref<?x32xf32>, %b: memref<32x1xf32>, %c: memr
 // -----
 
 func.func @pack_a_without_blocks(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32>) {
-  // expected-error @+1 {{'dl.matmul' op pack_a, pack_b, pack_c and batch_blocks need pack_blocks}}
+  // expected-error @+1 {{'dl.matmul' op pack_a, pack_b, pack_c, pad_blocks and batch_blocks need pack_blocks}}
   dl.matmul ins(%a, %b : memref<8x4xf32>, memref<4x16xf32>) outs(%c : memref<8x16xf32>) {pack_a}
   return
 }
@@ -1918,7 +1934,7 @@ func.func @batch_blocks_not_divisor(%a: memref<8x12xf32>, %b: memref<12x16xf32>,
 // -----
 
 func.func @pack_c_without_blocks(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32>) {
-  // expected-error @+1 {{'dl.matmul' op pack_a, pack_b, pack_c and batch_blocks need pack_blocks}}
+  // expected-error @+1 {{'dl.matmul' op pack_a, pack_b, pack_c, pad_blocks and batch_blocks need pack_blocks}}
   dl.matmul ins(%a, %b : memref<8x4xf32>, memref<4x16xf32>) outs(%c : memref<8x16xf32>) {pack_c}
   return
 }
@@ -1926,7 +1942,7 @@ func.func @pack_c_without_blocks(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: 
 // -----
 
 func.func @batch_blocks_without_blocks(%a: memref<8x12xf32>, %b: memref<12x16xf32>, %c: memref<8x16xf32>) {
-  // expected-error @+1 {{'dl.matmul' op pack_a, pack_b, pack_c and batch_blocks need pack_blocks}}
+  // expected-error @+1 {{'dl.matmul' op pack_a, pack_b, pack_c, pad_blocks and batch_blocks need pack_blocks}}
   dl.matmul ins(%a, %b : memref<8x12xf32>, memref<12x16xf32>) outs(%c : memref<8x16xf32>) {batch_blocks = 2}
   return
 }

@@ -172,17 +172,20 @@ std::optional<SmallVector<ScheduleDim>> MatmulOp::getScheduleDims() {
       ShapedType::isDynamic(k))
     return std::nullopt;
   return SmallVector<ScheduleDim>{
-      {"i", m / (*blocks)[0]},
-      {"j", n / (*blocks)[1]},
-      {"k", k / (*blocks)[2], /*reduction=*/true, /*innermost=*/true}};
+      {"i", llvm::divideCeilSigned(m, (*blocks)[0])},
+      {"j", llvm::divideCeilSigned(n, (*blocks)[1])},
+      {"k", llvm::divideCeilSigned(k, (*blocks)[2]),
+       /*reduction=*/true,
+       /*innermost=*/true}};
 }
 
 LogicalResult MatmulOp::verifyPackBlocks(int64_t m, int64_t n, int64_t k) {
   std::optional<ArrayRef<int64_t>> blocks = getPackBlocks();
   if (!blocks) {
-    if (getPackA() || getPackB() || getPackC() || getBatchBlocks())
-      return emitOpError(
-          "pack_a, pack_b, pack_c and batch_blocks need pack_blocks");
+    if (getPackA() || getPackB() || getPackC() || getPadBlocks() ||
+        getBatchBlocks())
+      return emitOpError("pack_a, pack_b, pack_c, pad_blocks and "
+                         "batch_blocks need pack_blocks");
     return success();
   }
   if (blocks->size() != 3)
@@ -193,13 +196,21 @@ LogicalResult MatmulOp::verifyPackBlocks(int64_t m, int64_t n, int64_t k) {
   for (auto [block, size, name] : llvm::zip(*blocks, sizes, names)) {
     if (ShapedType::isDynamic(size))
       return emitOpError("pack_blocks needs a static ") << name;
-    if (block < 1 || size % block != 0)
+    if (getPadBlocks() ? block < 1 || block > size
+                       : block < 1 || size % block != 0)
       return emitOpError("pack_blocks entry for ")
-             << name << " must be a positive divisor of " << size << ", got "
+             << name << " must be "
+             << (getPadBlocks() ? "in [1, " : "a positive divisor of ") << size
+             << (getPadBlocks() ? "] with pad_blocks" : "") << ", got "
              << block;
   }
+  bool partialC = m % (*blocks)[0] != 0 || n % (*blocks)[1] != 0;
+  if (getPadBlocks() && (!getPackA() || !getPackB() ||
+                         (partialC && !getPackC()) || hasBlockedB()))
+    return emitOpError("pad_blocks needs pack_a, pack_b, a plain B, and "
+                       "pack_c when bm or bn does not divide M or N");
   if (std::optional<int64_t> batch = getBatchBlocks()) {
-    int64_t kBlocks = k / (*blocks)[2];
+    int64_t kBlocks = llvm::divideCeilSigned(k, (*blocks)[2]);
     if (*batch < 1 || kBlocks % *batch != 0)
       return emitOpError("batch_blocks must be a positive divisor of the ")
              << kBlocks << " K blocks, got " << *batch;

@@ -24,6 +24,11 @@ using namespace mlir::dl;
 
 bool dl::computesCInPackedBlocks(MatmulOp op) {
   std::optional<ArrayRef<int64_t>> blocks = op.getPackBlocks();
+  // Partial blocks of C (pad_blocks) are computed in the packed buffer.
+  if (blocks && op.getPadBlocks() &&
+      (op.getC().getType().getDimSize(0) % (*blocks)[0] != 0 ||
+       op.getC().getType().getDimSize(1) % (*blocks)[1] != 0))
+    return true;
   std::optional<SmallVector<ScheduleDim>> dims = op.getScheduleDims();
   if (!blocks || !dims || (*blocks)[1] == op.getC().getType().getDimSize(1))
     return false;
@@ -59,7 +64,22 @@ struct PackGemmOperandsPass
     if (failed(verifyMaxBatchBytes(getOperation(), "dl-pack-gemm-operands",
                                    maxBatchBytes)))
       return signalPassFailure();
+    // Bounds the K blocks of one microkernel call by max-batch-bytes.
+    auto boundBatch = [&](MatmulOp op, int64_t k) {
+      ArrayRef<int64_t> blocks = *op.getPackBlocks();
+      int64_t kBlocks = llvm::divideCeilSigned(k, blocks[2]);
+      int64_t blockBytes = batchElementBytes(blocks[0], blocks[1], blocks[2]);
+      if (maxBatchBytes > 0 && kBlocks * blockBytes > maxBatchBytes)
+        op.setBatchBlocks(largestDivisorAtMost(
+            kBlocks, std::max<int64_t>(1, maxBatchBytes / blockBytes)));
+    };
     getOperation().walk([&](MatmulOp op) {
+      // Padded blocks (dl-split-gemm-remainders) pack every operand.
+      if (op.getPadBlocks() && !op.getBatchBlocks()) {
+        boundBatch(op,
+                   op.getA().getType().getDimSize(op.getTransposeA() ? 0 : 1));
+        return;
+      }
       if (op.getPackBlocks() || op.getStreamA())
         return; // Decided already (by the user or an earlier run).
       MemRefType a = op.getA().getType(), b = op.getB().getType();
@@ -105,10 +125,7 @@ struct PackGemmOperandsPass
           (op.getTransposeB() ||
            (bn != n && (m / bm >= minReuse || conflictingRows(rowStride(b)))));
       op.setPackBlocks(ArrayRef<int64_t>{bm, bn, bk});
-      int64_t blockBytes = batchElementBytes(bm, bn, bk);
-      if (maxBatchBytes > 0 && (k / bk) * blockBytes > maxBatchBytes)
-        op.setBatchBlocks(largestDivisorAtMost(
-            k / bk, std::max<int64_t>(1, maxBatchBytes / blockBytes)));
+      boundBatch(op, k);
       op.setPackA(packA);
       op.setPackB(packB);
       op.setPackC(computesCInPackedBlocks(op));

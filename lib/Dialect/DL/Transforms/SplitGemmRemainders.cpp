@@ -6,7 +6,10 @@
 // its operands. Each part then gets full blocks from dl-pack-gemm-operands
 // (whose blocks must divide the sizes, so that one static microkernel serves
 // all of them) and its own ranking, packing and microkernels. Written on dl
-// ops, before the blocking decision, so dl-opt shows the parts.
+// ops, before the blocking decision, so dl-opt shows the parts. With `pad`,
+// the op stays whole instead, with blocks that do not divide its sizes
+// (`pad_blocks`: its packed operands are zero-padded to whole blocks); the
+// parts measured faster, so splitting is the default.
 //
 //===----------------------------------------------------------------------===//
 
@@ -167,6 +170,25 @@ struct SplitGemmRemaindersPass
                                       : splitReduction(k, blockK);
     if (mParts.size() == 1 && nParts.size() == 1 && kParts.size() == 1)
       return;
+    if (pad && !blockedB && !wholeRows) {
+      // One block per limit, rounded up, along each split dimension; the
+      // divisor dl-pack-gemm-operands would take along the others.
+      auto block = [](ArrayRef<Part> parts, int64_t size, int64_t limit) {
+        if (parts.size() == 1)
+          return largestDivisorAtMost(size, limit);
+        return llvm::divideCeilSigned(size,
+                                      llvm::divideCeilSigned(size, limit));
+      };
+      op.setPackBlocks(ArrayRef<int64_t>{block(mParts, m, rows),
+                                         block(nParts, n, columns),
+                                         block(kParts, k, blockK)});
+      op.setPadBlocks(true);
+      op.setPackA(true);
+      op.setPackB(true);
+      op.setPackC(computesCInPackedBlocks(op));
+      LLVM_DEBUG(llvm::dbgs() << "padding " << op << "\n");
+      return;
+    }
     LLVM_DEBUG(llvm::dbgs()
                << "splitting " << op << ": M " << mParts.size() << " parts, N "
                << nParts.size() << ", K " << kParts.size() << "\n");

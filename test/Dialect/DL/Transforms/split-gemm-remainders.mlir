@@ -5,6 +5,7 @@
 // RUN: dl-opt %s --dl-split-gemm-remainders="vector-bits=512" --split-input-file | FileCheck %s
 // RUN: dl-opt %s --dl-split-gemm-remainders="block-m=16 block-n=16 block-k=16" --split-input-file | FileCheck %s --check-prefix=SMALL
 // RUN: not dl-opt %s --dl-split-gemm-remainders="block-k=0" 2>&1 | FileCheck %s --check-prefix=INVALID
+// RUN: dl-opt %s --dl-split-gemm-remainders="vector-bits=512 pad=true" --split-input-file | FileCheck %s --check-prefix=PAD
 
 // INVALID: error: dl-split-gemm-remainders: block-k must be >= 1, and block-m, block-n and vector-bits >= 0
 
@@ -25,6 +26,13 @@
 // CHECK: %[[C11:.*]] = memref.subview %arg2[64, 64] [7, 3] [1, 1]
 // CHECK-COUNT-2: dl.matmul {{.*}} outs(%[[C11]] :
 // CHECK-NOT: dl.matmul
+// With pad, the op stays whole: one block per limit along each dimension,
+// rounded up (71 = 2 x 36 - 1, 67 = 2 x 34 - 1, 131 = 2 x 66 - 1), every
+// operand packed, C in a packed buffer.
+// PAD-LABEL: func @primes
+// PAD-NOT: memref.subview
+// PAD: dl.matmul {{.*}} {alpha = 2.000000e+00 : f32, beta = 3.000000e+00 : f32, pack_a, pack_b, pack_blocks = array<i64: 36, 34, 66>, pack_c, pad_blocks, transpose_a}
+// PAD-NEXT: return
 // SMALL-LABEL: func @primes
 // SMALL-COUNT-8: dl.matmul
 // SMALL-NOT: dl.matmul
@@ -87,6 +95,10 @@ func.func @plus_one(%a: memref<32x131xf32>, %b: memref<257x131xf32>, %c: memref<
 // CHECK: dl.matmul {{.*}}, %arg1 : {{.*}}, memref<2x1x128x64xf32>)
 // CHECK: memref.subview %arg0[64, 0] [3, 128] [1, 1]
 // CHECK: dl.matmul {{.*}}, %arg1 : {{.*}}, memref<2x1x128x64xf32>)
+// PAD-LABEL: func @blocked_b
+// PAD-COUNT-2: dl.matmul {{.*}}, %arg1 : {{.*}}, memref<2x1x128x64xf32>)
+// PAD-NOT: pad_blocks
+// PAD-LABEL: func @decided
 // CHECK-LABEL: func @decided
 // CHECK-NOT: memref.subview
 // CHECK-LABEL: func @dynamic
@@ -151,6 +163,12 @@ func.func @vector_lanes(%a: memref<64x96xf32>, %b: memref<96x646xf32>, %c: memre
 // CHECK: memref.subview %arg9[4096, 0] [3, 256] [1, 1]
 // CHECK: dl.matmul
 // CHECK-NOT: dl.matmul
+// With pad, a narrow GEMM reading A in place is still split; the long one,
+// which packs, is padded along K only (10007 = 79 x 127 - 26): its blocks
+// of C are whole, so C is not packed.
+// PAD-LABEL: func @narrow
+// PAD-COUNT-2: dl.matmul {{.*}} outs(%{{.*}} : memref<{{3136|12}}x15xf32, {{.*}}>){{$}}
+// PAD-NEXT: dl.matmul ins(%arg3, %arg4 : {{.*}}) {pack_a, pack_b, pack_blocks = array<i64: 64, 16, 127>, pad_blocks}
 func.func @narrow(%a: memref<3148x829xf32>, %b: memref<829x15xf32>, %c: memref<3148x15xf32>,
                   %along: memref<64x10007xf32>, %blong: memref<10007x16xf32>,
                   %clong: memref<64x16xf32>, %a7: memref<371x811xf32>,

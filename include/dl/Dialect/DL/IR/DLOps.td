@@ -62,7 +62,13 @@ def DL_MatmulOp : DL_DPSOp<"matmul"> {
     contiguous. With `pack_c`, C is computed in a buffer `[M/bm][N/bn][bm][bn]`:
     each tile of C is copied in (scaled by beta) right before its reduction
     and copied back right after it. The blocks must divide M, N and K (static
-    sizes).
+    sizes), unless `pad_blocks` (set by `dl-split-gemm-remainders`; needs
+    `pack_a`, `pack_b`, no blocked `B`, and `pack_c` when bm or bn does not
+    divide M or N): then the packed
+    buffers hold ceil(M/bm), ceil(N/bn) and ceil(K/bk) blocks, zero beyond
+    the operands, so every block the microkernel computes is whole; C is
+    copied into its packed buffer before the nest and back after it, where
+    it exists.
     With a blocked `B`, `bn` and `bk` must be its blocks.
     `batch_blocks = c` (set by `dl-pack-gemm-operands`; needs
     `pack_blocks`, divides K/bk) bounds the K blocks one microkernel call
@@ -90,6 +96,7 @@ def DL_MatmulOp : DL_DPSOp<"matmul"> {
                        UnitAttr:$pack_a,
                        UnitAttr:$pack_b,
                        UnitAttr:$pack_c,
+                       UnitAttr:$pad_blocks,
                        UnitAttr:$stream_a,
                        OptionalAttr<I64Attr>:$batch_blocks,
                        OptionalAttr<DL_ScheduleAttr>:$schedule);
