@@ -1,6 +1,6 @@
 // Which blocked convolutions dl-fold-filter-columns folds (one input-channel
-// block whose channels times the output-channel block are under 128, a
-// filter wider than one column) and what it makes of them: a copy of the
+// block whose channels times the 16-float vectors of the output-channel block
+// are under 8 vector FMAs, a filter wider than one column) and what it makes of them: a copy of the
 // input with the S pixels of each output column's filter row as channels
 // (zeros outside the image), the filter viewed as one column, unit column
 // stride and dilation, no column padding.
@@ -64,19 +64,21 @@ func.func @dilated(%in: memref<1x1x8x8x3xf32>, %f: memref<1x1x3x3x3x16xf32>, %ou
 
 // -----
 
-// Left alone: 3 channels times 64 (192 multiply-adds per tap and pixel), two
-// input-channel blocks, a 1-column filter, the plain layout, dynamic sizes,
-// a schedule.
+// Left alone: 3 channels times 64 (12 vector FMAs per tap and pixel), 4
+// times 17 (2 vectors: 8 FMAs), two input-channel blocks, a 1-column filter,
+// the plain layout, dynamic sizes, a schedule.
 // CHECK-LABEL: func.func @untouched
 // CHECK-NOT: memref.alloc
-// CHECK-COUNT-6: dl.conv2d ins(%arg
+// CHECK-COUNT-7: dl.conv2d ins(%arg
 // CHECK-NOT: memref.alloc
 func.func @untouched(%in: memref<1x1x9x9x3xf32>, %f: memref<1x1x3x3x3x64xf32>, %out: memref<1x1x7x7x64xf32>,
                      %in2: memref<1x2x9x9x2xf32>, %f2: memref<1x2x3x3x2x16xf32>, %out2: memref<1x1x7x7x16xf32>,
                      %f31: memref<1x1x3x1x2x16xf32>, %out31: memref<1x1x7x9x16xf32>, %in1: memref<1x1x9x9x2xf32>,
                      %pin: memref<1x2x9x9xf32>, %pf: memref<16x2x3x3xf32>, %pout: memref<1x16x7x7xf32>,
-                     %din: memref<?x1x9x9x2xf32>, %dout: memref<?x1x7x7x16xf32>, %f1: memref<1x1x3x3x2x16xf32>) {
+                     %din: memref<?x1x9x9x2xf32>, %dout: memref<?x1x7x7x16xf32>, %f1: memref<1x1x3x3x2x16xf32>,
+                     %in4: memref<1x1x9x9x4xf32>, %f4: memref<1x1x3x3x4x17xf32>, %out4: memref<1x1x7x7x17xf32>) {
   dl.conv2d ins(%in, %f : memref<1x1x9x9x3xf32>, memref<1x1x3x3x3x64xf32>) outs(%out : memref<1x1x7x7x64xf32>)
+  dl.conv2d ins(%in4, %f4 : memref<1x1x9x9x4xf32>, memref<1x1x3x3x4x17xf32>) outs(%out4 : memref<1x1x7x7x17xf32>)
   dl.conv2d ins(%in2, %f2 : memref<1x2x9x9x2xf32>, memref<1x2x3x3x2x16xf32>) outs(%out2 : memref<1x1x7x7x16xf32>)
   dl.conv2d ins(%in1, %f31 : memref<1x1x9x9x2xf32>, memref<1x1x3x1x2x16xf32>) outs(%out31 : memref<1x1x7x9x16xf32>)
   dl.conv2d ins(%pin, %pf : memref<1x2x9x9xf32>, memref<16x2x3x3xf32>) outs(%pout : memref<1x16x7x7xf32>)

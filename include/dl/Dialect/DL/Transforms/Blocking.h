@@ -127,17 +127,22 @@ inline int64_t paddedVectorBlock(int64_t channels, int64_t limit,
 /// Whether dl-fold-filter-columns folds a blocked convolution's filter
 /// columns into its input channels: its input channels are one block
 /// (`channelBlocks`) and a batch element of its microkernel calls, one
-/// filter tap, does under kMinElementWork multiply-adds per output pixel
-/// (`channelBlock` x `outChannelBlock`: 8 16-float vector FMAs), which its
-/// fixed cost outweighs; its filter is wider than one column. A 1 -> 71
-/// channel 21x21 5x5 convolution ran 0.020 ms with its 2 blocks of 48
-/// output channels, 0.016 folded (oneDNN 0.028); ResNet-50's conv1 (3
-/// channels times 64: 192) 1.07 ms blocked, 1.11 folded (its copy aside).
+/// filter tap, does under kMinElementWork vector FMAs per output pixel
+/// (`channelBlock` times the 16-float vectors of `outChannelBlock`), which
+/// its fixed cost outweighs; its filter is wider than one column. A 1 -> 71
+/// channel 21x21 5x5 convolution (blocks of 48: 3 FMAs) ran 0.020 ms
+/// unfolded, 0.016 folded (oneDNN 0.028). With 8 FMAs or more the copy
+/// costs more than the elements save (one core, median of 5 interleaved
+/// runs): 5 -> 24 channels, 4x107x107, 5x5 (10 FMAs): 3.47 ms folded, 2.92
+/// unfolded; 7 -> 17, 2x56x56, 3x3 (14): 0.268 and 0.225; 4 -> 30, 64x64,
+/// 7x7 stride 2 (8): 0.131 and 0.116.
 inline bool foldsFilterColumns(int64_t channelBlocks, int64_t channelBlock,
                                int64_t filterColumns, int64_t outChannelBlock) {
-  constexpr int64_t kMinElementWork = 128;
+  constexpr int64_t kMinElementWork = 8;
+  int64_t vectors =
+      (outChannelBlock + kLoweringVectorFloats - 1) / kLoweringVectorFloats;
   return channelBlocks == 1 && filterColumns > 1 &&
-         channelBlock * outChannelBlock < kMinElementWork;
+         channelBlock * vectors < kMinElementWork;
 }
 
 /// The share of the lanes of `lanes`-float vectors that `extent` elements
