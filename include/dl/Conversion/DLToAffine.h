@@ -11,6 +11,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "mlir/IR/PatternMatch.h"
 
 namespace mlir {
 namespace dl {
@@ -26,6 +27,12 @@ struct DLToAffineOptions {
   /// copy of the whole operand before the nest.
   bool packPanelsInNest = true;
 };
+
+/// Adds the patterns that lower each dl op (but the microkernel ops) to its
+/// affine loop nests, as convert-dl-to-affine applies them (after the
+/// run-time size checks of lowerDLToAffine).
+void populateDLToAffinePatterns(RewritePatternSet &patterns,
+                                const DLToAffineOptions &options = {});
 
 /// Replaces every dl op under `root` (but the microkernel ops) with its
 /// affine loop nest, as convert-dl-to-affine does.

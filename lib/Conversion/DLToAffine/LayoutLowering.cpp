@@ -1,0 +1,161 @@
+//===- LayoutLowering.cpp - dl.pack and dl.unpack to affine nests ---------===//
+//
+// The lowering of dl.pack and dl.unpack: copies between a plain tensor and
+// its blocked layout, in boxes of whole and partial channel blocks, the
+// padding of a partial block zeroed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowerings.h"
+#include "NestBuilders.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+using namespace mlir;
+using namespace mlir::dl;
+using affine::AffineForOp;
+
+namespace {
+
+/// Index into the plain tensor for a nest over the blocked tensor's dims:
+/// activations [n][cb][h][w][c] -> [n][cb*C + c][h][w];
+/// filters [kb][cb][r][s][c][k] -> [kb*K + k][cb*C + c][r][s];
+/// matrices [nb][kb][k][n] -> [kb*K + k][nb*N + n].
+SmallVector<AffineExpr> plainFromBlocked(OpBuilder &b, MemRefType blocked,
+                                         MemRefType plain) {
+  auto d = [&](unsigned i) { return b.getAffineDimExpr(i); };
+  if (plain.getRank() == 2)
+    return {d(1) * blocked.getDimSize(2) + d(2),
+            d(0) * blocked.getDimSize(3) + d(3)};
+  AffineExpr channel = elementChannel(b, blocked);
+  if (blocked.getRank() == 5)
+    return {d(0), channel, d(2), d(3)};
+  return {d(0) * blocked.getDimSize(5) + d(5), channel, d(2), d(3)};
+}
+
+/// A box of a buffer: per dimension, its first index and its extent.
+struct Box {
+  SmallVector<OpFoldResult> offsets, sizes;
+  bool empty() const {
+    return llvm::any_of(sizes, [](OpFoldResult size) {
+      return getConstantIntValue(size) == 0;
+    });
+  }
+};
+
+/// Copies between the plain tensor and the blocked one, in either direction
+/// (`toBlocked`: pack), by nests over the blocked tensor's dims. Their
+/// innermost dim (the channel within a block) is contiguous there and one
+/// plane apart in the plain tensor; the other order (contiguous in the
+/// plain tensor) measured slower both ways on a 256-channel 56x56
+/// activation: unpack 0.81 vs 0.21 ms, pack 0.85 vs 0.31 ms. A channel
+/// count the block does not divide splits the nest in two along it: the
+/// whole blocks, and the channels of the last block (a filter's two channel
+/// dims give up to four nests, each with constant bounds when the sizes are
+/// static); a pack then zeroes the last block's padding channels.
+void lowerLayoutCopy(PatternRewriter &rewriter, Operation *op, Value plain,
+                     Value blocked, bool toBlocked) {
+  Location loc = op->getLoc();
+  auto blockedType = cast<MemRefType>(blocked.getType());
+  auto plainType = cast<MemRefType>(plain.getType());
+  SmallVector<AffineExpr> plainIndex =
+      plainFromBlocked(rewriter, blockedType, plainType);
+  SmallVector<OpFoldResult> sizes = getSizes(rewriter, loc, blocked);
+  SmallVector<OpFoldResult> origin(sizes.size(), rewriter.getIndexAttr(0));
+  SmallVector<Box> copies = {{origin, sizes}}, padding;
+  // (blocks dim, block dim, plain dim) of the channels a block may pad.
+  SmallVector<std::array<unsigned, 3>, 2> channelDims;
+  if (plainType.getRank() == 4) {
+    channelDims.push_back({1, 4, 1});
+    if (blockedType.getRank() == 6)
+      channelDims.push_back({0, 5, 0});
+  }
+  AffineExpr s0 = rewriter.getAffineSymbolExpr(0),
+             s1 = rewriter.getAffineSymbolExpr(1);
+  auto apply = [&](AffineExpr expr, ArrayRef<OpFoldResult> operands) {
+    return affine::makeComposedFoldedAffineApply(
+        rewriter, loc, AffineMap::get(0, operands.size(), expr), operands);
+  };
+  for (auto [blocksDim, blockDim, plainDim] : channelDims) {
+    OpFoldResult channels = getSize(rewriter, loc, plain, plainDim);
+    int64_t block = blockedType.getDimSize(blockDim);
+    OpFoldResult whole = apply(s0.floorDiv(block), {channels});
+    OpFoldResult rest = apply(s0 % block, {channels});
+    // The last block when it is partial: 0 or 1 blocks.
+    OpFoldResult partial =
+        apply(s1 - s0.floorDiv(block), {channels, sizes[blocksDim]});
+    if (getConstantIntValue(partial) == 0)
+      continue;
+    SmallVector<Box> split;
+    for (const Box &box : copies) {
+      Box wholeBlocks = box, lastBlock = box;
+      wholeBlocks.sizes[blocksDim] = whole;
+      lastBlock.offsets[blocksDim] = whole;
+      lastBlock.sizes[blocksDim] = partial;
+      lastBlock.sizes[blockDim] = rest;
+      split.append({wholeBlocks, lastBlock});
+    }
+    copies = std::move(split);
+    Box zeros = {origin, sizes};
+    zeros.offsets[blocksDim] = whole;
+    zeros.sizes[blocksDim] = partial;
+    zeros.offsets[blockDim] = rest;
+    zeros.sizes[blockDim] = apply(block - s0, {rest});
+    padding.push_back(zeros);
+  }
+  if (toBlocked) {
+    Value zero = f32Constant(rewriter, loc, 0.0);
+    for (const Box &box : padding)
+      if (!box.empty())
+        buildBoxFill(rewriter, loc, zero, blocked, box.offsets, box.sizes);
+  }
+  for (const Box &box : copies) {
+    if (box.empty())
+      continue;
+    buildBoxNest(
+        rewriter, loc, box.offsets, box.sizes,
+        [&](OpBuilder &b, Location l, ValueRange operands, unsigned numDims,
+            ArrayRef<AffineExpr> blockedIndex) {
+          SmallVector<AffineExpr> index =
+              llvm::map_to_vector(plainIndex, [&](AffineExpr expr) {
+                return expr.replaceDims(blockedIndex);
+              });
+          if (toBlocked)
+            storeAt(b, l, loadAt(b, l, plain, operands, numDims, index),
+                    blocked, operands, numDims, blockedIndex);
+          else
+            storeAt(b, l,
+                    loadAt(b, l, blocked, operands, numDims, blockedIndex),
+                    plain, operands, numDims, index);
+        });
+  }
+  rewriter.eraseOp(op);
+}
+
+struct PackLowering : OpRewritePattern<PackOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(PackOp op,
+                                PatternRewriter &rewriter) const override {
+    lowerLayoutCopy(rewriter, op, op.getPlain(), op.getBlocked(),
+                    /*toBlocked=*/true);
+    return success();
+  }
+};
+
+struct UnpackLowering : OpRewritePattern<UnpackOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(UnpackOp op,
+                                PatternRewriter &rewriter) const override {
+    lowerLayoutCopy(rewriter, op, op.getPlain(), op.getBlocked(),
+                    /*toBlocked=*/false);
+    return success();
+  }
+};
+
+} // namespace
+
+void dl::populateLayoutLoweringPatterns(RewritePatternSet &patterns) {
+  patterns.add<PackLowering, UnpackLowering>(patterns.getContext());
+}
