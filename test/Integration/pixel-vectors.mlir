@@ -79,6 +79,14 @@ func.func @pointwise_stride2(%x: memref<1x8x20x40xf32>, %w: memref<3x8x1x1xf32>,
       {strides = array<i64: 2, 2>, padding = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>}
   return
 }
+// Rows shorter than the strided vectors: a dense copy (dl-reduce-conv-strides)
+// at unit stride, whose rows join.
+// CHECK: pointwise_stride2_short_rows: max_abs_err={{.*}} ok
+func.func @pointwise_stride2_short_rows(%x: memref<2x20x19x19xf32>, %w: memref<3x20x1x1xf32>, %y: memref<2x3x10x10xf32>) {
+  dl.conv2d ins(%x, %w : memref<2x20x19x19xf32>, memref<3x20x1x1xf32>) outs(%y : memref<2x3x10x10xf32>)
+      {strides = array<i64: 2, 2>}
+  return
+}
 // CHECK: stride_rows_only: max_abs_err={{.*}} ok
 func.func @stride_rows_only(%x: memref<1x3x21x33xf32>, %w: memref<2x3x3x3xf32>, %y: memref<1x2x10x31xf32>) {
   dl.conv2d ins(%x, %w : memref<1x3x21x33xf32>, memref<2x3x3x3xf32>) outs(%y : memref<1x2x10x31xf32>)

@@ -380,11 +380,10 @@ void dl::lowerPixelVectorConv(PatternRewriter &rewriter, Conv2DOp op) {
   }
 
   // A window copy per row tile, unless every tap's vectors are in the
-  // input's rows: the last vector of a row (from max(OW, 16) - 16) reads up
-  // to column (max(OW, 16) - 1) * sw + (S - 1) * dilation.
+  // input's rows.
   ArrayRef<int64_t> padding = op.getPadding();
-  int64_t lastColumn = (std::max(conv.outColumns, kLanes) - 1) * conv.strideW +
-                       (conv.filterColumns - 1) * conv.dilationW;
+  int64_t lastColumn = pixelVectorLastColumn(
+      conv.outColumns, conv.strideW, conv.filterColumns, conv.dilationW);
   int64_t width = cast<MemRefType>(conv.source.getType()).getDimSize(3);
   bool windowed =
       llvm::any_of(padding, [](int64_t p) { return p; }) || lastColumn >= width;

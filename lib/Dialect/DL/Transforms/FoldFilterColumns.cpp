@@ -37,25 +37,6 @@ using namespace mlir::dl;
 
 namespace {
 
-/// Whether the copy of `conv`'s input runs in parallel: where the
-/// convolution's own work pays for a parallel region on two threads by the
-/// parallel-loop decision's time model (dl-decide-parallelism then runs it
-/// in parallel, and each thread finds the rows it reads copied by itself).
-/// Otherwise one thread copies: the copies of the small convolutions this
-/// pass folds take a few microseconds, under a fork and join (a 1 -> 15
-/// channel 11x11 5x5 one took 4 us at 2 threads with its copy in parallel,
-/// 0.4 on one), and a copy made on one thread for a convolution run on two
-/// hands half of it over between the cores (a 3 -> 19 channel 196x100 3x3
-/// one took 86 us at 2 threads, 57 on one).
-bool copiesInParallel(Conv2DOp conv, int64_t iterations) {
-  ParallelCosts costs;
-  costs.threads = 2;
-  std::optional<double> oneThread = modelOneThreadMicros(conv, costs);
-  return oneThread && modelParallelMicros(*oneThread, iterations, /*forks=*/1,
-                                          /*handoffBytes=*/0.0,
-                                          costs) < costs.margin * *oneThread;
-}
-
 /// The copy of the blocked `input` (N x 1 x H x W x c) whose row h holds, at
 /// output column ow, the S pixels the filter's row covers:
 /// copy[n][0][h][ow][s * c + ch] =

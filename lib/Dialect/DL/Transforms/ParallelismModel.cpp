@@ -88,3 +88,12 @@ dl::chooseParallelLoop(double oneThread, ArrayRef<ScheduleDim> dims,
     choice.loop = choice.bestLoop;
   return choice;
 }
+
+bool dl::copiesInParallel(Conv2DOp conv, int64_t iterations) {
+  ParallelCosts costs;
+  costs.threads = 2;
+  std::optional<double> oneThread = modelOneThreadMicros(conv, costs);
+  return oneThread && modelParallelMicros(*oneThread, iterations, /*forks=*/1,
+                                          /*handoffBytes=*/0.0,
+                                          costs) < costs.margin * *oneThread;
+}

@@ -2,7 +2,9 @@
 // they read (blocked, 1x1, unpadded, strided, where the re-reads of lines
 // shared with skipped pixels outweigh the copy's traffic), the copy's sizes
 // and indices, and which it leaves (unit stride, padding, a 3x3 filter, plain
-// layout, pixels filling whole lines, too few re-reads).
+// layout, pixels filling whole lines, too few re-reads). A plain
+// pixel_vectors convolution is copied where its rows are shorter than the
+// strided vectors of its output columns (its lowering would copy windows).
 // RUN: dl-opt %s --dl-reduce-conv-strides --split-input-file | FileCheck %s
 // With 16-byte lines the 4-float pixels fill whole lines: nothing is copied.
 // RUN: dl-opt %s --dl-reduce-conv-strides=cache-line-bytes=16 --split-input-file | FileCheck %s --check-prefix=LINE16
@@ -104,5 +106,34 @@ func.func @left(%in: memref<1x1x8x8x4xf32>, %f: memref<4x1x1x1x4x4xf32>, %f3: me
   // than the copy's 32 + 16.
   dl.conv2d ins(%in, %f3k : memref<1x1x8x8x4xf32>, memref<3x1x1x1x4x4xf32>) outs(%out3k : memref<1x3x4x4x4xf32>)
       {strides = array<i64: 2, 2>}
+  return
+}
+
+// -----
+
+// Plain pixel_vectors: a 10-column output row at stride 2 reads up to column
+// (16 - 1) * 2 = 30 of a 19-column row, so the lowering would copy a window
+// per row tile: the 214 x 10 x 10 pixels it reads are copied instead, by one
+// thread (the convolution's work does not pay for a parallel region), and
+// the convolution runs at unit stride (its rows then join). With 64 columns
+// (32 outputs: up to column 62) its vectors stay in the rows: left.
+// CHECK-LABEL: func @pixel_vectors
+// CHECK-SAME: (%[[IN:.*]]: memref<1x214x19x19xf32>,
+// CHECK: %[[COPY:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1x214x10x10xf32>
+// CHECK: affine.load %[[IN]][%{{.*}}, %{{.*}}, %{{.*}} * 2, %{{.*}} * 2]
+// CHECK: } {dl.sequential}
+// CHECK-NEXT: dl.conv2d ins(%[[COPY]], %{{.*}} : memref<1x214x10x10xf32>, memref<3x214x1x1xf32>) outs(%{{.*}} : memref<1x3x10x10xf32>) {pixel_vectors}
+// CHECK-NEXT: memref.dealloc %[[COPY]]
+// CHECK-NEXT: dl.conv2d {{.*}} outs(%{{.*}} : memref<1x3x32x32xf32>) {pixel_vectors, strides = array<i64: 2, 2>}
+// CHECK-NEXT: return
+// The line size does not matter to it.
+// LINE16-LABEL: func @pixel_vectors
+// LINE16: memref.alloc() {alignment = 64 : i64} : memref<1x214x10x10xf32>
+func.func @pixel_vectors(%in: memref<1x214x19x19xf32>, %f: memref<3x214x1x1xf32>, %out: memref<1x3x10x10xf32>,
+                         %win: memref<1x214x64x64xf32>, %wout: memref<1x3x32x32xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x214x19x19xf32>, memref<3x214x1x1xf32>) outs(%out : memref<1x3x10x10xf32>)
+      {pixel_vectors, strides = array<i64: 2, 2>}
+  dl.conv2d ins(%win, %f : memref<1x214x64x64xf32>, memref<3x214x1x1xf32>) outs(%wout : memref<1x3x32x32xf32>)
+      {pixel_vectors, strides = array<i64: 2, 2>}
   return
 }

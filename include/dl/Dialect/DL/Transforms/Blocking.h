@@ -145,6 +145,16 @@ inline bool foldsFilterColumns(int64_t channelBlocks, int64_t channelBlock,
          channelBlock * vectors < kMinElementWork;
 }
 
+/// The last input column the taps of a plain `pixel_vectors` convolution
+/// read (its rows start at 0): the last vector of an output row (from
+/// max(OW, 16) - 16) reads up to column (max(OW, 16) - 1) * sw + (S - 1) *
+/// dilation. From the input's width on, its lowering reads a window copy.
+inline int64_t pixelVectorLastColumn(int64_t outColumns, int64_t strideW,
+                                     int64_t filterColumns, int64_t dilationW) {
+  return (std::max(outColumns, kLoweringVectorFloats) - 1) * strideW +
+         (filterColumns - 1) * dilationW;
+}
+
 /// The share of the lanes of `lanes`-float vectors that `extent` elements
 /// fill (the last vector partly).
 inline double laneFill(int64_t extent, int64_t lanes) {

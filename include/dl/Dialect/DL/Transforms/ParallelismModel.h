@@ -24,6 +24,8 @@
 namespace mlir {
 namespace dl {
 
+class Conv2DOp;
+
 /// The machine's costs the decision weighs. The defaults were measured on
 /// the 2-core Zen 5 this project targets (see dl-decide-parallelism's
 /// description in Passes.td).
@@ -92,6 +94,20 @@ ParallelChoice chooseParallelLoop(double oneThread, ArrayRef<ScheduleDim> dims,
                                   int64_t otherRegions,
                                   const ParallelCosts &costs,
                                   HandoffFn handoff = nullptr);
+
+/// Whether a copy of `conv`'s input made for it (dl-fold-filter-columns,
+/// dl-reduce-conv-strides) runs in parallel, over `iterations` of its outer
+/// loops: where the
+/// convolution's own work pays for a parallel region on two threads by the
+/// parallel-loop decision's time model (dl-decide-parallelism then runs it
+/// in parallel, and each thread finds the rows it reads copied by itself).
+/// Otherwise one thread copies: the copies of the small convolutions this
+/// pass folds take a few microseconds, under a fork and join (a 1 -> 15
+/// channel 11x11 5x5 one took 4 us at 2 threads with its copy in parallel,
+/// 0.4 on one), and a copy made on one thread for a convolution run on two
+/// hands half of it over between the cores (a 3 -> 19 channel 196x100 3x3
+/// one took 86 us at 2 threads, 57 on one).
+bool copiesInParallel(Conv2DOp conv, int64_t iterations);
 
 } // namespace dl
 } // namespace mlir
