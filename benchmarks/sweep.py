@@ -19,8 +19,11 @@ with random.Random(S) (the same seed and options give the same shapes;
        and timed, as run.py times blocked convolutions while oneDNN picks its
        own layouts (reorders untimed). Where the pass leaves the convolution
        plain, the plain module is timed and the row says `layout=plain`;
-  2. checks dl's compiled code against the reference lowering once, at the
-     highest thread count (`dl-compile --run --json`, one run);
+  2. times one compile of the module to an object file at the highest thread
+     count (`dl-compile --emit=obj`: the pipeline and LLVM's code
+     generation), then checks dl's compiled code against the reference
+     lowering once, at that thread count (`dl-compile --run --json`, one
+     run);
   3. times dl (`dl-compile --bench`) and oneDNN (`onednn-bench`) at every
      thread count, all interleaved in one run: `--rounds` rounds, the order of
      the (system, threads) runs reversed every other round; each figure is the
@@ -53,7 +56,7 @@ Output: a row per shape as it completes:
   [i/N] <name> layout=<plain|blocked(cb,kb)|blocked-b> flops=<f>
         | t=<threads>: dl <GFLOPS> onednn <GFLOPS> GFLOPS dl/onednn <ratio>
           [GB/s dl <x> (<%> of measured bandwidth) onednn <y> (<%>)] | ...
-        | dl 2t/1t time <r>
+        | dl 2t/1t time <r> | compile <s> s
 where dl/onednn = onednn_ms / dl_ms (above 1: dl is faster) and `2t/1t time`
 is dl's time at the highest thread count over its time at the lowest (0.5:
 perfect scaling from 1 to 2 threads; above 1: more threads are slower). A dl
@@ -62,7 +65,7 @@ failure (dl-opt or dl-compile error, --run mismatch) is a row
 the end. <out>/sweep.csv has a row per shape and thread count, <out>/sweep.png
 (with matplotlib) the ratio against FLOPs (for convolutions the CSV's n is
 the batch, c and k the input and output channels). The output ends with the worst dl
-2t/1t time, the shapes below 0.8 per thread count, the failures, and per
+2t/1t time, the slowest compile, the shapes below 0.8 per thread count, the failures, and per
 thread count
   sweep dl/onednn: geomean=<g> min=<m> threads=<t> shapes=<n>
 over the shapes that ran (the last line is the last thread count's).
@@ -504,6 +507,7 @@ def main():
     rows = []          # one per shape and thread count (the CSV)
     failures = []      # (name, message)
     scaling = []       # (dl hi_t/lo_t time, name)
+    compiles = []      # (seconds of one compile to an object file, name)
     with tempfile.TemporaryDirectory(prefix="dl-sweep-") as tmpdir:
         for index, s in enumerate(shapes):
             name = shape_name(s)
@@ -537,6 +541,21 @@ def main():
                 path = os.path.join(tmpdir, func + ".mlir")
                 with open(path, "w") as f:
                     f.write(module)
+
+                # One compile to an object file, timed: the pipeline's and
+                # LLVM's time, which no run time shows.
+                compile_start = time.time()
+                try:
+                    proc = run_tool([dl_compile, path, "--emit=obj", "-o",
+                                     os.path.join(tmpdir, func + ".o"), "--threads",
+                                     str(hi_t)] + machine, hi_t, args.timeout)
+                except subprocess.TimeoutExpired:
+                    raise Failure(f"dl-compile --emit=obj timed out after {args.timeout} s")
+                if proc.returncode != 0:
+                    raise Failure(f"dl-compile --emit=obj exited {proc.returncode}: "
+                                  + first_line(proc.stderr))
+                base["compile_s"] = time.time() - compile_start
+                compiles.append((base["compile_s"], name))
 
                 # The correctness check, once, at the highest thread count.
                 result, error = try_json(
@@ -629,12 +648,14 @@ def main():
                 for row in rows[-len(threads_list):]:
                     row["dl_scaling"] = r
                 line += f" | dl {hi_t}t/{lo_t}t time {r:.3f}"
+            line += f" | compile {base['compile_s']:.2f} s"
             print(line, flush=True)
 
     fields = ["threads", "op", "name", "status", "layout", "m", "n", "k", "c", "h", "w",
               "r", "s", "stride", "pad", "flops", "bytes", "dl_ms", "onednn_ms",
               "dl_gflops", "onednn_gflops", "ratio", "dl_gbs", "onednn_gbs",
-              "dl_bw_pct", "onednn_bw_pct", "dl_scaling", "round_ratios", "reference_ms",
+              "dl_bw_pct", "onednn_bw_pct", "dl_scaling", "round_ratios", "compile_s",
+              "reference_ms",
               "max_abs_err", "onednn_impl", "error"]
     with open(os.path.join(out, "sweep.csv"), "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
@@ -670,6 +691,9 @@ def main():
     if scaling:
         r, name = max(scaling)
         print(f"worst dl {hi_t}-thread/{lo_t}-thread time: {r:.3f} ({name})")
+    if compiles:
+        seconds, name = max(compiles)
+        print(f"slowest compile: {seconds:.2f} s ({name})")
     for t in threads_list:
         below = [r["name"] for r in ok_rows if r["threads"] == t and r["ratio"] < BELOW]
         print(f"below {BELOW}: {len(below)} threads={t}"
