@@ -362,7 +362,7 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
             kBlocks = llvm::divideCeilSigned(k, bk);
     // With pad_blocks, the last blocks may be partial: C is then copied in
     // and out whole, where it exists, instead of per tile.
-    bool paddedC = op.getPackC() && (m % bm != 0 || n % bn != 0);
+    bool paddedC = op.getPackC() && op.hasPartialCBlocks();
     bool perTileC = options.initializePerTile && !paddedC;
     // The block loops (i, j, k) as scheduled, then the band (bm, bn, bk).
     auto blockCount = [&](int64_t size) -> OpFoldResult {

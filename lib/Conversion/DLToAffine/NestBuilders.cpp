@@ -12,7 +12,40 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 using namespace mlir;
+using namespace mlir::dl;
 using affine::AffineForOp;
+
+namespace {
+
+/// Builds a perfect nest over `bounds` around `body`, but for `hooks` (sorted
+/// by position), which run at their depths.
+void buildHookedNest(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> bounds,
+                     ArrayRef<NestHook> hooks,
+                     function_ref<void(OpBuilder &, Location, ValueRange)> body,
+                     SmallVector<Value> enclosingIvs = {}) {
+  unsigned depth = enclosingIvs.size();
+  if (hooks.empty()) {
+    buildNest(b, loc, bounds.drop_front(depth),
+              [&](OpBuilder &nb, Location l, ValueRange ivs) {
+                SmallVector<Value> all(enclosingIvs);
+                llvm::append_range(all, ivs);
+                body(nb, l, all);
+              });
+    return;
+  }
+  const NestHook &hook = hooks.front();
+  buildNest(b, loc, bounds.slice(depth, hook.position - depth),
+            [&](OpBuilder &nb, Location l, ValueRange ivs) {
+              SmallVector<Value> all(enclosingIvs);
+              llvm::append_range(all, ivs);
+              hook.before(nb, l, all);
+              buildHookedNest(nb, l, bounds, hooks.drop_front(), body, all);
+              if (hook.after)
+                hook.after(nb, l, all);
+            });
+}
+
+} // namespace
 
 namespace mlir {
 namespace dl {
@@ -163,32 +196,6 @@ OuterLoops getOuterLoops(OpBuilder &b, ScheduleAttr schedule,
 void tagParallelLoop(OpBuilder &b, Value iv) {
   affine::getForInductionVarOwner(iv)->setAttr(
       DLDialect::getParallelLoopAttrName(), b.getUnitAttr());
-}
-
-void buildHookedNest(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> bounds,
-                     ArrayRef<NestHook> hooks,
-                     function_ref<void(OpBuilder &, Location, ValueRange)> body,
-                     SmallVector<Value> enclosingIvs) {
-  unsigned depth = enclosingIvs.size();
-  if (hooks.empty()) {
-    buildNest(b, loc, bounds.drop_front(depth),
-              [&](OpBuilder &nb, Location l, ValueRange ivs) {
-                SmallVector<Value> all(enclosingIvs);
-                llvm::append_range(all, ivs);
-                body(nb, l, all);
-              });
-    return;
-  }
-  const NestHook &hook = hooks.front();
-  buildNest(b, loc, bounds.slice(depth, hook.position - depth),
-            [&](OpBuilder &nb, Location l, ValueRange ivs) {
-              SmallVector<Value> all(enclosingIvs);
-              llvm::append_range(all, ivs);
-              hook.before(nb, l, all);
-              buildHookedNest(nb, l, bounds, hooks.drop_front(), body, all);
-              if (hook.after)
-                hook.after(nb, l, all);
-            });
 }
 
 void buildAccumulationNest(

@@ -130,13 +130,6 @@ struct NestHook {
   std::function<void(OpBuilder &, Location, ValueRange)> after = nullptr;
 };
 
-/// Builds a perfect nest over `bounds` around `body`, but for `hooks` (sorted
-/// by position), which run at their depths.
-void buildHookedNest(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> bounds,
-                     ArrayRef<NestHook> hooks,
-                     function_ref<void(OpBuilder &, Location, ValueRange)> body,
-                     SmallVector<Value> enclosingIvs = {});
-
 /// Builds the accumulation nest of a heavy op: the `outer` loops, then the
 /// `innerBounds` loops around `body` (which gets all ivs), with `hooks`
 /// (positions among the outer loops). `init` sets up

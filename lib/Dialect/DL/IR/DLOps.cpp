@@ -204,9 +204,8 @@ LogicalResult MatmulOp::verifyPackBlocks(int64_t m, int64_t n, int64_t k) {
              << (getPadBlocks() ? "] with pad_blocks" : "") << ", got "
              << block;
   }
-  bool partialC = m % (*blocks)[0] != 0 || n % (*blocks)[1] != 0;
   if (getPadBlocks() && (!getPackA() || !getPackB() ||
-                         (partialC && !getPackC()) || hasBlockedB()))
+                         (hasPartialCBlocks() && !getPackC()) || hasBlockedB()))
     return emitOpError("pad_blocks needs pack_a, pack_b, a plain B, and "
                        "pack_c when bm or bn does not divide M or N");
   if (std::optional<int64_t> batch = getBatchBlocks()) {

@@ -25,9 +25,7 @@ using namespace mlir::dl;
 bool dl::computesCInPackedBlocks(MatmulOp op) {
   std::optional<ArrayRef<int64_t>> blocks = op.getPackBlocks();
   // Partial blocks of C (pad_blocks) are computed in the packed buffer.
-  if (blocks && op.getPadBlocks() &&
-      (op.getC().getType().getDimSize(0) % (*blocks)[0] != 0 ||
-       op.getC().getType().getDimSize(1) % (*blocks)[1] != 0))
+  if (op.hasPartialCBlocks())
     return true;
   std::optional<SmallVector<ScheduleDim>> dims = op.getScheduleDims();
   if (!blocks || !dims || (*blocks)[1] == op.getC().getType().getDimSize(1))

@@ -110,6 +110,15 @@ def DL_MatmulOp : DL_DPSOp<"matmul"> {
     ::llvm::LogicalResult verifyPackBlocks(int64_t m, int64_t n, int64_t k);
     /// Whether B is given blocked (rank 4, N/bn x K/bk x bk x bn).
     bool hasBlockedB() { return getB().getType().getRank() == 4; }
+    /// Whether pack_blocks leaves a partial last block of C (bm or bn does
+    /// not divide M or N: pad_blocks, static sizes).
+    bool hasPartialCBlocks() {
+      std::optional<::llvm::ArrayRef<int64_t>> blocks = getPackBlocks();
+      ::mlir::MemRefType c = getC().getType();
+      return blocks && blocks->size() == 3 && c.hasStaticShape() &&
+             (c.getDimSize(0) % (*blocks)[0] != 0 ||
+              c.getDimSize(1) % (*blocks)[1] != 0);
+    }
     /// The dimensions a schedule orders: i, j, k (blocks of M, N, K; k
     /// innermost). Only with pack_blocks.
     std::optional<::llvm::SmallVector<ScheduleDim>> getScheduleDims();
