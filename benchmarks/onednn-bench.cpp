@@ -1,13 +1,15 @@
 //===- onednn-bench.cpp - oneDNN reference timings ------------------------===//
 //
-// Times a single f32 convolution or matmul with oneDNN, or measures the
-// machine's fp32 FMA peak, and prints one line of JSON on stdout. oneDNN is
+// Times a single f32 convolution, matmul or batch normalization with oneDNN,
+// or measures the machine's fp32 FMA peak, and prints one line of JSON on
+// stdout. oneDNN is
 // the bar the dl compiler is compared against in the benchmark harness, and
 // the peak mode gives the roofline both are measured against.
 //
 // Usage:
 //   onednn-bench conv N C K H W R S STRIDE PAD [options]
 //   onednn-bench gemm M N K [options] [--b-layout blocked|plain]
+//   onednn-bench bnorm N C H W [--training] [--relu] [--layout plain|blocked]
 //   onednn-bench peak [--threads T]
 // Options: --threads T (default: all cores), --min-time SEC (0.5),
 //          --min-reps R (5), --warmup W (2).
@@ -15,7 +17,9 @@
 // the layout oneDNN picks for the primitive (format tag `any`), reordered
 // before the timing, as weights packed once for inference are. With
 // `--b-layout plain` B is row-major (K x N) and whatever oneDNN does with it
-// is timed.
+// is timed. A batch normalization (scale and shift, epsilon 1e-3) computes
+// the batch statistics with `--training`, else uses given ones; `--relu`
+// fuses oneDNN's ReLU; `--layout blocked` holds the activations in nChw16c.
 //
 // Threading: the Debian libdnnl build uses the OpenMP runtime (it links
 // libgomp, and dnnl_config.h defines DNNL_CPU_RUNTIME as DNNL_RUNTIME_OMP), so
@@ -64,6 +68,11 @@ struct Options {
   /// A matmul's B in oneDNN's blocked layout (reordered untimed), or plain.
   bool plainB = false;
   bool bLayoutGiven = false;
+  /// Batch normalization: batch statistics, fused ReLU, nChw16c layout.
+  bool training = false;
+  bool relu = false;
+  bool blockedLayout = false;
+  bool bnOptionGiven = false;
 };
 
 struct Result {
@@ -122,8 +131,15 @@ std::vector<std::string> parseArgs(const std::vector<std::string> &args,
       positional.push_back(arg);
       continue;
     }
+    if (arg == "--training" || arg == "--relu") {
+      if (!timingOptions)
+        throw UsageError("unknown option '" + arg + "'");
+      (arg == "--training" ? opts.training : opts.relu) = true;
+      opts.bnOptionGiven = true;
+      continue;
+    }
     bool known =
-        arg == "--threads" ||
+        arg == "--threads" || (timingOptions && arg == "--layout") ||
         (timingOptions && (arg == "--min-time" || arg == "--min-reps" ||
                            arg == "--warmup" || arg == "--b-layout"));
     if (!known)
@@ -143,6 +159,12 @@ std::vector<std::string> parseArgs(const std::vector<std::string> &args,
                          "' (expected blocked or plain)");
       opts.plainB = value == "plain";
       opts.bLayoutGiven = true;
+    } else if (arg == "--layout") {
+      if (value != "blocked" && value != "plain")
+        throw UsageError("invalid --layout: '" + value +
+                         "' (expected blocked or plain)");
+      opts.blockedLayout = value == "blocked";
+      opts.bnOptionGiven = true;
     } else
       opts.warmup = parseInt(value, "--warmup", 0);
   }
@@ -182,7 +204,8 @@ double checksum(const dnnl::primitive &prim,
   if (dst.get_desc() != plainDst.get_desc()) {
     dnnl::reorder(dst, plainDst).execute(stream, dst, plainDst);
     stream.wait();
-  }
+  } else
+    plainDst = dst;
   const float *data = static_cast<const float *>(plainDst.get_data_handle());
   size_t count = plainDst.get_desc().get_size() / sizeof(float);
   double sum = 0;
@@ -332,6 +355,69 @@ void runGemm(const std::vector<std::string> &pos, const Options &opts) {
   printResult("gemm", result, flops, opts.threads, pd.impl_info_str(), sum);
 }
 
+void runBatchNorm(const std::vector<std::string> &pos, const Options &opts) {
+  if (pos.size() != 4)
+    throw UsageError("bnorm expects N C H W");
+  using dim = dnnl::memory::dim;
+  dim n = parseInt(pos[0], "N", 1), c = parseInt(pos[1], "C", 1),
+      h = parseInt(pos[2], "H", 1), w = parseInt(pos[3], "W", 1);
+  checkElements({double(n), double(c), double(h), double(w)}, "input");
+  if (opts.blockedLayout && c % 16 != 0)
+    throw UsageError("--layout blocked needs C a multiple of 16");
+
+  using tag = dnnl::memory::format_tag;
+  using dt = dnnl::memory::data_type;
+  dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  dnnl::stream stream(engine);
+  dnnl::memory::desc dataDesc({n, c, h, w}, dt::f32,
+                              opts.blockedLayout ? tag::nChw16c : tag::nchw);
+  auto flags = dnnl::normalization_flags::use_scale |
+               dnnl::normalization_flags::use_shift;
+  if (!opts.training)
+    flags |= dnnl::normalization_flags::use_global_stats;
+  if (opts.relu)
+    flags |= dnnl::normalization_flags::fuse_norm_relu;
+  dnnl::batch_normalization_forward::primitive_desc pd(
+      dnnl::batch_normalization_forward::desc(
+          opts.training ? dnnl::prop_kind::forward_training
+                        : dnnl::prop_kind::forward_inference,
+          dataDesc, 1e-3f, flags),
+      engine);
+
+  std::vector<float> srcData(n * c * h * w), scaleData(c), shiftData(c),
+      meanData(c), varData(c);
+  fillRandom(srcData, 1);
+  fillRandom(scaleData, 2);
+  fillRandom(shiftData, 3);
+  fillRandom(meanData, 4);
+  for (dim i = 0; i < c; ++i)
+    varData[i] = 1.0f + 0.5f * scaleData[i];
+  dnnl::memory::desc vectorDesc({c}, dt::f32, tag::a);
+  dnnl::memory userSrc({{n, c, h, w}, dt::f32, tag::nchw}, engine,
+                       srcData.data());
+  dnnl::memory src = toPrimitiveLayout(userSrc, dataDesc, engine, stream);
+  dnnl::memory dst(dataDesc, engine);
+  dnnl::memory plainDst({{n, c, h, w}, dt::f32, tag::nchw}, engine);
+  dnnl::memory scale(vectorDesc, engine, scaleData.data()),
+      shift(vectorDesc, engine, shiftData.data()),
+      mean(vectorDesc, engine, meanData.data()),
+      variance(vectorDesc, engine, varData.data());
+  std::unordered_map<int, dnnl::memory> args = {
+      {DNNL_ARG_SRC, src},     {DNNL_ARG_DST, dst},
+      {DNNL_ARG_SCALE, scale}, {DNNL_ARG_SHIFT, shift},
+      {DNNL_ARG_MEAN, mean},   {DNNL_ARG_VARIANCE, variance}};
+  if (opts.training && opts.relu)
+    args[DNNL_ARG_WORKSPACE] = dnnl::memory(pd.workspace_desc(), engine);
+  dnnl::batch_normalization_forward bnorm(pd);
+
+  double sum = checksum(bnorm, args, dst, plainDst, stream);
+  Result result = timePrimitive(bnorm, args, stream, opts);
+  // Counted as dl counts a batch normalization (OpWork.cpp): 4 flops per
+  // element for inference, 8 for training.
+  double flops = (opts.training ? 8.0 : 4.0) * n * c * h * w;
+  printResult("bnorm", result, flops, opts.threads, pd.impl_info_str(), sum);
+}
+
 constexpr double kPeakSeconds = 0.3;
 constexpr long kPeakChunk = 1 << 20;
 
@@ -424,6 +510,8 @@ void printUsage() {
       "usage:\n"
       "  onednn-bench conv N C K H W R S STRIDE PAD [options]\n"
       "  onednn-bench gemm M N K [options] [--b-layout blocked|plain]\n"
+      "  onednn-bench bnorm N C H W [--training] [--relu] "
+      "[--layout plain|blocked]\n"
       "  onednn-bench peak [--threads T]\n"
       "options: --threads T, --min-time SEC, --min-reps R, --warmup W\n"
       "--b-layout: B in oneDNN's layout, reordered untimed (blocked, the\n"
@@ -448,7 +536,7 @@ int main(int argc, char **argv) {
       runPeak(pos, opts);
       return 0;
     }
-    if (mode != "conv" && mode != "gemm")
+    if (mode != "conv" && mode != "gemm" && mode != "bnorm")
       throw UsageError("unknown mode '" + mode + "'");
     if (dnnl::version()->cpu_runtime != DNNL_RUNTIME_OMP) {
       std::fprintf(stderr, "error: libdnnl was not built with OpenMP\n");
@@ -457,10 +545,14 @@ int main(int argc, char **argv) {
     // oneDNN sizes its thread pool from the OpenMP setting at primitive
     // creation, so this must precede any primitive descriptor.
     omp_set_num_threads(opts.threads);
-    if (mode == "conv" && opts.bLayoutGiven)
+    if (mode != "gemm" && opts.bLayoutGiven)
       throw UsageError("--b-layout applies to gemm only");
+    if (mode != "bnorm" && opts.bnOptionGiven)
+      throw UsageError("--training, --relu and --layout apply to bnorm only");
     if (mode == "conv")
       runConv(pos, opts);
+    else if (mode == "bnorm")
+      runBatchNorm(pos, opts);
     else
       runGemm(pos, opts);
     return 0;

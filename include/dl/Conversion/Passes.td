@@ -51,10 +51,20 @@ def ConvertDLToAffine : Pass<"convert-dl-to-affine"> {
       faster on an 8192x1024x1024 GEMM at 1 and 2 threads). A copy inside
       the schedule's parallel loop goes to a scratch each iteration
       allocates and frees.
-    * `dl.batch_norm_training`: per channel, a mean sweep and a variance
-      sweep carried in `iter_args`, then the normalization sweep.
-    * `dl.batch_norm_inference`, element-wise ops, `dl.pack`/`dl.unpack`:
-      one nest over the output.
+    * `dl.batch_norm_training`, `dl.batch_norm_inference`: one loop over
+      the channel groups (a channel of `NCHW`, a block of `NCHW{c}c`) with
+      `(h, w)` collapsed into runs that the sweeps read a vector at a time
+      (16 floats of a channel and a scalar tail; a block's channels).
+      Training: one statistics sweep carrying the sums of `x - shift` and
+      `(x - shift)^2` in `iter_args` (4 independent chains), with the
+      group's first element as the shift (the shifted-data algorithm: a
+      mean of 100 next to a standard deviation of 1 loses no digits), the
+      biased variance `q/m - (s/m)^2` clamped at 0, one `math.rsqrt` per
+      channel; then, for both, one normalize sweep
+      `(x - mean) * gamma * invStd + beta` that applies the op's
+      `activation` and writes each element once. A strided activation
+      goes through contiguous copies.
+    * Element-wise ops, `dl.pack`/`dl.unpack`: one nest over the output.
 
     Dynamic sizes become `memref.dim` symbols of the loop bounds. Every size
     relation of the op (SizeRelations.h: K of A equals K of B, the output

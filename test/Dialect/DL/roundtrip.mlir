@@ -227,6 +227,19 @@ func.func @batch_norm_inference_default_epsilon(%in: memref<2x8x4x4xf32>,
   return
 }
 
+// A fused activation.
+// CHECK-LABEL: func.func @batch_norm_inference_relu6
+// CHECK: dl.batch_norm_inference ins({{.*}}) outs(%{{.*}} : memref<2x8x4x4xf32>) {activation = #dl.activation<relu6>}
+func.func @batch_norm_inference_relu6(%in: memref<2x8x4x4xf32>,
+    %g: memref<8xf32>, %b: memref<8xf32>, %m: memref<8xf32>,
+    %v: memref<8xf32>, %out: memref<2x8x4x4xf32>) {
+  dl.batch_norm_inference ins(%in, %g, %b, %m, %v : memref<2x8x4x4xf32>,
+                              memref<8xf32>, memref<8xf32>, memref<8xf32>,
+                              memref<8xf32>)
+                          outs(%out : memref<2x8x4x4xf32>) {activation = #dl.activation<relu6>}
+  return
+}
+
 // Blocked rank 5 (8 channels = 2 x 4), in place, with an epsilon.
 // CHECK-LABEL: func.func @batch_norm_inference_blocked
 // CHECK-SAME: (%[[IN:.*]]: memref<2x2x4x4x4xf32>

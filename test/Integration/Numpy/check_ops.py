@@ -286,6 +286,24 @@ FUNCTIONS = {
     "bn_training_dynamic": (
         [Arg(2, 3, 5, 7), Arg(3), Arg(3), Out(2, 3, 5, 7), Out(3), Out(3)],
         lambda x, g, b, *outs: bn_training(x, g, b, eps=1e-5)),
+    "bn_training_offset_relu": (
+        [Arg(2, 19, 14, 14, low=99.0, high=101.0), Arg(19), Arg(19),
+         Out(2, 19, 14, 14), Out(19), Out(19)],
+        lambda x, g, b, y, m, v: [relu(y) for y in bn_training(x, g, b)[:1]]
+        + bn_training(x, g, b)[1:]),
+    "bn_training_blocked16_offset_relu6": (
+        [Arg(1, 2, 7, 7, 16, low=99.0, high=101.0),
+         Arg(32, low=-8.0, high=8.0), Arg(32), Out(1, 2, 7, 7, 16), Out(32),
+         Out(32)],
+        lambda x, g, b, y, m, v: [relu6(y) for y in bn_training(x, g, b)[:1]]
+        + bn_training(x, g, b)[1:]),
+    "bn_inference_relu_in_place": (
+        [InOut(1, 21, 7, 7), Arg(21), Arg(21), Arg(21), Var(21)],
+        lambda x, g, b, m, v: [relu(bn_inference(x, g, b, m, v))]),
+    "bn_inference_blocked_dynamic_relu6": (
+        [Arg(2, 3, 5, 11, 8), Arg(24, low=-8.0, high=8.0), Arg(24), Arg(24),
+         Var(24), Out(2, 3, 5, 11, 8)],
+        lambda x, g, b, m, v, y: [relu6(bn_inference(x, g, b, m, v))]),
     # element-wise
     "relu": ([Arg(5, 7, 13), Out(5, 7, 13)], lambda x, y: [relu(x)]),
     "relu_in_place": ([InOut(2, 3, 17, 5)], lambda x: [relu(x)]),

@@ -37,6 +37,10 @@
 // CHECK-NEXT: bn_training_blocked: max_abs_err={{.*}} ok
 // CHECK-NEXT: bn_training_m1: max_abs_err={{.*}} ok
 // CHECK-NEXT: bn_training_dynamic: max_abs_err={{.*}} ok
+// CHECK-NEXT: bn_training_offset_relu: max_abs_err={{.*}} ok
+// CHECK-NEXT: bn_training_blocked16_offset_relu6: max_abs_err={{.*}} ok
+// CHECK-NEXT: bn_inference_relu_in_place: max_abs_err={{.*}} ok
+// CHECK-NEXT: bn_inference_blocked_dynamic_relu6: max_abs_err={{.*}} ok
 // CHECK-NEXT: relu: max_abs_err={{.*}} ok
 // CHECK-NEXT: relu_in_place: max_abs_err={{.*}} ok
 // CHECK-NEXT: relu6: max_abs_err={{.*}} ok
@@ -356,6 +360,65 @@ func.func @bn_training_dynamic(%x: memref<?x?x?x?xf32>, %gamma: memref<?xf32>,
           memref<?xf32>)
       outs(%y, %mean, %var : memref<?x?x?x?xf32>, memref<?xf32>,
            memref<?xf32>) {epsilon = 1.0e-5 : f32}
+  return
+}
+
+// Inputs of mean 100 (check_ops.py): the statistics must not cancel. 19
+// channels, 14x14 (runs of 196 floats: 12 vectors and a 4-float tail), fused
+// ReLU.
+func.func @bn_training_offset_relu(%x: memref<2x19x14x14xf32>,
+                                   %gamma: memref<19xf32>,
+                                   %beta: memref<19xf32>,
+                                   %y: memref<2x19x14x14xf32>,
+                                   %mean: memref<19xf32>, %var: memref<19xf32>) {
+  dl.batch_norm_training
+      ins(%x, %gamma, %beta : memref<2x19x14x14xf32>, memref<19xf32>,
+          memref<19xf32>)
+      outs(%y, %mean, %var : memref<2x19x14x14xf32>, memref<19xf32>,
+           memref<19xf32>) {activation = #dl.activation<relu>}
+  return
+}
+
+// NCHW16c, N = 1, 7x7, mean 100, fused ReLU6 (check_ops.py scales gamma so
+// that outputs reach 6).
+func.func @bn_training_blocked16_offset_relu6(%x: memref<1x2x7x7x16xf32>,
+                                             %gamma: memref<32xf32>,
+                                             %beta: memref<32xf32>,
+                                             %y: memref<1x2x7x7x16xf32>,
+                                             %mean: memref<32xf32>,
+                                             %var: memref<32xf32>) {
+  dl.batch_norm_training
+      ins(%x, %gamma, %beta : memref<1x2x7x7x16xf32>, memref<32xf32>,
+          memref<32xf32>)
+      outs(%y, %mean, %var : memref<1x2x7x7x16xf32>, memref<32xf32>,
+           memref<32xf32>) {activation = #dl.activation<relu6>}
+  return
+}
+
+// In place, N = 1, runs of 7x7 = 49 floats (3 vectors and a tail), ReLU.
+func.func @bn_inference_relu_in_place(%x: memref<1x21x7x7xf32>,
+                                      %gamma: memref<21xf32>,
+                                      %beta: memref<21xf32>,
+                                      %mean: memref<21xf32>,
+                                      %var: memref<21xf32>) {
+  dl.batch_norm_inference
+      ins(%x, %gamma, %beta, %mean, %var : memref<1x21x7x7xf32>,
+          memref<21xf32>, memref<21xf32>, memref<21xf32>, memref<21xf32>)
+      outs(%x : memref<1x21x7x7xf32>) {activation = #dl.activation<relu>}
+  return
+}
+
+// Dynamic blocked sizes, ReLU6.
+func.func @bn_inference_blocked_dynamic_relu6(%x: memref<?x?x?x?x8xf32>,
+                                              %gamma: memref<?xf32>,
+                                              %beta: memref<?xf32>,
+                                              %mean: memref<?xf32>,
+                                              %var: memref<?xf32>,
+                                              %y: memref<?x?x?x?x8xf32>) {
+  dl.batch_norm_inference
+      ins(%x, %gamma, %beta, %mean, %var : memref<?x?x?x?x8xf32>,
+          memref<?xf32>, memref<?xf32>, memref<?xf32>, memref<?xf32>)
+      outs(%y : memref<?x?x?x?x8xf32>) {activation = #dl.activation<relu6>}
   return
 }
 

@@ -17,6 +17,8 @@
 using namespace mlir;
 using namespace mlir::dl;
 
+#include "dl/Dialect/DL/IR/DLEnums.cpp.inc"
+
 #define GET_ATTRDEF_CLASSES
 #include "dl/Dialect/DL/IR/DLAttrs.cpp.inc"
 

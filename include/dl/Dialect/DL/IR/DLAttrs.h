@@ -44,6 +44,8 @@ struct ScheduledLoop {
 } // namespace dl
 } // namespace mlir
 
+#include "dl/Dialect/DL/IR/DLEnums.h.inc"
+
 #define GET_ATTRDEF_CLASSES
 #include "dl/Dialect/DL/IR/DLAttrs.h.inc"
 

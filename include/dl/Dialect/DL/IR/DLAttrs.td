@@ -1,7 +1,8 @@
 //===- DLAttrs.td - dl dialect attributes ------------------*- tablegen -*-===//
 //
 // Attributes of the `dl` dialect: the schedule of the loops around a GEMM
-// band, as the ranking pass decides it and the lowering applies it.
+// band, as the ranking pass decides it and the lowering applies it, and the
+// activation an op applies to its result (fused by dl-fuse-epilogues).
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +11,7 @@
 
 include "dl/Dialect/DL/IR/DLDialect.td"
 include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
 
 def DL_ScheduleAttr : AttrDef<DL_Dialect, "Schedule"> {
   let mnemonic = "schedule";
@@ -62,6 +64,26 @@ def DL_ScheduleAttr : AttrDef<DL_Dialect, "Schedule"> {
       return static_cast<unsigned>(getParallel());
     }
   }];
+}
+
+def DL_Activation : I32EnumAttr<"Activation",
+    "element-wise activation applied to an op's result as it is written", [
+      I32EnumAttrCase<"relu", 0>,
+      I32EnumAttrCase<"relu6", 1>
+    ]> {
+  let cppNamespace = "::mlir::dl";
+  let genSpecializedAttr = 0;
+}
+
+def DL_ActivationAttr : EnumAttr<DL_Dialect, DL_Activation, "activation"> {
+  let summary = "activation fused into the op that produces its input";
+  let description = [{
+    `#dl.activation<relu>` (`max(x, 0)`) or `#dl.activation<relu6>`
+    (`min(max(x, 0), 6)`), with the IEEE maxNum / minNum of `dl.relu` and
+    `dl.relu6`: the op writes the activation of each result element instead
+    of the element, so no separate sweep over the result is needed.
+  }];
+  let assemblyFormat = "`<` $value `>`";
 }
 
 #endif // DL_DIALECT_DL_IR_DLATTRS_TD

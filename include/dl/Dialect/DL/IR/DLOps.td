@@ -226,6 +226,8 @@ def DL_BatchNormInferenceOp : DL_DPSOp<"batch_norm_inference"> {
     per channel `c` of an `NCHW` (rank 4) or `NCHW{c}c` (rank 5, channel
     `c_blk * c + c`) activation. `gamma`, `beta`, `mean`, `variance` have one
     element per channel. `epsilon` (default 1e-3) is inside the square root.
+    With `activation`, the output is the activation of that value
+    (`dl-fuse-epilogues` folds a following `dl.relu` / `dl.relu6` into it).
   }];
   let arguments = (ins
       Arg<DL_Buffer, "input", [MemRead]>:$input,
@@ -234,7 +236,8 @@ def DL_BatchNormInferenceOp : DL_DPSOp<"batch_norm_inference"> {
       Arg<DL_Vector, "mean", [MemRead]>:$mean,
       Arg<DL_Vector, "variance", [MemRead]>:$variance,
       Arg<DL_Buffer, "output", [MemWrite]>:$output,
-      DefaultValuedAttr<F32Attr, "1.0e-3">:$epsilon);
+      DefaultValuedAttr<F32Attr, "1.0e-3">:$epsilon,
+      OptionalAttr<DL_ActivationAttr>:$activation);
   let assemblyFormat = [{
     `ins` `(` $input `,` $gamma `,` $beta `,` $mean `,` $variance `:`
         type($input) `,` type($gamma) `,` type($beta) `,` type($mean) `,`
@@ -253,8 +256,9 @@ def DL_BatchNormTrainingOp : DL_DPSOp<"batch_norm_training"> {
     `mean[c] = sum_{n,h,w} input / m` and the biased variance
     `var[c] = sum_{n,h,w} (input - mean[c])^2 / m` with `m = N * H * W`,
     writes them to `saved_mean` and `saved_variance`, and normalizes:
-    `output = gamma[c] * (input - mean[c]) / sqrt(var[c] + epsilon) + beta[c]`.
-    Layouts as for `dl.batch_norm_inference`.
+    `output = gamma[c] * (input - mean[c]) / sqrt(var[c] + epsilon) + beta[c]`
+    (then `activation`, when given). Layouts as for
+    `dl.batch_norm_inference`.
   }];
   let arguments = (ins
       Arg<DL_Buffer, "input", [MemRead]>:$input,
@@ -263,7 +267,8 @@ def DL_BatchNormTrainingOp : DL_DPSOp<"batch_norm_training"> {
       Arg<DL_Buffer, "output", [MemWrite]>:$output,
       Arg<DL_Vector, "saved mean", [MemWrite]>:$saved_mean,
       Arg<DL_Vector, "saved biased variance", [MemWrite]>:$saved_variance,
-      DefaultValuedAttr<F32Attr, "1.0e-3">:$epsilon);
+      DefaultValuedAttr<F32Attr, "1.0e-3">:$epsilon,
+      OptionalAttr<DL_ActivationAttr>:$activation);
   let assemblyFormat = [{
     `ins` `(` $input `,` $gamma `,` $beta `:`
         type($input) `,` type($gamma) `,` type($beta) `)`
