@@ -105,6 +105,11 @@ void dl::buildDLToLLVMPipeline(OpPassManager &pm,
       pm.addPass(dl::createRankVariants(rankOptions));
     }
   }
+  if (options.fuse) {
+    dl::FuseEpiloguesOptions fuseOptions;
+    fuseOptions.reportFallbacks = options.reportFallbacks;
+    pm.addNestedPass<func::FuncOp>(dl::createFuseEpilogues(fuseOptions));
+  }
   if (options.numThreads > 1) {
     dl::DecideParallelismOptions parallelismOptions;
     parallelismOptions.threads = options.numThreads;

@@ -82,6 +82,11 @@ cl::opt<bool> microkernels(
     "microkernels",
     cl::desc("Outline GEMM bands to LIBXSMM microkernels (default: on)"),
     cl::init(true), cl::cat(category));
+cl::opt<bool> fuse("fuse",
+                   cl::desc("Fuse element-wise ops into the convolutions "
+                            "and batch normalizations that write their "
+                            "inputs (dl-fuse-epilogues; default: on)"),
+                   cl::init(true), cl::cat(category));
 cl::opt<bool> rank("rank",
                    cl::desc("Choose loop schedules by the working-set "
                             "ranking (dl-rank-variants; default: on)"),
@@ -197,6 +202,7 @@ std::function<void(OpPassManager &)> getPipeline(PipelineKind kind) {
     options.numThreads = getThreadCount();
     options.microkernels = microkernels;
     options.rank = rank;
+    options.fuse = fuse;
     options.solveTiles = solveTiles;
     options.tileReport = tileReport;
     options.cacheSizes = cacheSizes;

@@ -36,6 +36,12 @@ struct DLPipelineOptions : public PassPipelineOptions<DLPipelineOptions> {
       llvm::cl::desc("Tile GEMM bands and outline them to LIBXSMM "
                      "microkernels (off: vectorized loops only)"),
       llvm::cl::init(true)};
+  Option<bool> fuse{*this, "fuse",
+                    llvm::cl::desc("Fuse element-wise ops into the "
+                                   "convolutions and batch normalizations "
+                                   "that write their inputs "
+                                   "(dl-fuse-epilogues)"),
+                    llvm::cl::init(true)};
   Option<bool> rank{*this, "rank",
                     llvm::cl::desc("Choose each heavy op's loop schedule with "
                                    "dl-rank-variants (with microkernels)"),

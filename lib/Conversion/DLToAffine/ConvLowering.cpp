@@ -3,11 +3,13 @@
 // The lowering of dl.conv2d: the plain nest, whose taps in the zero padding
 // are skipped with affine.if, or the blocked one, whose filter-row bounds skip
 // the padding rows and whose padding columns are a zero-padded copy (or runs
-// of filter columns with skip_padding_columns), its (ow, c, k) band a GEMM;
+// of filter columns with skip_padding_columns), its (ow, c, k) band a GEMM,
+// and its epilogue applied to each output tile after the tile's reduction;
 // pixel_vectors convolutions go to ConvPixelVectors.
 //
 //===----------------------------------------------------------------------===//
 
+#include "ConvEpilogue.h"
 #include "ConvPixelVectors.h"
 #include "Lowerings.h"
 #include "NestBuilders.h"
@@ -110,12 +112,15 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
   DLToAffineOptions options;
   LogicalResult matchAndRewrite(Conv2DOp op,
                                 PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    ConvEpilogue epilogue(rewriter, loc, op);
     if (op.getPixelVectors()) {
       lowerPixelVectorConv(rewriter, op);
+      epilogue.applyToOutput(rewriter, loc);
+      epilogue.finish(rewriter, loc);
       rewriter.eraseOp(op);
       return success();
     }
-    Location loc = op.getLoc();
     Value input = op.getInput(), filter = op.getFilter(),
           output = op.getOutput();
     bool blocked = op.isBlocked();
@@ -254,12 +259,15 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
     };
     if (!blocked) {
       buildNest(rewriter, loc, bounds, body);
+      epilogue.applyToOutput(rewriter, loc);
     } else {
-      // The tile of (n, kb, oh) and all of (ow, k) per reduction.
-      auto initTile = [&](OpBuilder &b, Location l, ValueRange outerIvs,
-                          const AccumulatorTile &tile) {
-        if (!initializePerTile)
-          return;
+      // The tile of (n, kb, oh) and all of (ow, k) per reduction: set to
+      // zero before it, through the epilogue after it.
+      auto storeTile = [&](OpBuilder &b, Location l, ValueRange outerIvs,
+                           const AccumulatorTile &tile,
+                           function_ref<Value(OpBuilder &, Location, ValueRange,
+                                              ArrayRef<AffineExpr>)>
+                               value) {
         SmallVector<OpFoldResult> extents;
         SmallVector<AffineExpr> base(tile.base.begin(), tile.base.begin() + 3);
         for (unsigned d : {0, 1, 2})
@@ -268,9 +276,23 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
           extents.push_back(outSizes[d]);
           base.push_back(b.getAffineConstantExpr(0));
         }
-        buildTileStore(b, l, output, outerIvs, base, extents,
-                       [&](OpBuilder &, Location, ValueRange,
-                           ArrayRef<AffineExpr>) { return zero; });
+        buildTileStore(b, l, output, outerIvs, base, extents, value);
+      };
+      auto initTile = [&](OpBuilder &b, Location l, ValueRange outerIvs,
+                          const AccumulatorTile &tile) {
+        if (initializePerTile)
+          storeTile(b, l, outerIvs, tile,
+                    [&](OpBuilder &, Location, ValueRange,
+                        ArrayRef<AffineExpr>) { return zero; });
+      };
+      auto finishTile = [&](OpBuilder &b, Location l, ValueRange outerIvs,
+                            const AccumulatorTile &tile) {
+        storeTile(b, l, outerIvs, tile,
+                  [&](OpBuilder &tb, Location tl, ValueRange ivs,
+                      ArrayRef<AffineExpr> index) {
+                    Value sum = loadAt(tb, tl, output, ivs, index);
+                    return epilogue.apply(tb, tl, sum, ivs, ivs.size(), index);
+                  });
       };
       // The filter rows r whose input row oh * stride + r * dilation - top
       // is in [0, H), as bounds over the outer loops (oh is an expression of
@@ -359,7 +381,9 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
         }
       };
       buildAccumulationNest(rewriter, loc, outer, {false, false, false, true},
-                            {}, initTile, reduction);
+                            {}, initTile, reduction, {},
+                            epilogue.empty() ? AccumulatorInitFn(nullptr)
+                                             : AccumulatorInitFn(finishTile));
     }
     for (Value bandIv : bandIvs)
       tagGemmBand(rewriter, bandIv);
@@ -367,6 +391,7 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
       tagParallelLoop(rewriter, parallelIv);
     if (inputCopy)
       memref::DeallocOp::create(rewriter, loc, inputCopy);
+    epilogue.finish(rewriter, loc);
     rewriter.eraseOp(op);
     return success();
   }

@@ -236,6 +236,8 @@ ScheduleAttr MatmulOp::getEffectiveSchedule() {
 // Conv2DOp
 //===----------------------------------------------------------------------===//
 
+static LogicalResult verifyEpilogue(Conv2DOp op);
+
 LogicalResult Conv2DOp::verify() {
   MemRefType in = getInput().getType(), filter = getFilter().getType(),
              out = getOutput().getType();
@@ -305,7 +307,68 @@ LogicalResult Conv2DOp::verify() {
                             !filter.hasStaticShape() || !out.hasStaticShape()))
     return emitOpError("pixel_vectors needs the plain layout and static sizes "
                        "(input, filter, output)");
+  if (failed(verifyEpilogue(*this)))
+    return failure();
   return verifyNoAliasing(*this, getOutput(), {getInput(), getFilter()});
+}
+
+SmallVector<PostOp> Conv2DOp::getPostOps() {
+  SmallVector<PostOp> steps;
+  if (std::optional<ArrayAttr> epilogue = getEpilogue())
+    for (Attribute step : *epilogue)
+      steps.push_back(cast<PostOpAttr>(step).getValue());
+  return steps;
+}
+
+unsigned dl::getPostOpOperandCount(PostOp step) {
+  switch (step) {
+  case PostOp::bias_add:
+  case PostOp::add:
+    return 1;
+  case PostOp::batch_norm_inference:
+    return 4;
+  case PostOp::relu:
+  case PostOp::relu6:
+    return 0;
+  }
+  llvm_unreachable("unknown post-op");
+}
+
+/// The epilogue's operands match its steps: one per bias_add and add, four
+/// per batch_norm_inference (one of them at most, with epilogue_epsilon);
+/// per-channel vectors are rank 1, residuals of the output's rank.
+static LogicalResult verifyEpilogue(Conv2DOp op) {
+  SmallVector<PostOp> steps = op.getPostOps();
+  unsigned expected = 0, batchNorms = 0;
+  for (PostOp step : steps) {
+    expected += getPostOpOperandCount(step);
+    batchNorms += step == PostOp::batch_norm_inference;
+  }
+  ValueRange operands = op.getEpilogueOperands();
+  if (operands.size() != expected)
+    return op.emitOpError()
+           << "epilogue expects " << expected << " operands for its steps, got "
+           << operands.size();
+  if (batchNorms > 1)
+    return op.emitOpError(
+        "epilogue has more than one batch_norm_inference step");
+  if ((batchNorms == 1) != op.getEpilogueEpsilon().has_value())
+    return op.emitOpError("epilogue_epsilon must be given exactly when the "
+                          "epilogue has a batch_norm_inference step");
+  unsigned next = 0;
+  int64_t outRank = op.getOutput().getType().getRank();
+  for (PostOp step : steps) {
+    for (Value operand : operands.slice(next, getPostOpOperandCount(step))) {
+      int64_t rank = cast<MemRefType>(operand.getType()).getRank();
+      int64_t wanted = step == PostOp::add ? outRank : 1;
+      if (rank != wanted)
+        return op.emitOpError()
+               << "epilogue step " << stringifyPostOp(step)
+               << " expects operands of rank " << wanted << ", got " << rank;
+    }
+    next += getPostOpOperandCount(step);
+  }
+  return success();
 }
 
 std::optional<SmallVector<TapColumns>> Conv2DOp::getTapColumns() {

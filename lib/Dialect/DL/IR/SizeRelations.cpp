@@ -109,7 +109,28 @@ void addMatmul(SizeRelations &relations, MatmulOp op) {
                      "columns of C");
 }
 
+/// The operands of a convolution's epilogue: per-channel vectors of the
+/// output's channels, residuals of its shape.
+void addEpilogue(SizeRelations &relations, Conv2DOp op) {
+  ValueRange operands = op.getEpilogueOperands();
+  unsigned next = 0;
+  for (PostOp step : op.getPostOps()) {
+    unsigned count = getPostOpOperandCount(step);
+    if (next + count > operands.size())
+      return; // The verifier reports the count.
+    for (Value operand : operands.slice(next, count)) {
+      if (step == PostOp::add)
+        relations.addSameShape(op.getOutput(), "output", operand,
+                               "epilogue residual");
+      else
+        addPerChannel(relations, op.getOutput(), operand, "epilogue vector");
+    }
+    next += count;
+  }
+}
+
 void addConv2D(SizeRelations &relations, Conv2DOp op) {
+  addEpilogue(relations, op);
   Value in = op.getInput(), filter = op.getFilter(), out = op.getOutput();
   bool plain = !op.isBlocked();
   relations.addEqual(relations.size(in, 0), "input batch",

@@ -86,4 +86,28 @@ def DL_ActivationAttr : EnumAttr<DL_Dialect, DL_Activation, "activation"> {
   let assemblyFormat = "`<` $value `>`";
 }
 
+def DL_PostOp : I32EnumAttr<"PostOp",
+    "element-wise op applied to a convolution's output as it is completed", [
+      I32EnumAttrCase<"bias_add", 0>,
+      I32EnumAttrCase<"add", 1>,
+      I32EnumAttrCase<"batch_norm_inference", 2>,
+      I32EnumAttrCase<"relu", 3>,
+      I32EnumAttrCase<"relu6", 4>
+    ]> {
+  let cppNamespace = "::mlir::dl";
+  let genSpecializedAttr = 0;
+}
+
+def DL_PostOpAttr : EnumAttr<DL_Dialect, DL_PostOp, "post_op"> {
+  let summary = "one step of a convolution's epilogue";
+  let description = [{
+    A step of the `epilogue` of `dl.conv2d`, as `dl-fuse-epilogues` folds
+    the element-wise op of the same name into it: `bias_add` (operand: the
+    per-channel bias), `add` (operand: a buffer of the output's shape, the
+    residual), `batch_norm_inference` (operands: gamma, beta, mean,
+    variance; the op's `epilogue_epsilon`), `relu`, `relu6` (no operand).
+  }];
+  let assemblyFormat = "`<` $value `>`";
+}
+
 #endif // DL_DIALECT_DL_IR_DLATTRS_TD

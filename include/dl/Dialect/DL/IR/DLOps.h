@@ -36,6 +36,9 @@ struct TapColumns {
   int64_t firstTap, endTap, firstColumn, endColumn;
 };
 
+/// The number of epilogue operands a step of a convolution's epilogue takes.
+unsigned getPostOpOperandCount(PostOp step);
+
 } // namespace dl
 } // namespace mlir
 

@@ -170,6 +170,25 @@ def DL_Conv2DOp : DL_DPSOp<"conv2d"> {
               outs(%out : memref<1x64x56x56xf32>)
               {strides = array<i64: 1, 1>, padding = array<i64: 1, 1, 1, 1>}
     ```
+
+    `epilogue` (set by `dl-fuse-epilogues`) is a list of element-wise
+    steps applied in order to each output element once its sum is
+    complete, as if the ops of the same names (`dl.bias_add`, `dl.add`,
+    `dl.batch_norm_inference`, `dl.relu`, `dl.relu6`) ran on the output in
+    place after the convolution; their other operands are the
+    `epilogue_operands`, in order (one per `bias_add` and `add`, four per
+    `batch_norm_inference`, whose epsilon is `epilogue_epsilon`). A blocked
+    convolution applies them to each output tile right after the tile's
+    last reduction step, while the tile is in cache; the other lowerings in
+    one sweep over the output after the convolution.
+
+    ```mlir
+    dl.conv2d ins(%in, %f : memref<1x2x56x56x32xf32>, memref<2x2x3x3x32x32xf32>)
+              outs(%out : memref<1x2x56x56x32xf32>)
+              epilogue(%bias, %residual : memref<64xf32>, memref<1x2x56x56x32xf32>)
+              {padding = array<i64: 1, 1, 1, 1>,
+               epilogue = [#dl.post_op<bias_add>, #dl.post_op<add>, #dl.post_op<relu>]}
+    ```
   }];
   let arguments = (ins
       Arg<DL_Buffer, "input activations", [MemRead]>:$input,
@@ -180,10 +199,15 @@ def DL_Conv2DOp : DL_DPSOp<"conv2d"> {
       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
       OptionalAttr<DL_ScheduleAttr>:$schedule,
       UnitAttr:$skip_padding_columns,
-      UnitAttr:$pixel_vectors);
+      UnitAttr:$pixel_vectors,
+      Arg<Variadic<DL_Buffer>, "epilogue operands", [MemRead]>:$epilogue_operands,
+      OptionalAttr<TypedArrayAttrBase<DL_PostOpAttr, "epilogue steps">>:$epilogue,
+      OptionalAttr<F32Attr>:$epilogue_epsilon);
   let assemblyFormat = [{
     `ins` `(` $input `,` $filter `:` type($input) `,` type($filter) `)`
-    `outs` `(` $output `:` type($output) `)` attr-dict
+    `outs` `(` $output `:` type($output) `)`
+    (`epilogue` `(` $epilogue_operands^ `:` type($epilogue_operands) `)`)?
+    attr-dict
   }];
   let extraClassDeclaration = [{
     ::mlir::MutableOperandRange getDpsInitsMutable() { return getOutputMutable(); }
@@ -212,6 +236,8 @@ def DL_Conv2DOp : DL_DPSOp<"conv2d"> {
     /// blocks, output rows) and cb. Only for the blocked layout with static
     /// output and filter sizes.
     std::optional<::llvm::SmallVector<ScheduleDim>> getScheduleDims();
+    /// The epilogue's steps (empty without one).
+    ::llvm::SmallVector<PostOp> getPostOps();
   }];
 }
 

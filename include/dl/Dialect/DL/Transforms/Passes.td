@@ -234,6 +234,59 @@ def ReduceConvStrides : Pass<"dl-reduce-conv-strides", "::mlir::func::FuncOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def FuseEpilogues : Pass<"dl-fuse-epilogues", "::mlir::func::FuncOp"> {
+  let summary = "Fuse element-wise ops into the convolution or batch "
+                "normalization that writes their input";
+  let description = [{
+    Reduction-aware fusion (PolyDL's Algorithm 3 on buffers): an element-wise
+    op may run on each element of a producer's output as the producer
+    completes it only where that computes what running it afterwards does.
+    For each `dl.conv2d`, `dl.batch_norm_inference` and
+    `dl.batch_norm_training`, the pass looks at the next op of the block
+    that uses the producer's output buffer and fuses it when
+
+    * it is `dl.bias_add`, `dl.add`, `dl.batch_norm_inference` (after a
+      convolution), `dl.relu` or `dl.relu6`, reading the whole buffer the
+      producer writes whole (the same value, or, for a convolution that
+      runs on a view of its output as `dl-merge-conv-rows` leaves it, the
+      buffer under that view; its residual then gets the same view) — the
+      producer writes every element once and last, so each element the
+      consumer reads is complete when the epilogue sees it: a reduction is
+      never fused before it is complete;
+    * it writes that buffer in place, or a buffer of the same shape that
+      the producer can write instead: the producer's buffer is then a
+      `memref.alloc` of the function that nothing else reads (its dealloc
+      aside);
+    * nothing between the two ops reads or writes the buffer or the
+      consumer's output, writes the consumer's other operands, or has
+      effects the pass cannot see (a call); the other operands are defined
+      before the producer.
+
+    The fused ops are erased and recorded on the producer: a convolution's
+    `epilogue` steps and `epilogue_operands` (applied per output tile after
+    its last reduction step), a batch normalization's `activation`
+    (`dl.relu`/`dl.relu6` only: its statistics need the whole input before
+    any output, so nothing else fuses into it). Chains fuse step by step.
+    With `report-fallbacks`, every such consumer left unfused gets a remark
+    saying why.
+
+    ```mlir
+    dl.conv2d ins(%in, %f : ...) outs(%out : memref<1x2x56x56x32xf32>)
+    dl.bias_add ins(%out, %bias : ...) outs(%out : ...)
+    dl.relu ins(%out : ...) outs(%out : ...)
+    // becomes
+    dl.conv2d ins(%in, %f : ...) outs(%out : memref<1x2x56x56x32xf32>)
+        epilogue(%bias : memref<64xf32>)
+        {epilogue = [#dl.post_op<bias_add>, #dl.post_op<relu>]}
+    ```
+  }];
+  let options = [
+    Option<"reportFallbacks", "report-fallbacks", "bool", "false",
+           "Remark on every element-wise consumer of a convolution or batch "
+           "normalization left unfused, with the reason">
+  ];
+}
+
 def MergeConvRows : Pass<"dl-merge-conv-rows", "::mlir::func::FuncOp"> {
   let summary = "Merge the short output rows of blocked 1x1 convolutions";
   let description = [{
