@@ -1962,3 +1962,35 @@ func.func @pixel_vectors_dynamic(%in: memref<?x4x7x7xf32>, %f: memref<1x4x3x3xf3
   dl.conv2d ins(%in, %f : memref<?x4x7x7xf32>, memref<1x4x3x3xf32>) outs(%out : memref<?x1x5x5xf32>) {pixel_vectors}
   return
 }
+
+// -----
+
+func.func @epilogue_operand_count(%in: memref<1x1x4x4x8xf32>, %f: memref<1x1x1x1x8x8xf32>, %out: memref<1x1x4x4x8xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op epilogue expects 1 operands for its steps, got 0}}
+  dl.conv2d ins(%in, %f : memref<1x1x4x4x8xf32>, memref<1x1x1x1x8x8xf32>) outs(%out : memref<1x1x4x4x8xf32>) {epilogue = [#dl.post_op<bias_add>, #dl.post_op<relu>]}
+  return
+}
+
+// -----
+
+func.func @epilogue_epsilon(%in: memref<1x1x4x4x8xf32>, %f: memref<1x1x1x1x8x8xf32>, %out: memref<1x1x4x4x8xf32>, %v: memref<8xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op epilogue_epsilon must be given exactly when the epilogue has a batch_norm_inference step}}
+  dl.conv2d ins(%in, %f : memref<1x1x4x4x8xf32>, memref<1x1x1x1x8x8xf32>) outs(%out : memref<1x1x4x4x8xf32>) epilogue(%v, %v, %v, %v : memref<8xf32>, memref<8xf32>, memref<8xf32>, memref<8xf32>) {epilogue = [#dl.post_op<batch_norm_inference>]}
+  return
+}
+
+// -----
+
+func.func @epilogue_rank(%in: memref<1x1x4x4x8xf32>, %f: memref<1x1x1x1x8x8xf32>, %out: memref<1x1x4x4x8xf32>, %v: memref<8xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op epilogue step add expects operands of rank 5, got 1}}
+  dl.conv2d ins(%in, %f : memref<1x1x4x4x8xf32>, memref<1x1x1x1x8x8xf32>) outs(%out : memref<1x1x4x4x8xf32>) epilogue(%v : memref<8xf32>) {epilogue = [#dl.post_op<add>]}
+  return
+}
+
+// -----
+
+func.func @epilogue_channels(%in: memref<1x1x4x4x8xf32>, %f: memref<1x1x1x1x8x8xf32>, %out: memref<1x1x4x4x8xf32>, %v: memref<7xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op epilogue vector size (7) does not match the number of channels (8)}}
+  dl.conv2d ins(%in, %f : memref<1x1x4x4x8xf32>, memref<1x1x1x1x8x8xf32>) outs(%out : memref<1x1x4x4x8xf32>) epilogue(%v : memref<7xf32>) {epilogue = [#dl.post_op<bias_add>]}
+  return
+}

@@ -227,6 +227,19 @@ func.func @batch_norm_inference_default_epsilon(%in: memref<2x8x4x4xf32>,
   return
 }
 
+// A convolution's epilogue.
+// CHECK-LABEL: func.func @conv2d_epilogue
+// CHECK: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<1x2x4x4x8xf32>, memref<1x2x1x1x8x8xf32>) outs(%{{.*}} : memref<1x1x4x4x8xf32>) epilogue(%{{.*}}, %{{.*}} : memref<8xf32>, memref<1x1x4x4x8xf32>) {epilogue = [#dl.post_op<bias_add>, #dl.post_op<add>, #dl.post_op<relu>]}
+func.func @conv2d_epilogue(%in: memref<1x2x4x4x8xf32>, %f: memref<1x2x1x1x8x8xf32>,
+                           %bias: memref<8xf32>, %r: memref<1x1x4x4x8xf32>,
+                           %out: memref<1x1x4x4x8xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x2x4x4x8xf32>, memref<1x2x1x1x8x8xf32>)
+      outs(%out : memref<1x1x4x4x8xf32>)
+      epilogue(%bias, %r : memref<8xf32>, memref<1x1x4x4x8xf32>)
+      {epilogue = [#dl.post_op<bias_add>, #dl.post_op<add>, #dl.post_op<relu>]}
+  return
+}
+
 // A fused activation.
 // CHECK-LABEL: func.func @batch_norm_inference_relu6
 // CHECK: dl.batch_norm_inference ins({{.*}}) outs(%{{.*}} : memref<2x8x4x4xf32>) {activation = #dl.activation<relu6>}

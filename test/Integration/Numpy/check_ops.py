@@ -342,6 +342,20 @@ FUNCTIONS = {
         [Arg(1, 5, 13, 13), Arg(7, 5, 3, 3), Arg(7), Arg(7), Arg(7), Var(7),
          Out(1, 7, 13, 13), Out(1, 7, 13, 13)],
         lambda x, w, g, b, m, v, *outs: conv_bn_relu(x, w, g, b, m, v)),
+    "fused_conv_bias_add_relu": (
+        [Arg(1, 2, 6, 6, 8), Arg(2, 2, 3, 3, 8, 8), Arg(16), Arg(1, 2, 6, 6, 8),
+         Out(1, 2, 6, 6, 8)],
+        lambda x, w, b, r, y: [relu(bias_add(
+            conv2d_blocked(x, w, padding=(1, 1, 1, 1)), b) + r)]),
+    "fused_conv_merged_rows_add_relu6": (
+        [Arg(2, 1, 7, 7, 16), Arg(2, 1, 1, 1, 16, 16),
+         Arg(2, 2, 7, 7, 16, low=-4.0, high=4.0), Out(2, 2, 7, 7, 16)],
+        lambda x, w, r, y: [relu6(conv2d_blocked(x, w) + r)]),
+    "fused_conv_bn_relu": (
+        [Arg(1, 1, 5, 5, 8), Arg(1, 1, 3, 3, 8, 8), Arg(8), Arg(8), Arg(8),
+         Var(8), Out(1, 1, 5, 5, 8)],
+        lambda x, w, g, b, m, v, y: [relu(bn_inference(
+            conv2d_blocked(x, w, padding=(1, 1, 1, 1)), g, b, m, v))]),
     "blocked_pipeline": (
         [Arg(1, 8, 9, 9), Arg(8, 8, 3, 3), Arg(8), Out(1, 2, 9, 9, 4),
          Out(1, 2, 3, 3, 4, 8), Out(1, 1, 4, 4, 8), Out(1, 8, 4, 4)],

@@ -59,6 +59,9 @@
 // CHECK-NEXT: pack_matrix: max_abs_err={{.*}} ok
 // CHECK-NEXT: unpack_matrix: max_abs_err={{.*}} ok
 // CHECK-NEXT: conv_bn_relu: max_abs_err={{.*}} ok
+// CHECK-NEXT: fused_conv_bias_add_relu: max_abs_err={{.*}} ok
+// CHECK-NEXT: fused_conv_merged_rows_add_relu6: max_abs_err={{.*}} ok
+// CHECK-NEXT: fused_conv_bn_relu: max_abs_err={{.*}} ok
 // CHECK-NEXT: blocked_pipeline: max_abs_err={{.*}} ok
 // CHECK-NEXT: all {{[0-9]+}} functions match numpy
 
@@ -556,6 +559,57 @@ func.func @conv_bn_relu(%x: memref<1x5x13x13xf32>, %f: memref<7x5x3x3xf32>,
           memref<7xf32>, memref<7xf32>, memref<7xf32>, memref<7xf32>)
       outs(%y : memref<1x7x13x13xf32>) {epsilon = 1.0e-5 : f32}
   dl.relu ins(%y : memref<1x7x13x13xf32>) outs(%y : memref<1x7x13x13xf32>)
+  return
+}
+
+// Fused by dl-fuse-epilogues (test/Dialect/DL/Transforms/fuse-epilogues.mlir
+// shows the IR): bias, residual and ReLU in a blocked convolution's
+// epilogue, in place.
+func.func @fused_conv_bias_add_relu(%x: memref<1x2x6x6x8xf32>,
+                                    %f: memref<2x2x3x3x8x8xf32>,
+                                    %bias: memref<16xf32>,
+                                    %r: memref<1x2x6x6x8xf32>,
+                                    %y: memref<1x2x6x6x8xf32>) {
+  dl.conv2d ins(%x, %f : memref<1x2x6x6x8xf32>, memref<2x2x3x3x8x8xf32>)
+            outs(%y : memref<1x2x6x6x8xf32>) {padding = array<i64: 1, 1, 1, 1>}
+  dl.bias_add ins(%y, %bias : memref<1x2x6x6x8xf32>, memref<16xf32>)
+              outs(%y : memref<1x2x6x6x8xf32>)
+  dl.add ins(%r, %y : memref<1x2x6x6x8xf32>, memref<1x2x6x6x8xf32>)
+         outs(%y : memref<1x2x6x6x8xf32>)
+  dl.relu ins(%y : memref<1x2x6x6x8xf32>) outs(%y : memref<1x2x6x6x8xf32>)
+  return
+}
+
+// A pointwise convolution on 7x7 rows (merged by dl-merge-conv-rows) and
+// its residual through the same views, ReLU6.
+func.func @fused_conv_merged_rows_add_relu6(%x: memref<2x1x7x7x16xf32>,
+                                            %f: memref<2x1x1x1x16x16xf32>,
+                                            %r: memref<2x2x7x7x16xf32>,
+                                            %y: memref<2x2x7x7x16xf32>) {
+  dl.conv2d ins(%x, %f : memref<2x1x7x7x16xf32>, memref<2x1x1x1x16x16xf32>)
+            outs(%y : memref<2x2x7x7x16xf32>)
+  dl.add ins(%y, %r : memref<2x2x7x7x16xf32>, memref<2x2x7x7x16xf32>)
+         outs(%y : memref<2x2x7x7x16xf32>)
+  dl.relu6 ins(%y : memref<2x2x7x7x16xf32>) outs(%y : memref<2x2x7x7x16xf32>)
+  return
+}
+
+// Batch normalization (inference) of a scratch convolution output into
+// another buffer, then ReLU: the convolution writes %y through its epilogue.
+func.func @fused_conv_bn_relu(%x: memref<1x1x5x5x8xf32>,
+                              %f: memref<1x1x3x3x8x8xf32>,
+                              %gamma: memref<8xf32>, %beta: memref<8xf32>,
+                              %mean: memref<8xf32>, %var: memref<8xf32>,
+                              %y: memref<1x1x5x5x8xf32>) {
+  %t = memref.alloc() : memref<1x1x5x5x8xf32>
+  dl.conv2d ins(%x, %f : memref<1x1x5x5x8xf32>, memref<1x1x3x3x8x8xf32>)
+            outs(%t : memref<1x1x5x5x8xf32>) {padding = array<i64: 1, 1, 1, 1>}
+  dl.batch_norm_inference
+      ins(%t, %gamma, %beta, %mean, %var : memref<1x1x5x5x8xf32>,
+          memref<8xf32>, memref<8xf32>, memref<8xf32>, memref<8xf32>)
+      outs(%y : memref<1x1x5x5x8xf32>)
+  dl.relu ins(%y : memref<1x1x5x5x8xf32>) outs(%y : memref<1x1x5x5x8xf32>)
+  memref.dealloc %t : memref<1x1x5x5x8xf32>
   return
 }
 

@@ -297,7 +297,9 @@ LogicalResult Conv2DOp::verify() {
                            << ") is larger than the padded input " << dimName
                            << " (" << extents->second << ")";
   }
-  if (failed(verifyStaticSizeRelations(*this)) || failed(verifySchedule(*this)))
+  // The epilogue's operand ranks before the size relations index them.
+  if (failed(verifyEpilogue(*this)) ||
+      failed(verifyStaticSizeRelations(*this)) || failed(verifySchedule(*this)))
     return failure();
   if (getSkipPaddingColumns() && !getTapColumns())
     return emitOpError("skip_padding_columns needs the blocked layout, left "
@@ -307,8 +309,6 @@ LogicalResult Conv2DOp::verify() {
                             !filter.hasStaticShape() || !out.hasStaticShape()))
     return emitOpError("pixel_vectors needs the plain layout and static sizes "
                        "(input, filter, output)");
-  if (failed(verifyEpilogue(*this)))
-    return failure();
   return verifyNoAliasing(*this, getOutput(), {getInput(), getFilter()});
 }
 
