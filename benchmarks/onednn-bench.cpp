@@ -8,6 +8,7 @@
 //
 // Usage:
 //   onednn-bench conv N C K H W R S STRIDE PAD [options]
+//       [--post-ops bias_relu|bn_relu|sum_relu]
 //   onednn-bench gemm M N K [options] [--b-layout blocked|plain]
 //   onednn-bench bnorm N C H W [--training] [--relu] [--layout plain|blocked]
 //   onednn-bench peak [--threads T]
@@ -17,7 +18,11 @@
 // the layout oneDNN picks for the primitive (format tag `any`), reordered
 // before the timing, as weights packed once for inference are. With
 // `--b-layout plain` B is row-major (K x N) and whatever oneDNN does with it
-// is timed. A batch normalization (scale and shift, epsilon 1e-3) computes
+// is timed. `--post-ops` fuses into the convolution what dl's epilogues
+// compute: a bias then ReLU (the convolution's bias), a per-channel scale and
+// shift (batch normalization at inference, as binary post-ops) then ReLU, or
+// the sum with the destination's previous contents (a residual) then ReLU.
+// A batch normalization (scale and shift, epsilon 1e-3) computes
 // the batch statistics with `--training`, else uses given ones; `--relu`
 // fuses oneDNN's ReLU; `--layout blocked` holds the activations in nChw16c.
 //
@@ -73,6 +78,8 @@ struct Options {
   bool relu = false;
   bool blockedLayout = false;
   bool bnOptionGiven = false;
+  /// Convolution post-ops: empty, bias_relu, bn_relu or sum_relu.
+  std::string postOps;
 };
 
 struct Result {
@@ -139,7 +146,8 @@ std::vector<std::string> parseArgs(const std::vector<std::string> &args,
       continue;
     }
     bool known =
-        arg == "--threads" || (timingOptions && arg == "--layout") ||
+        arg == "--threads" ||
+        (timingOptions && (arg == "--layout" || arg == "--post-ops")) ||
         (timingOptions && (arg == "--min-time" || arg == "--min-reps" ||
                            arg == "--warmup" || arg == "--b-layout"));
     if (!known)
@@ -159,6 +167,11 @@ std::vector<std::string> parseArgs(const std::vector<std::string> &args,
                          "' (expected blocked or plain)");
       opts.plainB = value == "plain";
       opts.bLayoutGiven = true;
+    } else if (arg == "--post-ops") {
+      if (value != "bias_relu" && value != "bn_relu" && value != "sum_relu")
+        throw UsageError("invalid --post-ops: '" + value +
+                         "' (expected bias_relu, bn_relu or sum_relu)");
+      opts.postOps = value;
     } else if (arg == "--layout") {
       if (value != "blocked" && value != "plain")
         throw UsageError("invalid --layout: '" + value +
@@ -279,11 +292,30 @@ void runConv(const std::vector<std::string> &pos, const Options &opts) {
   dnnl::memory::desc srcAny({n, c, h, w}, dt::f32, tag::any);
   dnnl::memory::desc weiAny({k, c, r, s}, dt::f32, tag::any);
   dnnl::memory::desc dstAny({n, k, oh, ow}, dt::f32, tag::any);
+  dnnl::memory::desc vectorDesc({k}, dt::f32, tag::a);
+  dnnl::memory::desc perChannelDesc({1, k, 1, 1}, dt::f32, tag::nchw);
+  bool withBias = opts.postOps == "bias_relu";
+  dnnl::post_ops postOps;
+  if (opts.postOps == "bn_relu") {
+    postOps.append_binary(dnnl::algorithm::binary_mul, perChannelDesc);
+    postOps.append_binary(dnnl::algorithm::binary_add, perChannelDesc);
+  } else if (opts.postOps == "sum_relu") {
+    postOps.append_sum(1.0f);
+  }
+  if (!opts.postOps.empty())
+    postOps.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
+  dnnl::primitive_attr attr;
+  attr.set_post_ops(postOps);
   auto makePd = [&](dnnl::algorithm alg) {
-    dnnl::convolution_forward::desc desc(
-        dnnl::prop_kind::forward_inference, alg, srcAny, weiAny, dstAny,
-        {stride, stride}, {pad, pad}, {pad, pad});
-    return dnnl::convolution_forward::primitive_desc(desc, engine);
+    auto desc =
+        withBias
+            ? dnnl::convolution_forward::desc(
+                  dnnl::prop_kind::forward_inference, alg, srcAny, weiAny,
+                  vectorDesc, dstAny, {stride, stride}, {pad, pad}, {pad, pad})
+            : dnnl::convolution_forward::desc(
+                  dnnl::prop_kind::forward_inference, alg, srcAny, weiAny,
+                  dstAny, {stride, stride}, {pad, pad}, {pad, pad});
+    return dnnl::convolution_forward::primitive_desc(desc, attr, engine);
   };
   dnnl::convolution_forward::primitive_desc pd;
   try {
@@ -310,6 +342,28 @@ void runConv(const std::vector<std::string> &pos, const Options &opts) {
   dnnl::convolution_forward conv(pd);
   std::unordered_map<int, dnnl::memory> args = {
       {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DST, dst}};
+  // Per-channel operands of the post-ops: the bias, or the scale and shift.
+  std::vector<float> bias(k), scale(k), shift(k);
+  fillRandom(bias, 3);
+  fillRandom(scale, 4);
+  fillRandom(shift, 5);
+  if (withBias)
+    args[DNNL_ARG_BIAS] = dnnl::memory(vectorDesc, engine, bias.data());
+  if (opts.postOps == "bn_relu") {
+    args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1] =
+        dnnl::memory(perChannelDesc, engine, scale.data());
+    args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(1) | DNNL_ARG_SRC_1] =
+        dnnl::memory(perChannelDesc, engine, shift.data());
+  }
+  if (opts.postOps == "sum_relu") {
+    // The residual: the destination's contents before each run.
+    std::vector<float> residual(n * k * oh * ow);
+    fillRandom(residual, 6);
+    dnnl::memory userResidual({{n, k, oh, ow}, dt::f32, tag::nchw}, engine,
+                              residual.data());
+    dnnl::reorder(userResidual, dst).execute(stream, userResidual, dst);
+    stream.wait();
+  }
 
   double sum = checksum(conv, args, dst, plainDst, stream);
   Result result = timePrimitive(conv, args, stream, opts);
@@ -509,6 +563,7 @@ void printUsage() {
       stderr,
       "usage:\n"
       "  onednn-bench conv N C K H W R S STRIDE PAD [options]\n"
+      "      [--post-ops bias_relu|bn_relu|sum_relu]\n"
       "  onednn-bench gemm M N K [options] [--b-layout blocked|plain]\n"
       "  onednn-bench bnorm N C H W [--training] [--relu] "
       "[--layout plain|blocked]\n"
@@ -549,6 +604,8 @@ int main(int argc, char **argv) {
       throw UsageError("--b-layout applies to gemm only");
     if (mode != "bnorm" && opts.bnOptionGiven)
       throw UsageError("--training, --relu and --layout apply to bnorm only");
+    if (mode != "conv" && !opts.postOps.empty())
+      throw UsageError("--post-ops applies to conv only");
     if (mode == "conv")
       runConv(pos, opts);
     else if (mode == "bnorm")
