@@ -8,7 +8,7 @@
 //
 // Usage:
 //   onednn-bench conv N C K H W R S STRIDE PAD [options]
-//       [--post-ops bias_relu|bn_relu|sum_relu]
+//       [--post-ops bias_relu|bn_relu|sum_relu|bn_train_relu]
 //   onednn-bench gemm M N K [options] [--b-layout blocked|plain]
 //   onednn-bench bnorm N C H W [--training] [--relu] [--layout plain|blocked]
 //   onednn-bench peak [--threads T]
@@ -21,7 +21,9 @@
 // is timed. `--post-ops` fuses into the convolution what dl's epilogues
 // compute: a bias then ReLU (the convolution's bias), a per-channel scale and
 // shift (batch normalization at inference, as binary post-ops) then ReLU, or
-// the sum with the destination's previous contents (a residual) then ReLU.
+// the sum with the destination's previous contents (a residual) then ReLU;
+// `bn_train_relu` runs the convolution (forward training) and then a batch
+// normalization (training, fused ReLU) of its output, timed together.
 // A batch normalization (scale and shift, epsilon 1e-3) computes
 // the batch statistics with `--training`, else uses given ones; `--relu`
 // fuses oneDNN's ReLU; `--layout blocked` holds the activations in nChw16c.
@@ -168,9 +170,11 @@ std::vector<std::string> parseArgs(const std::vector<std::string> &args,
       opts.plainB = value == "plain";
       opts.bLayoutGiven = true;
     } else if (arg == "--post-ops") {
-      if (value != "bias_relu" && value != "bn_relu" && value != "sum_relu")
+      if (value != "bias_relu" && value != "bn_relu" && value != "sum_relu" &&
+          value != "bn_train_relu")
         throw UsageError("invalid --post-ops: '" + value +
-                         "' (expected bias_relu, bn_relu or sum_relu)");
+                         "' (expected bias_relu, bn_relu, sum_relu or "
+                         "bn_train_relu)");
       opts.postOps = value;
     } else if (arg == "--layout") {
       if (value != "blocked" && value != "plain")
@@ -227,23 +231,28 @@ double checksum(const dnnl::primitive &prim,
   return sum;
 }
 
-/// Times \p prim: warmup runs, then timed runs until both the minimum number
-/// of repetitions and the minimum total time are reached.
-Result timePrimitive(const dnnl::primitive &prim,
-                     const std::unordered_map<int, dnnl::memory> &args,
-                     dnnl::stream &stream, const Options &opts) {
-  for (long i = 0; i < opts.warmup; ++i) {
-    prim.execute(stream, args);
+using PrimitiveRun =
+    std::pair<dnnl::primitive, std::unordered_map<int, dnnl::memory>>;
+
+/// Times \p runs, executed one after the other: warmup runs, then timed
+/// runs until both the minimum number of repetitions and the minimum total
+/// time are reached.
+Result timePrimitives(const std::vector<PrimitiveRun> &runs,
+                      dnnl::stream &stream, const Options &opts) {
+  auto execute = [&] {
+    for (const auto &[prim, args] : runs)
+      prim.execute(stream, args);
     stream.wait();
-  }
+  };
+  for (long i = 0; i < opts.warmup; ++i)
+    execute();
   std::vector<double> times;
   double total = 0;
   while (static_cast<long>(times.size()) < kMaxReps &&
          (static_cast<long>(times.size()) < opts.minReps ||
           total < opts.minTime)) {
     auto start = Clock::now();
-    prim.execute(stream, args);
-    stream.wait();
+    execute();
     double seconds =
         std::chrono::duration<double>(Clock::now() - start).count();
     times.push_back(seconds);
@@ -253,6 +262,12 @@ Result timePrimitive(const dnnl::primitive &prim,
   size_t n = times.size();
   double median = n % 2 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
   return {median * 1e3, static_cast<long>(n)};
+}
+
+Result timePrimitive(const dnnl::primitive &prim,
+                     const std::unordered_map<int, dnnl::memory> &args,
+                     dnnl::stream &stream, const Options &opts) {
+  return timePrimitives({{prim, args}}, stream, opts);
 }
 
 void printResult(const char *kind, const Result &result, double flops,
@@ -302,7 +317,9 @@ void runConv(const std::vector<std::string> &pos, const Options &opts) {
   } else if (opts.postOps == "sum_relu") {
     postOps.append_sum(1.0f);
   }
-  if (!opts.postOps.empty())
+  // bn_train_relu: a separate batch normalization primitive follows.
+  bool trainingBatchNorm = opts.postOps == "bn_train_relu";
+  if (!opts.postOps.empty() && !trainingBatchNorm)
     postOps.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
   dnnl::primitive_attr attr;
   attr.set_post_ops(postOps);
@@ -313,8 +330,10 @@ void runConv(const std::vector<std::string> &pos, const Options &opts) {
                   dnnl::prop_kind::forward_inference, alg, srcAny, weiAny,
                   vectorDesc, dstAny, {stride, stride}, {pad, pad}, {pad, pad})
             : dnnl::convolution_forward::desc(
-                  dnnl::prop_kind::forward_inference, alg, srcAny, weiAny,
-                  dstAny, {stride, stride}, {pad, pad}, {pad, pad});
+                  trainingBatchNorm ? dnnl::prop_kind::forward_training
+                                    : dnnl::prop_kind::forward_inference,
+                  alg, srcAny, weiAny, dstAny, {stride, stride}, {pad, pad},
+                  {pad, pad});
     return dnnl::convolution_forward::primitive_desc(desc, attr, engine);
   };
   dnnl::convolution_forward::primitive_desc pd;
@@ -365,9 +384,39 @@ void runConv(const std::vector<std::string> &pos, const Options &opts) {
     stream.wait();
   }
 
+  double flops = 2.0 * n * k * oh * ow * c * r * s;
+  if (trainingBatchNorm) {
+    // Batch normalization (training, fused ReLU) of the convolution's
+    // output, in the layout the convolution chose.
+    dnnl::batch_normalization_forward::primitive_desc bnPd(
+        dnnl::batch_normalization_forward::desc(
+            dnnl::prop_kind::forward_training, pd.dst_desc(), 1e-3f,
+            dnnl::normalization_flags::use_scale |
+                dnnl::normalization_flags::use_shift |
+                dnnl::normalization_flags::fuse_norm_relu),
+        engine);
+    dnnl::memory bnDst(pd.dst_desc(), engine);
+    std::unordered_map<int, dnnl::memory> bnArgs = {
+        {DNNL_ARG_SRC, dst},
+        {DNNL_ARG_DST, bnDst},
+        {DNNL_ARG_SCALE, dnnl::memory(vectorDesc, engine, scale.data())},
+        {DNNL_ARG_SHIFT, dnnl::memory(vectorDesc, engine, shift.data())},
+        {DNNL_ARG_MEAN, dnnl::memory(vectorDesc, engine)},
+        {DNNL_ARG_VARIANCE, dnnl::memory(vectorDesc, engine)},
+        {DNNL_ARG_WORKSPACE, dnnl::memory(bnPd.workspace_desc(), engine)}};
+    dnnl::batch_normalization_forward bnorm(bnPd);
+    conv.execute(stream, args);
+    double sum = checksum(bnorm, bnArgs, bnDst, plainDst, stream);
+    Result result =
+        timePrimitives({{conv, args}, {bnorm, bnArgs}}, stream, opts);
+    std::string impl =
+        std::string(pd.impl_info_str()) + "+" + bnPd.impl_info_str();
+    printResult("conv", result, flops + 8.0 * n * k * oh * ow, opts.threads,
+                impl.c_str(), sum);
+    return;
+  }
   double sum = checksum(conv, args, dst, plainDst, stream);
   Result result = timePrimitive(conv, args, stream, opts);
-  double flops = 2.0 * n * k * oh * ow * c * r * s;
   printResult("conv", result, flops, opts.threads, pd.impl_info_str(), sum);
 }
 
@@ -563,7 +612,7 @@ void printUsage() {
       stderr,
       "usage:\n"
       "  onednn-bench conv N C K H W R S STRIDE PAD [options]\n"
-      "      [--post-ops bias_relu|bn_relu|sum_relu]\n"
+      "      [--post-ops bias_relu|bn_relu|sum_relu|bn_train_relu]\n"
       "  onednn-bench gemm M N K [options] [--b-layout blocked|plain]\n"
       "  onednn-bench bnorm N C H W [--training] [--relu] "
       "[--layout plain|blocked]\n"

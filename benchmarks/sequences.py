@@ -17,11 +17,14 @@ each figure is the median over rounds of the per-round medians):
         measures (the last-level cache's, where these tensors live between
         runs, and memory's).
   conv: convolution + bias + ReLU, + batch normalization (inference) +
-        ReLU, + residual add + ReLU, for the convolutions of
-        resnet50_conv.csv, in the blocked layouts of run.py: dl (fused by
-        dl-fuse-epilogues), dl unfused (--fuse=false) and oneDNN's
+        ReLU, + residual add + ReLU, + batch normalization (training) +
+        ReLU, for the convolutions of resnet50_conv.csv, in the blocked
+        layouts of run.py: dl (fused by dl-fuse-epilogues: the element-wise
+        ops into the convolution, training statistics from the
+        convolution's output tiles), dl unfused (--fuse=false) and oneDNN's
         convolution with post-ops (bias; per-channel scale and shift as
-        binary post-ops; sum), each with eltwise ReLU.
+        binary post-ops; sum), each with eltwise ReLU, or (training) its
+        convolution then its batch normalization with fused ReLU.
 
 Before timing, each dl module is checked against dl's reference lowering
 (`dl-compile --run`, which does not fuse). Ends with, per thread count,
@@ -42,7 +45,7 @@ import run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-SEQUENCES = {"bias_relu": "bias", "bn_relu": "bn", "sum_relu": "residual"}
+SEQUENCES = ("bias_relu", "bn_relu", "sum_relu", "bn_train_relu")
 
 
 def bn_module(n, c, h, w, training, blocked):
@@ -79,16 +82,24 @@ def conv_sequence_module(n, c, k, h, w, r, s, stride, pad, block, sequence):
         args += f", %g: {v}, %b: {v}, %m: {v}, %var: {v}"
         ops = (f"  dl.batch_norm_inference ins(%out, %g, %b, %m, %var : "
                f"{t_out}, {v}, {v}, {v}, {v}) outs(%out : {t_out})\n")
-    else:
+    elif sequence == "sum_relu":
         args += f", %res: {t_out}"
         ops = (f"  dl.add ins(%out, %res : {t_out}, {t_out}) "
                f"outs(%out : {t_out})\n")
+    relu_of = "%out"
+    if sequence == "bn_train_relu":
+        # Training: the normalized output is a buffer of its own, the
+        # statistics are saved.
+        args += f", %g: {v}, %b: {v}, %y: {t_out}, %m: {v}, %var: {v}"
+        ops = (f"  dl.batch_norm_training ins(%out, %g, %b : {t_out}, {v}, {v})\n"
+               f"      outs(%y, %m, %var : {t_out}, {v}, {v})\n")
+        relu_of = "%y"
     return (
         f"func.func @seq({args}, %out: {t_out}) {{\n"
         f"  dl.conv2d ins(%in, %f : {t_in}, {t_f}) outs(%out : {t_out})\n"
         f"      {{strides = array<i64: {stride}, {stride}>, "
         f"padding = array<i64: {pad}, {pad}, {pad}, {pad}>}}\n"
-        f"{ops}  dl.relu ins(%out : {t_out}) outs(%out : {t_out})\n"
+        f"{ops}  dl.relu ins({relu_of} : {t_out}) outs({relu_of} : {t_out})\n"
         "  return\n}\n")
 
 

@@ -15,6 +15,7 @@
 // CHECK-NEXT: tiny_conv+bias_relu {{.*}} dl/onednn {{.*}} unfused {{.*}} (fusion {{.*}}x)
 // CHECK-NEXT: tiny_conv+bn_relu
 // CHECK-NEXT: tiny_conv+sum_relu
+// CHECK-NEXT: tiny_conv+bn_train_relu
 // CHECK-NEXT: geomean dl/onednn bn: {{[0-9.]+}} threads=1
 // CHECK-NEXT: geomean dl/onednn conv: {{[0-9.]+}} threads=1
 // CHECK-NEXT: geomean dl/onednn's fastest layout, plain bn: {{[0-9.]+}} threads=1

@@ -12,8 +12,9 @@
 // * training: one statistics sweep carrying the sums of `x - shift` and
 //   `(x - shift)^2` in iter_args (the shifted-data algorithm: the shift is
 //   the group's first element, so a large mean costs no digits; the biased
-//   variance is `q/m - (s/m)^2`, clamped at 0), one rsqrt per channel, then
-//   the normalize sweep;
+//   variance is `q/m - (s/m)^2`, clamped at 0), or, with row statistics
+//   from the convolution that wrote the input, their merge; one rsqrt per
+//   channel, then the normalize sweep;
 // * inference: the normalize sweep alone.
 //
 // The normalize sweep computes `(x - mean) * (gamma * invStd) + beta` and the
@@ -359,6 +360,68 @@ std::pair<Value, Value> buildStatistics(OpBuilder &b, Location loc,
   return {mean, variance};
 }
 
+/// Per-group mean and biased variance merged from `rows`
+/// (`R1 x R2 x 2 x C`: per group of `rowCount` elements, their mean and sum
+/// of squared deviations) by Chan et al.'s pairwise update, which keeps the
+/// merged sums of squared deviations as exact as the rows'.
+std::pair<Value, Value> mergeRowStatistics(OpBuilder &b, Location loc,
+                                           const RunView &view, Value rows,
+                                           Value group, Value count) {
+  auto rowsType = cast<MemRefType>(rows.getType());
+  int64_t numRows = rowsType.getDimSize(0) * rowsType.getDimSize(1);
+  Type type = view.groupType(b);
+  Value rowCount =
+      f32Constant(b, loc,
+                  static_cast<double>(*getConstantIntValue(view.batch)) *
+                      *getConstantIntValue(view.runLength) / numRows);
+  Value zero = constantOf(b, loc, type, 0.0);
+  SmallVector<Value> merged = buildNest(
+      b, loc,
+      {b.getIndexAttr(rowsType.getDimSize(0)),
+       b.getIndexAttr(rowsType.getDimSize(1))},
+      {f32Constant(b, loc, 0.0), zero, zero},
+      [&](OpBuilder &nb, Location l, ValueRange ivs, ValueRange acc) {
+        // Statistic `which` of the rows' group: a channel, or a block's
+        // channels as a vector.
+        auto load = [&](int64_t which) -> Value {
+          SmallVector<Value> operands(ivs);
+          operands.push_back(group);
+          AffineExpr channel = nb.getAffineDimExpr(2);
+          if (view.blocked)
+            channel = channel * view.vectorType.getNumElements();
+          AffineMap map =
+              AffineMap::get(3, 0,
+                             {nb.getAffineDimExpr(0), nb.getAffineDimExpr(1),
+                              nb.getAffineConstantExpr(which), channel},
+                             nb.getContext());
+          if (view.blocked)
+            return affine::AffineVectorLoadOp::create(nb, l, view.vectorType,
+                                                      rows, map, operands);
+          return affine::AffineLoadOp::create(nb, l, rows, map, operands);
+        };
+        Value countA = acc[0], meanA = acc[1], squaresA = acc[2];
+        Value meanB = load(0), squaresB = load(1);
+        Value countAB = arith::AddFOp::create(nb, l, countA, rowCount);
+        Value delta = arith::SubFOp::create(nb, l, meanB, meanA);
+        Value weightB = broadcastTo(
+            nb, l, arith::DivFOp::create(nb, l, rowCount, countAB), type);
+        Value weightAB = broadcastTo(
+            nb, l,
+            arith::MulFOp::create(
+                nb, l, countA, arith::DivFOp::create(nb, l, rowCount, countAB)),
+            type);
+        Value mean = math::FmaOp::create(nb, l, delta, weightB, meanA);
+        Value squares = math::FmaOp::create(
+            nb, l, arith::MulFOp::create(nb, l, delta, delta), weightAB,
+            arith::AddFOp::create(nb, l, squaresA, squaresB));
+        return SmallVector<Value>{countAB, mean, squares};
+      });
+  Value variance = arith::DivFOp::create(b, loc, merged[2],
+                                         broadcastTo(b, loc, count, type));
+  variance = arith::MaxNumFOp::create(b, loc, variance, zero);
+  return {merged[1], variance};
+}
+
 /// The normalize sweep of a group: `activation((x - mean) * scale + beta)`
 /// with per-group `mean`, `scale` (gamma * invStd) and `beta`.
 void buildNormalizeSweep(OpBuilder &b, Location loc, const RunView &view,
@@ -505,7 +568,11 @@ struct BatchNormTrainingLowering : OpRewritePattern<BatchNormTrainingOp> {
         [&](OpBuilder &b, Location l, ValueRange ivs) {
           Value group = ivs[0];
           auto [mean, variance] =
-              buildStatistics(b, l, view, activations.input, group, count);
+              op.getRowStatistics()
+                  ? mergeRowStatistics(b, l, view, op.getRowStatistics(), group,
+                                       count)
+                  : buildStatistics(b, l, view, activations.input, group,
+                                    count);
           storeGroupValue(b, l, view, mean, op.getSavedMean(), group);
           storeGroupValue(b, l, view, variance, op.getSavedVariance(), group);
           Value invStd = buildInvStd(b, l, variance, epsilon);

@@ -16,7 +16,7 @@ using namespace mlir;
 using namespace mlir::dl;
 
 ConvEpilogue::ConvEpilogue(OpBuilder &b, Location loc, Conv2DOp op)
-    : output(op.getOutput()) {
+    : output(op.getOutput()), rowStatistics(op.getRowStatistics()) {
   ValueRange operands = op.getEpilogueOperands();
   for (PostOp kind : op.getPostOps()) {
     unsigned count = getPostOpOperandCount(kind);
@@ -101,8 +101,100 @@ Value ConvEpilogue::apply(OpBuilder &b, Location loc, Value sum,
   return value;
 }
 
+void ConvEpilogue::buildRowStatistics(OpBuilder &b, Location loc,
+                                      ValueRange ivs, ArrayRef<AffineExpr> base,
+                                      ArrayRef<int64_t> extents) const {
+  auto outputType = cast<MemRefType>(output.getType());
+  int64_t width = outputType.getDimSize(3), block = outputType.getDimSize(4);
+  SmallVector<OpFoldResult> tileBounds = llvm::map_to_vector(
+      extents, [&](int64_t e) -> OpFoldResult { return b.getIndexAttr(e); });
+  buildNest(
+      b, loc, tileBounds, [&](OpBuilder &rb, Location l, ValueRange rowIvs) {
+        // Operands: the enclosing ivs, the row's (n, kb, oh) offsets in the
+        // tile, then ow and k of the loops inside.
+        SmallVector<Value> operands(ivs);
+        llvm::append_range(operands, rowIvs);
+        unsigned first = ivs.size();
+        SmallVector<AffineExpr> row;
+        for (unsigned d = 0; d < 3; ++d)
+          row.push_back(base[d] + rb.getAffineDimExpr(first + d));
+        AffineExpr n = row[0], kb = row[1], oh = row[2];
+        // Nests over (k) or (ow, k) whose body gets the element and statistics
+        // indices.
+        auto overChannels =
+            [&](bool withColumns,
+                function_ref<void(OpBuilder &, Location, ValueRange, unsigned,
+                                  AffineExpr, AffineExpr)>
+                    body) {
+              SmallVector<OpFoldResult> bounds;
+              if (withColumns)
+                bounds.push_back(rb.getIndexAttr(width));
+              bounds.push_back(rb.getIndexAttr(block));
+              buildNest(rb, l, bounds,
+                        [&](OpBuilder &nb, Location nl, ValueRange inner) {
+                          SmallVector<Value> all(operands);
+                          llvm::append_range(all, inner);
+                          unsigned numDims = all.size();
+                          AffineExpr k = nb.getAffineDimExpr(numDims - 1);
+                          AffineExpr ow = withColumns
+                                              ? nb.getAffineDimExpr(numDims - 2)
+                                              : nb.getAffineConstantExpr(0);
+                          body(nb, nl, all, numDims, ow, k);
+                        });
+            };
+        auto statisticsIndex = [&](unsigned which, AffineExpr k) {
+          return SmallVector<AffineExpr>{n, oh, b.getAffineConstantExpr(which),
+                                         kb * block + k};
+        };
+        Value zero = f32Constant(rb, l, 0.0);
+        overChannels(false, [&](OpBuilder &nb, Location nl, ValueRange all,
+                                unsigned numDims, AffineExpr, AffineExpr k) {
+          for (unsigned which : {0u, 1u})
+            storeAt(nb, nl, zero, rowStatistics, all, numDims,
+                    statisticsIndex(which, k));
+        });
+        // Accumulates f(element, mean) into statistic `which`.
+        auto accumulate = [&](unsigned which,
+                              function_ref<Value(OpBuilder &, Location, Value,
+                                                 ValueRange, unsigned,
+                                                 AffineExpr)>
+                                  f) {
+          overChannels(true, [&](OpBuilder &nb, Location nl, ValueRange all,
+                                 unsigned numDims, AffineExpr ow,
+                                 AffineExpr k) {
+            Value x = loadAt(nb, nl, output, all, numDims, {n, kb, oh, ow, k});
+            SmallVector<AffineExpr> index = statisticsIndex(which, k);
+            Value acc = loadAt(nb, nl, rowStatistics, all, numDims, index);
+            storeAt(nb, nl,
+                    arith::AddFOp::create(nb, nl, acc,
+                                          f(nb, nl, x, all, numDims, k)),
+                    rowStatistics, all, numDims, index);
+          });
+        };
+        accumulate(0, [](OpBuilder &, Location, Value x, ValueRange, unsigned,
+                         AffineExpr) { return x; });
+        Value inverseWidth =
+            f32Constant(rb, l, 1.0 / static_cast<double>(width));
+        overChannels(false, [&](OpBuilder &nb, Location nl, ValueRange all,
+                                unsigned numDims, AffineExpr, AffineExpr k) {
+          SmallVector<AffineExpr> index = statisticsIndex(0, k);
+          Value sum = loadAt(nb, nl, rowStatistics, all, numDims, index);
+          storeAt(nb, nl, arith::MulFOp::create(nb, nl, sum, inverseWidth),
+                  rowStatistics, all, numDims, index);
+        });
+        accumulate(1,
+                   [&](OpBuilder &nb, Location nl, Value x, ValueRange all,
+                       unsigned numDims, AffineExpr k) -> Value {
+                     Value mean = loadAt(nb, nl, rowStatistics, all, numDims,
+                                         statisticsIndex(0, k));
+                     Value centered = arith::SubFOp::create(nb, nl, x, mean);
+                     return arith::MulFOp::create(nb, nl, centered, centered);
+                   });
+      });
+}
+
 void ConvEpilogue::applyToOutput(OpBuilder &b, Location loc) const {
-  if (empty())
+  if (!hasSteps())
     return;
   buildNest(b, loc, getSizes(b, loc, output),
             [&](OpBuilder &nb, Location l, ValueRange ivs) {

@@ -287,12 +287,18 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
       };
       auto finishTile = [&](OpBuilder &b, Location l, ValueRange outerIvs,
                             const AccumulatorTile &tile) {
-        storeTile(b, l, outerIvs, tile,
-                  [&](OpBuilder &tb, Location tl, ValueRange ivs,
-                      ArrayRef<AffineExpr> index) {
-                    Value sum = loadAt(tb, tl, output, ivs, index);
-                    return epilogue.apply(tb, tl, sum, ivs, ivs.size(), index);
-                  });
+        if (epilogue.hasSteps())
+          storeTile(b, l, outerIvs, tile,
+                    [&](OpBuilder &tb, Location tl, ValueRange ivs,
+                        ArrayRef<AffineExpr> index) {
+                      Value sum = loadAt(tb, tl, output, ivs, index);
+                      return epilogue.apply(tb, tl, sum, ivs, ivs.size(),
+                                            index);
+                    });
+        if (epilogue.hasRowStatistics())
+          epilogue.buildRowStatistics(b, l, outerIvs,
+                                      ArrayRef(tile.base).take_front(3),
+                                      ArrayRef(tile.extent).take_front(3));
       };
       // The filter rows r whose input row oh * stride + r * dilation - top
       // is in [0, H), as bounds over the outer loops (oh is an expression of
@@ -382,8 +388,9 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
       };
       buildAccumulationNest(rewriter, loc, outer, {false, false, false, true},
                             {}, initTile, reduction, {},
-                            epilogue.empty() ? AccumulatorInitFn(nullptr)
-                                             : AccumulatorInitFn(finishTile));
+                            epilogue.hasSteps() || epilogue.hasRowStatistics()
+                                ? AccumulatorInitFn(finishTile)
+                                : AccumulatorInitFn(nullptr));
     }
     for (Value bandIv : bandIvs)
       tagGemmBand(rewriter, bandIv);

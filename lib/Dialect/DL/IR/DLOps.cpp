@@ -305,6 +305,16 @@ LogicalResult Conv2DOp::verify() {
     return emitOpError("skip_padding_columns needs the blocked layout, left "
                        "or right padding and static widths (input, filter, "
                        "output)");
+  if (Value rows = getRowStatistics()) {
+    auto rowsType = cast<MemRefType>(rows.getType());
+    if (!blocked || !out.hasStaticShape() ||
+        rowsType.getShape() !=
+            ArrayRef<int64_t>{out.getDimSize(0), out.getDimSize(2), 2,
+                              out.getDimSize(1) * out.getDimSize(4)})
+      return emitOpError("row_statistics needs the blocked layout, a static "
+                         "output N x K/k x OH x OW x k and the shape "
+                         "N x OH x 2 x K");
+  }
   if (getPixelVectors() && (blocked || !in.hasStaticShape() ||
                             !filter.hasStaticShape() || !out.hasStaticShape()))
     return emitOpError("pixel_vectors needs the plain layout and static sizes "
@@ -452,6 +462,25 @@ LogicalResult BatchNormTrainingOp::verify() {
   if (getSavedMean() == getSavedVariance())
     return emitOpError()
            << "saved_mean and saved_variance must be different buffers";
+  if (Value rows = getRowStatistics()) {
+    // R1 x R2 x 2 x C, static, and the groups split the m elements of a
+    // channel evenly.
+    auto rowsType = cast<MemRefType>(rows.getType());
+    MemRefType in = getInput().getType();
+    int64_t channels = in.getRank() == 5 ? in.getDimSize(1) * in.getDimSize(4)
+                                         : in.getDimSize(1);
+    int64_t m = in.getDimSize(0) * in.getDimSize(2) * in.getDimSize(3);
+    if (!in.hasStaticShape() || !rowsType.hasStaticShape() ||
+        rowsType.getRank() != 4 || rowsType.getDimSize(2) != 2 ||
+        rowsType.getDimSize(3) != channels)
+      return emitOpError() << "row_statistics must be static R1 x R2 x 2 x "
+                              "channels of a static input";
+    int64_t groups = rowsType.getDimSize(0) * rowsType.getDimSize(1);
+    if (groups == 0 || m % groups != 0)
+      return emitOpError() << "row_statistics has " << groups
+                           << " groups, which do not split the " << m
+                           << " elements per channel evenly";
+  }
   // The statistics are stored before gamma and beta are read.
   for (Value saved : {getSavedMean(), getSavedVariance()})
     if (llvm::is_contained({getGamma(), getBeta()}, saved))

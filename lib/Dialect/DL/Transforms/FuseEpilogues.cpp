@@ -221,6 +221,10 @@ struct FuseEpiloguesPass
     }
     if (!next)
       return false;
+    auto conv = dyn_cast<Conv2DOp>(producer);
+    auto training = dyn_cast<BatchNormTrainingOp>(next);
+    if (conv && training && training.getInput() == buffer)
+      return fuseStatistics(conv, training);
     std::optional<Consumer> consumer = matchConsumer(next, buffer);
     if (!consumer)
       return false;
@@ -235,6 +239,45 @@ struct FuseEpiloguesPass
     }
     apply(producer, buffer, next, *consumer);
     return true;
+  }
+
+  /// Has `conv` write the row statistics of its output, which `training`
+  /// reads right after it, for `training` to merge instead of sweeping its
+  /// input: the conv output is then read once more, to normalize, instead
+  /// of twice. The normalization itself stays where it is: it needs the
+  /// statistics of the whole output. Returns false (with a remark why, if
+  /// asked) where the statistics stay in `training`.
+  bool fuseStatistics(Conv2DOp conv, BatchNormTrainingOp training) {
+    MemRefType out = conv.getOutput().getType();
+    const char *reason = nullptr;
+    if (conv.getRowStatistics() || training.getRowStatistics())
+      return false;
+    if (!conv.isBlocked())
+      reason = "the convolution has the plain layout";
+    else if (!out.hasStaticShape() ||
+             !training.getInput().getType().hasStaticShape())
+      reason = "a size is dynamic";
+    else if (!llvm::all_of(getOutputViews(conv.getOutput()), keepsChannels))
+      reason = "the convolution writes a view of the buffer that does not "
+               "keep its channel dims";
+    if (reason) {
+      if (reportFallbacks)
+        training->emitRemark(llvm::formatv(
+            "dl-fuse-epilogues: statistics not fused into the dl.conv2d "
+            "that writes its input: {0}",
+            reason));
+      return false;
+    }
+    OpBuilder b(conv);
+    auto rowsType = MemRefType::get({out.getDimSize(0), out.getDimSize(2), 2,
+                                     out.getDimSize(1) * out.getDimSize(4)},
+                                    b.getF32Type());
+    Value rows = memref::AllocOp::create(b, conv.getLoc(), rowsType);
+    conv.getRowStatisticsMutable().assign(rows);
+    training.getRowStatisticsMutable().assign(rows);
+    b.setInsertionPointAfter(training);
+    memref::DeallocOp::create(b, training.getLoc(), rows);
+    return false;
   }
 
   /// Why `consumer` (reading `buffer`, after the ops `between`) may not

@@ -129,7 +129,7 @@ def DL_MatmulOp : DL_DPSOp<"matmul"> {
   }];
 }
 
-def DL_Conv2DOp : DL_DPSOp<"conv2d"> {
+def DL_Conv2DOp : DL_DPSOp<"conv2d", [AttrSizedOperandSegments]> {
   let summary = "2-D forward convolution, plain (NCHW/KCRS) or blocked layout";
   let description = [{
     `output[n][k][oh][ow] = sum_{c,r,s} input[n][c][ih][iw] * filter[k][c][r][s]`
@@ -189,6 +189,15 @@ def DL_Conv2DOp : DL_DPSOp<"conv2d"> {
               {padding = array<i64: 1, 1, 1, 1>,
                epilogue = [#dl.post_op<bias_add>, #dl.post_op<add>, #dl.post_op<relu>]}
     ```
+
+    `row_statistics` (set by `dl-fuse-epilogues` for a batch normalization
+    in training that reads the output; blocked layout, static sizes) is
+    also written: `N x OH x 2 x C` (C the output channels), for each output
+    row `(n, oh)` and channel the mean over the row's `OW` elements (as
+    written, after the epilogue) at `[n][oh][0][c]` and the sum of their
+    squared deviations from it at `[n][oh][1][c]`. Each output tile's
+    statistics are computed right after its epilogue, while it is in cache,
+    two passes over the tile; `dl.batch_norm_training` merges them.
   }];
   let arguments = (ins
       Arg<DL_Buffer, "input activations", [MemRead]>:$input,
@@ -201,12 +210,14 @@ def DL_Conv2DOp : DL_DPSOp<"conv2d"> {
       UnitAttr:$skip_padding_columns,
       UnitAttr:$pixel_vectors,
       Arg<Variadic<DL_Buffer>, "epilogue operands", [MemRead]>:$epilogue_operands,
+      Arg<Optional<DL_Buffer>, "row statistics", [MemWrite]>:$row_statistics,
       OptionalAttr<TypedArrayAttrBase<DL_PostOpAttr, "epilogue steps">>:$epilogue,
       OptionalAttr<F32Attr>:$epilogue_epsilon);
   let assemblyFormat = [{
     `ins` `(` $input `,` $filter `:` type($input) `,` type($filter) `)`
     `outs` `(` $output `:` type($output) `)`
     (`epilogue` `(` $epilogue_operands^ `:` type($epilogue_operands) `)`)?
+    (`row_statistics` `(` $row_statistics^ `:` type($row_statistics) `)`)?
     attr-dict
   }];
   let extraClassDeclaration = [{
@@ -285,6 +296,12 @@ def DL_BatchNormTrainingOp : DL_DPSOp<"batch_norm_training"> {
     `output = gamma[c] * (input - mean[c]) / sqrt(var[c] + epsilon) + beta[c]`
     (then `activation`, when given). Layouts as for
     `dl.batch_norm_inference`.
+
+    With `row_statistics` (`R1 x R2 x 2 x C`, as a `dl.conv2d` writes them
+    for the input), the statistics are merged from those of its
+    `R1 * R2` groups of `m / (R1 * R2)` elements each (Chan et al.'s
+    pairwise update of mean and sum of squared deviations) instead of
+    swept from the input, which is then read once, to normalize.
   }];
   let arguments = (ins
       Arg<DL_Buffer, "input", [MemRead]>:$input,
@@ -293,6 +310,7 @@ def DL_BatchNormTrainingOp : DL_DPSOp<"batch_norm_training"> {
       Arg<DL_Buffer, "output", [MemWrite]>:$output,
       Arg<DL_Vector, "saved mean", [MemWrite]>:$saved_mean,
       Arg<DL_Vector, "saved biased variance", [MemWrite]>:$saved_variance,
+      Arg<Optional<DL_Buffer>, "row statistics", [MemRead]>:$row_statistics,
       DefaultValuedAttr<F32Attr, "1.0e-3">:$epsilon,
       OptionalAttr<DL_ActivationAttr>:$activation);
   let assemblyFormat = [{
@@ -300,6 +318,7 @@ def DL_BatchNormTrainingOp : DL_DPSOp<"batch_norm_training"> {
         type($input) `,` type($gamma) `,` type($beta) `)`
     `outs` `(` $output `,` $saved_mean `,` $saved_variance `:`
         type($output) `,` type($saved_mean) `,` type($saved_variance) `)`
+    (`row_statistics` `(` $row_statistics^ `:` type($row_statistics) `)`)?
     attr-dict
   }];
   let extraClassDeclaration = [{
