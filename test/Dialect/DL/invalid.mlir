@@ -1994,3 +1994,20 @@ func.func @epilogue_channels(%in: memref<1x1x4x4x8xf32>, %f: memref<1x1x1x1x8x8x
   dl.conv2d ins(%in, %f : memref<1x1x4x4x8xf32>, memref<1x1x1x1x8x8xf32>) outs(%out : memref<1x1x4x4x8xf32>) epilogue(%v : memref<7xf32>) {epilogue = [#dl.post_op<bias_add>]}
   return
 }
+
+// -----
+
+func.func @row_statistics_shape(%in: memref<1x1x4x4x8xf32>, %f: memref<1x1x1x1x8x8xf32>, %out: memref<1x1x4x4x8xf32>, %rows: memref<1x4x2x4xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op row_statistics needs the blocked layout, a static output N x K/k x OH x OW x k and the shape N x OH x 2 x K}}
+  dl.conv2d ins(%in, %f : memref<1x1x4x4x8xf32>, memref<1x1x1x1x8x8xf32>) outs(%out : memref<1x1x4x4x8xf32>) row_statistics(%rows : memref<1x4x2x4xf32>)
+  return
+}
+
+// -----
+
+func.func @row_statistics_groups(%x: memref<1x4x5x5xf32>, %g: memref<4xf32>, %b: memref<4xf32>, %y: memref<1x4x5x5xf32>, %m: memref<4xf32>, %v: memref<4xf32>, %rows: memref<1x3x2x4xf32>) {
+  // expected-error @+1 {{'dl.batch_norm_training' op row_statistics has 3 groups, which do not split the 25 elements per channel evenly}}
+  dl.batch_norm_training ins(%x, %g, %b : memref<1x4x5x5xf32>, memref<4xf32>, memref<4xf32>)
+      outs(%y, %m, %v : memref<1x4x5x5xf32>, memref<4xf32>, memref<4xf32>) row_statistics(%rows : memref<1x3x2x4xf32>)
+  return
+}

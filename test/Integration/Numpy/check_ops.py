@@ -173,6 +173,13 @@ def conv_bn_relu(x, w, gamma, beta, mean, var):
     return [conv, relu(bn_inference(conv, gamma, beta, mean, var, eps=1e-5))]
 
 
+def fused_conv_bn_training_relu(x, w, gamma, beta):
+    """[conv, output, saved_mean, saved_variance]."""
+    conv = conv2d_blocked(x, w, padding=(1, 1, 1, 1))
+    y, mean, var = bn_training(conv, gamma, beta)
+    return [conv, relu(y), mean, var]
+
+
 def blocked_pipeline(x, w, bias):
     """[packed x, packed w, blocked conv, unpacked conv + bias], computed
     with the plain convolution."""
@@ -356,6 +363,12 @@ FUNCTIONS = {
          Var(8), Out(1, 1, 5, 5, 8)],
         lambda x, w, g, b, m, v, y: [relu(bn_inference(
             conv2d_blocked(x, w, padding=(1, 1, 1, 1)), g, b, m, v))]),
+    "fused_conv_bn_training_relu": (
+        [Arg(2, 1, 6, 6, 8, low=9.0, high=11.0),
+         Arg(2, 1, 3, 3, 8, 8, low=0.0, high=0.1), Arg(16), Arg(16),
+         Out(2, 2, 6, 6, 8), Out(2, 2, 6, 6, 8), Out(16), Out(16)],
+        lambda x, w, g, b, conv, y, m, v: fused_conv_bn_training_relu(
+            x, w, g, b)),
     "blocked_pipeline": (
         [Arg(1, 8, 9, 9), Arg(8, 8, 3, 3), Arg(8), Out(1, 2, 9, 9, 4),
          Out(1, 2, 3, 3, 4, 8), Out(1, 1, 4, 4, 8), Out(1, 8, 4, 4)],

@@ -62,6 +62,7 @@
 // CHECK-NEXT: fused_conv_bias_add_relu: max_abs_err={{.*}} ok
 // CHECK-NEXT: fused_conv_merged_rows_add_relu6: max_abs_err={{.*}} ok
 // CHECK-NEXT: fused_conv_bn_relu: max_abs_err={{.*}} ok
+// CHECK-NEXT: fused_conv_bn_training_relu: max_abs_err={{.*}} ok
 // CHECK-NEXT: blocked_pipeline: max_abs_err={{.*}} ok
 // CHECK-NEXT: all {{[0-9]+}} functions match numpy
 
@@ -610,6 +611,27 @@ func.func @fused_conv_bn_relu(%x: memref<1x1x5x5x8xf32>,
       outs(%y : memref<1x1x5x5x8xf32>)
   dl.relu ins(%y : memref<1x1x5x5x8xf32>) outs(%y : memref<1x1x5x5x8xf32>)
   memref.dealloc %t : memref<1x1x5x5x8xf32>
+  return
+}
+
+// Batch normalization in training of a convolution's output: the statistics
+// come from the convolution's output tiles (row_statistics), here of outputs
+// with a large mean (inputs in [9, 11], positive weights), then ReLU.
+func.func @fused_conv_bn_training_relu(%x: memref<2x1x6x6x8xf32>,
+                                       %f: memref<2x1x3x3x8x8xf32>,
+                                       %gamma: memref<16xf32>,
+                                       %beta: memref<16xf32>,
+                                       %conv: memref<2x2x6x6x8xf32>,
+                                       %y: memref<2x2x6x6x8xf32>,
+                                       %mean: memref<16xf32>,
+                                       %var: memref<16xf32>) {
+  dl.conv2d ins(%x, %f : memref<2x1x6x6x8xf32>, memref<2x1x3x3x8x8xf32>)
+            outs(%conv : memref<2x2x6x6x8xf32>) {padding = array<i64: 1, 1, 1, 1>}
+  dl.batch_norm_training ins(%conv, %gamma, %beta : memref<2x2x6x6x8xf32>,
+                             memref<16xf32>, memref<16xf32>)
+      outs(%y, %mean, %var : memref<2x2x6x6x8xf32>, memref<16xf32>,
+           memref<16xf32>)
+  dl.relu ins(%y : memref<2x2x6x6x8xf32>) outs(%y : memref<2x2x6x6x8xf32>)
   return
 }
 

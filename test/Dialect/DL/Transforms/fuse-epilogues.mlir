@@ -154,3 +154,44 @@ func.func @unknown_effects(%in: memref<1x1x4x4x8xf32>, %f: memref<1x1x1x1x8x8xf3
   dl.relu ins(%out : memref<1x1x4x4x8xf32>) outs(%out : memref<1x1x4x4x8xf32>)
   return
 }
+
+// -----
+
+// BN training after a blocked convolution: the convolution writes the row
+// statistics of its output into a scratch the BN merges; the normalization
+// stays in the BN (it needs the statistics of the whole output) and the
+// ReLU after it becomes its activation.
+// CHECK-LABEL: func.func @training_statistics
+// CHECK: %[[ROWS:.*]] = memref.alloc() : memref<2x5x2x32xf32>
+// CHECK-NEXT: dl.conv2d {{.*}} outs(%[[OUT:[a-z0-9_]+]] : memref<2x2x5x5x16xf32>) row_statistics(%[[ROWS]] : memref<2x5x2x32xf32>)
+// CHECK-NEXT: dl.batch_norm_training ins(%[[OUT]], {{.*}} row_statistics(%[[ROWS]] : memref<2x5x2x32xf32>) {activation = #dl.activation<relu>}
+// CHECK-NEXT: memref.dealloc %[[ROWS]]
+// CHECK-NOT: dl.relu
+func.func @training_statistics(%in: memref<2x1x5x5x16xf32>, %f: memref<2x1x3x3x16x16xf32>,
+                               %g: memref<32xf32>, %b: memref<32xf32>,
+                               %out: memref<2x2x5x5x16xf32>, %y: memref<2x2x5x5x16xf32>,
+                               %m: memref<32xf32>, %v: memref<32xf32>) {
+  dl.conv2d ins(%in, %f : memref<2x1x5x5x16xf32>, memref<2x1x3x3x16x16xf32>)
+      outs(%out : memref<2x2x5x5x16xf32>) {padding = array<i64: 1, 1, 1, 1>}
+  dl.batch_norm_training ins(%out, %g, %b : memref<2x2x5x5x16xf32>, memref<32xf32>, memref<32xf32>)
+      outs(%y, %m, %v : memref<2x2x5x5x16xf32>, memref<32xf32>, memref<32xf32>)
+  dl.relu ins(%y : memref<2x2x5x5x16xf32>) outs(%y : memref<2x2x5x5x16xf32>)
+  return
+}
+
+// -----
+
+// Refused: the plain-layout convolution has no output tiles to take the
+// statistics of.
+// CHECK-LABEL: func.func @training_statistics_plain
+// CHECK-NOT: row_statistics
+func.func @training_statistics_plain(%in: memref<1x3x5x5xf32>, %f: memref<4x3x1x1xf32>,
+                                     %g: memref<4xf32>, %b: memref<4xf32>,
+                                     %out: memref<1x4x5x5xf32>, %y: memref<1x4x5x5xf32>,
+                                     %m: memref<4xf32>, %v: memref<4xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x3x5x5xf32>, memref<4x3x1x1xf32>) outs(%out : memref<1x4x5x5xf32>)
+  // expected-remark @below {{statistics not fused into the dl.conv2d that writes its input: the convolution has the plain layout}}
+  dl.batch_norm_training ins(%out, %g, %b : memref<1x4x5x5xf32>, memref<4xf32>, memref<4xf32>)
+      outs(%y, %m, %v : memref<1x4x5x5xf32>, memref<4xf32>, memref<4xf32>)
+  return
+}

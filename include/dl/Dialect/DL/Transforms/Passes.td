@@ -285,6 +285,7 @@ def FuseEpilogues : Pass<"dl-fuse-epilogues", "::mlir::func::FuncOp"> {
            "Remark on every element-wise consumer of a convolution or batch "
            "normalization left unfused, with the reason">
   ];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
 def MergeConvRows : Pass<"dl-merge-conv-rows", "::mlir::func::FuncOp"> {
