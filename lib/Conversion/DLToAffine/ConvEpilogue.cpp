@@ -106,90 +106,67 @@ void ConvEpilogue::buildRowStatistics(OpBuilder &b, Location loc,
                                       ArrayRef<int64_t> extents) const {
   auto outputType = cast<MemRefType>(output.getType());
   int64_t width = outputType.getDimSize(3), block = outputType.getDimSize(4);
+  // A pixel's channels of the block, one vector: the sums over a row are
+  // carried in registers.
+  auto vectorType = VectorType::get({block}, b.getF32Type());
   SmallVector<OpFoldResult> tileBounds = llvm::map_to_vector(
       extents, [&](int64_t e) -> OpFoldResult { return b.getIndexAttr(e); });
   buildNest(
       b, loc, tileBounds, [&](OpBuilder &rb, Location l, ValueRange rowIvs) {
-        // Operands: the enclosing ivs, the row's (n, kb, oh) offsets in the
-        // tile, then ow and k of the loops inside.
         SmallVector<Value> operands(ivs);
         llvm::append_range(operands, rowIvs);
-        unsigned first = ivs.size();
+        unsigned numDims = operands.size();
         SmallVector<AffineExpr> row;
         for (unsigned d = 0; d < 3; ++d)
-          row.push_back(base[d] + rb.getAffineDimExpr(first + d));
+          row.push_back(base[d] + rb.getAffineDimExpr(ivs.size() + d));
         AffineExpr n = row[0], kb = row[1], oh = row[2];
-        // Nests over (k) or (ow, k) whose body gets the element and statistics
-        // indices.
-        auto overChannels =
-            [&](bool withColumns,
-                function_ref<void(OpBuilder &, Location, ValueRange, unsigned,
-                                  AffineExpr, AffineExpr)>
-                    body) {
-              SmallVector<OpFoldResult> bounds;
-              if (withColumns)
-                bounds.push_back(rb.getIndexAttr(width));
-              bounds.push_back(rb.getIndexAttr(block));
-              buildNest(rb, l, bounds,
-                        [&](OpBuilder &nb, Location nl, ValueRange inner) {
-                          SmallVector<Value> all(operands);
-                          llvm::append_range(all, inner);
-                          unsigned numDims = all.size();
-                          AffineExpr k = nb.getAffineDimExpr(numDims - 1);
-                          AffineExpr ow = withColumns
-                                              ? nb.getAffineDimExpr(numDims - 2)
-                                              : nb.getAffineConstantExpr(0);
-                          body(nb, nl, all, numDims, ow, k);
-                        });
+        // One sweep over the row's pixels: acc = f(pixel vector, acc).
+        auto sweep =
+            [&](Value init,
+                function_ref<Value(OpBuilder &, Location, Value, Value)> f) {
+              auto loop = affine::AffineForOp::create(
+                  rb, l, 0, width, 1, init,
+                  [&](OpBuilder &pb, Location pl, Value ow, ValueRange acc) {
+                    SmallVector<Value> all(operands);
+                    all.push_back(ow);
+                    AffineMap map =
+                        AffineMap::get(numDims + 1, 0,
+                                       {n, kb, oh, pb.getAffineDimExpr(numDims),
+                                        pb.getAffineConstantExpr(0)},
+                                       pb.getContext());
+                    Value x = affine::AffineVectorLoadOp::create(
+                        pb, pl, vectorType, output, map, all);
+                    affine::AffineYieldOp::create(pb, pl, f(pb, pl, x, acc[0]));
+                  });
+              return loop.getResult(0);
             };
-        auto statisticsIndex = [&](unsigned which, AffineExpr k) {
-          return SmallVector<AffineExpr>{n, oh, b.getAffineConstantExpr(which),
-                                         kb * block + k};
+        auto store = [&](Value value, int64_t which) {
+          AffineMap map = AffineMap::get(
+              numDims, 0, {n, oh, rb.getAffineConstantExpr(which), kb * block},
+              rb.getContext());
+          affine::AffineVectorStoreOp::create(rb, l, value, rowStatistics, map,
+                                              operands);
         };
-        Value zero = f32Constant(rb, l, 0.0);
-        overChannels(false, [&](OpBuilder &nb, Location nl, ValueRange all,
-                                unsigned numDims, AffineExpr, AffineExpr k) {
-          for (unsigned which : {0u, 1u})
-            storeAt(nb, nl, zero, rowStatistics, all, numDims,
-                    statisticsIndex(which, k));
-        });
-        // Accumulates f(element, mean) into statistic `which`.
-        auto accumulate = [&](unsigned which,
-                              function_ref<Value(OpBuilder &, Location, Value,
-                                                 ValueRange, unsigned,
-                                                 AffineExpr)>
-                                  f) {
-          overChannels(true, [&](OpBuilder &nb, Location nl, ValueRange all,
-                                 unsigned numDims, AffineExpr ow,
-                                 AffineExpr k) {
-            Value x = loadAt(nb, nl, output, all, numDims, {n, kb, oh, ow, k});
-            SmallVector<AffineExpr> index = statisticsIndex(which, k);
-            Value acc = loadAt(nb, nl, rowStatistics, all, numDims, index);
-            storeAt(nb, nl,
-                    arith::AddFOp::create(nb, nl, acc,
-                                          f(nb, nl, x, all, numDims, k)),
-                    rowStatistics, all, numDims, index);
-          });
-        };
-        accumulate(0, [](OpBuilder &, Location, Value x, ValueRange, unsigned,
-                         AffineExpr) { return x; });
-        Value inverseWidth =
-            f32Constant(rb, l, 1.0 / static_cast<double>(width));
-        overChannels(false, [&](OpBuilder &nb, Location nl, ValueRange all,
-                                unsigned numDims, AffineExpr, AffineExpr k) {
-          SmallVector<AffineExpr> index = statisticsIndex(0, k);
-          Value sum = loadAt(nb, nl, rowStatistics, all, numDims, index);
-          storeAt(nb, nl, arith::MulFOp::create(nb, nl, sum, inverseWidth),
-                  rowStatistics, all, numDims, index);
-        });
-        accumulate(1,
-                   [&](OpBuilder &nb, Location nl, Value x, ValueRange all,
-                       unsigned numDims, AffineExpr k) -> Value {
-                     Value mean = loadAt(nb, nl, rowStatistics, all, numDims,
-                                         statisticsIndex(0, k));
-                     Value centered = arith::SubFOp::create(nb, nl, x, mean);
-                     return arith::MulFOp::create(nb, nl, centered, centered);
-                   });
+        Value zero = arith::ConstantOp::create(
+            rb, l, vectorType,
+            DenseElementsAttr::get(vectorType, rb.getF32FloatAttr(0.0f)));
+        Value sum = sweep(
+            zero, [](OpBuilder &pb, Location pl, Value x, Value acc) -> Value {
+              return arith::AddFOp::create(pb, pl, acc, x);
+            });
+        Value inverseWidth = arith::ConstantOp::create(
+            rb, l, vectorType,
+            DenseElementsAttr::get(
+                vectorType,
+                rb.getF32FloatAttr(1.0f / static_cast<float>(width))));
+        Value mean = arith::MulFOp::create(rb, l, sum, inverseWidth);
+        Value squares = sweep(
+            zero, [&](OpBuilder &pb, Location pl, Value x, Value acc) -> Value {
+              Value centered = arith::SubFOp::create(pb, pl, x, mean);
+              return math::FmaOp::create(pb, pl, centered, centered, acc);
+            });
+        store(mean, 0);
+        store(squares, 1);
       });
 }
 

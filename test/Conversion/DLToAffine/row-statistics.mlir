@@ -1,32 +1,27 @@
 // Row statistics: a blocked convolution writes, after each output tile is
-// complete, per row and channel the mean over the row (a sum, then a scale by
-// 1/OW) and the sum of squared deviations from it, two passes over the tile;
-// a batch normalization in training merges them per channel block (Chan's
+// complete, per row and channel the mean over the row and the sum of squared
+// deviations from it, two passes over the row with the sums in registers; a
+// batch normalization in training merges them per channel block (Chan's
 // update, carried in iter_args) instead of sweeping its input, then
 // normalizes as usual.
 // RUN: dl-opt %s --convert-dl-to-affine --canonicalize --cse | FileCheck %s
 
 // CHECK-LABEL: func.func @conv_rows
 // CHECK-SAME: %[[OUT:[a-z0-9_]+]]: memref<1x1x3x4x8xf32>, %[[ROWS:[a-z0-9_]+]]: memref<1x3x2x8xf32>)
+// CHECK-DAG: %[[INV:.*]] = arith.constant dense<2.500000e-01> : vector<8xf32>
 // CHECK: {dl.gemm_band}
-// The tile's statistics, zeroed, then the sums over its 4 columns, the
-// means, the squared deviations.
-// CHECK: affine.store %{{.*}}, %[[ROWS]][{{.*}}, 0, {{.*}}]
-// CHECK-NEXT: affine.store %{{.*}}, %[[ROWS]][{{.*}}, 1, {{.*}}]
-// CHECK: affine.for %{{.*}} = 0 to 4 {
-// CHECK-NEXT: affine.for %{{.*}} = 0 to 8 {
-// CHECK-NEXT: affine.load %[[OUT]]
-// CHECK-NEXT: affine.load %[[ROWS]][{{.*}}, 0, {{.*}}]
-// CHECK-NEXT: arith.addf
-// CHECK-NEXT: affine.store %{{.*}}, %[[ROWS]][{{.*}}, 0, {{.*}}]
-// CHECK: arith.mulf %{{.*}}, %{{.*}} : f32
-// CHECK: affine.for %{{.*}} = 0 to 4 {
-// CHECK-NEXT: affine.for %{{.*}} = 0 to 8 {
-// CHECK-NEXT: %[[X:.*]] = affine.load %[[OUT]]
-// CHECK-NEXT: affine.load %[[ROWS]][{{.*}}, 1, {{.*}}]
-// CHECK-NEXT: %[[MEAN:.*]] = affine.load %[[ROWS]][{{.*}}, 0, {{.*}}]
-// CHECK-NEXT: %[[D:.*]] = arith.subf %[[X]], %[[MEAN]]
-// CHECK-NEXT: arith.mulf %[[D]], %[[D]]
+// Per row of the completed tile: the sum of its 4 pixels' channel vectors,
+// the mean, the squared deviations, two vector stores.
+// CHECK: %[[SUM:.*]] = affine.for %{{.*}} = 0 to 4 iter_args(%[[S:.*]] = %{{.*}}) -> (vector<8xf32>) {
+// CHECK-NEXT: %[[X:.*]] = affine.vector_load %[[OUT]]
+// CHECK-NEXT: arith.addf %[[S]], %[[X]] : vector<8xf32>
+// CHECK: %[[MEAN:.*]] = arith.mulf %[[SUM]], %[[INV]]
+// CHECK-NEXT: %[[SQ:.*]] = affine.for %{{.*}} = 0 to 4 iter_args(%[[Q:.*]] = %{{.*}}) -> (vector<8xf32>) {
+// CHECK-NEXT: %[[X2:.*]] = affine.vector_load %[[OUT]]
+// CHECK-NEXT: %[[D:.*]] = arith.subf %[[X2]], %[[MEAN]]
+// CHECK-NEXT: math.fma %[[D]], %[[D]], %[[Q]]
+// CHECK: affine.vector_store %[[MEAN]], %[[ROWS]][{{.*}}, 0, {{.*}}]
+// CHECK-NEXT: affine.vector_store %[[SQ]], %[[ROWS]][{{.*}}, 1, {{.*}}]
 func.func @conv_rows(%in: memref<1x1x3x4x8xf32>, %f: memref<1x1x1x1x8x8xf32>,
                      %out: memref<1x1x3x4x8xf32>, %rows: memref<1x3x2x8xf32>) {
   dl.conv2d ins(%in, %f : memref<1x1x3x4x8xf32>, memref<1x1x1x1x8x8xf32>)
