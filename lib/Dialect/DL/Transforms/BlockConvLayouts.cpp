@@ -93,8 +93,11 @@ public:
   void run() {
     SmallVector<Conv2DOp> plainConvs;
     func.walk([&](Conv2DOp op) {
-      // A convolution already marked pixel_vectors keeps its plain layout.
+      // A convolution already marked pixel_vectors keeps its plain layout,
+      // and so does one given an epilogue (its operands are plain; the
+      // pipeline fuses after this pass, on the blocked convolution).
       if (!op.isBlocked() && !op.getPixelVectors() &&
+          op.getEpilogueOperands().empty() && !op.getEpilogue() &&
           op.getInput().getType().hasStaticShape() &&
           op.getFilter().getType().hasStaticShape() &&
           op.getOutput().getType().hasStaticShape())

@@ -309,3 +309,19 @@ func.func @few_input_channels(%in: memref<3x1x21x21xf32>, %f: memref<71x1x5x5xf3
   dl.conv2d ins(%in64, %f64 : memref<3x64x21x21xf32>, memref<71x64x5x5xf32>) outs(%out : memref<3x71x17x17xf32>)
   return
 }
+
+// -----
+
+// A plain convolution given an epilogue keeps its layout (its epilogue
+// operands are plain).
+// CHECK-LABEL: func.func @plain_with_epilogue
+// CHECK-NOT: dl.pack
+// CHECK: dl.conv2d {{.*}} memref<1x32x8x8xf32>, memref<32x32x3x3xf32>{{.*}} epilogue(%{{.*}} : memref<32xf32>)
+// CHECK-NOT: dl.unpack
+func.func @plain_with_epilogue(%in: memref<1x32x8x8xf32>, %f: memref<32x32x3x3xf32>,
+                               %b: memref<32xf32>, %out: memref<1x32x8x8xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x32x8x8xf32>, memref<32x32x3x3xf32>)
+      outs(%out : memref<1x32x8x8xf32>) epilogue(%b : memref<32xf32>)
+      {padding = array<i64: 1, 1, 1, 1>, epilogue = [#dl.post_op<bias_add>]}
+  return
+}
