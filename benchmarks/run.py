@@ -152,6 +152,34 @@ def machine_file_args(choice, bindir, out):
     return [f"--machine-file={choice}"]
 
 
+def harness_paths(build, out):
+    """(bin directory, dl-compile, onednn-bench, output directory) of a
+    harness run; exits if a tool is not built, creates the output
+    directory (default: <build>/benchmarks)."""
+    bindir = os.path.join(build, "bin")
+    dl_compile = os.path.join(bindir, "dl-compile")
+    onednn = os.path.join(bindir, "onednn-bench")
+    for tool in (dl_compile, onednn):
+        if not os.access(tool, os.X_OK):
+            sys.exit(f"error: {tool} not built (run utils/setup.sh; "
+                     "onednn-bench needs libdnnl-dev)")
+    out = out or os.path.join(build, "benchmarks")
+    os.makedirs(out, exist_ok=True)
+    return bindir, dl_compile, onednn, out
+
+
+def check_against_reference(dl_compile, path, common, threads, what):
+    """Runs `path` once through dl and its reference lowering (`dl-compile
+    --run`); exits on a mismatch, else returns the run's JSON record."""
+    check = run_json([dl_compile, path, "--run", "--json", "--bench",
+                      "--bench-min-reps=1", "--bench-min-time=0",
+                      "--bench-warmup=0"] + common, threads)["functions"][0]
+    if not check["ok"]:
+        sys.exit(f"error: {what}: dl differs from the reference "
+                 f"(max_abs_err={check['max_abs_err']})")
+    return check
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--build", default=os.path.join(ROOT, "build"),
@@ -183,15 +211,7 @@ def main():
     parser.add_argument("--gemm-csv", default=os.path.join(HERE, "gemm.csv"))
     args = parser.parse_args()
 
-    bindir = os.path.join(args.build, "bin")
-    dl_compile = os.path.join(bindir, "dl-compile")
-    onednn = os.path.join(bindir, "onednn-bench")
-    for tool in (dl_compile, onednn):
-        if not os.access(tool, os.X_OK):
-            sys.exit(f"error: {tool} not built (run utils/setup.sh; "
-                     "onednn-bench needs libdnnl-dev)")
-    out = args.out or os.path.join(args.build, "benchmarks")
-    os.makedirs(out, exist_ok=True)
+    bindir, dl_compile, onednn, out = harness_paths(args.build, args.out)
     only = re.compile(args.only) if args.only else None
     threads_list = [int(t) for t in args.threads.split(",")]
     machine = machine_file_args(args.machine_file, bindir, out)
@@ -228,13 +248,8 @@ def main():
             row = {"threads": threads, "kind": kind, "name": name, "peak": peak}
             if not args.skip_check:
                 for key, path in paths.items():
-                    check = run_json([dl_compile, path, "--run", "--json", "--bench",
-                                      "--bench-min-reps=1", "--bench-min-time=0",
-                                      "--bench-warmup=0"] + common,
-                                     threads)["functions"][0]
-                    if not check["ok"]:
-                        sys.exit(f"error: {name} ({key}): dl differs from the reference "
-                                 f"(max_abs_err={check['max_abs_err']})")
+                    check = check_against_reference(dl_compile, path, common, threads,
+                                                    f"{name} ({key})")
                     if key == "main":
                         row["reference_gflops"] = (check["flops"]
                                                    / (check["reference_ms"] * 1e6))

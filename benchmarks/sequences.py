@@ -163,15 +163,7 @@ def main():
     run.add_machine_file_option(parser)
     args = parser.parse_args()
 
-    bindir = os.path.join(args.build, "bin")
-    dl_compile = os.path.join(bindir, "dl-compile")
-    onednn = os.path.join(bindir, "onednn-bench")
-    for tool in (dl_compile, onednn):
-        if not os.access(tool, os.X_OK):
-            sys.exit(f"error: {tool} not built (run utils/setup.sh; "
-                     "onednn-bench needs libdnnl-dev)")
-    out = args.out or os.path.join(args.build, "benchmarks")
-    os.makedirs(out, exist_ok=True)
+    bindir, dl_compile, onednn, out = run.harness_paths(args.build, args.out)
     machine = run.machine_file_args(args.machine_file, bindir, out)
     levels = probe_levels(os.path.join(out, "machine.json")) if machine else []
     sections = set(args.sections.split(","))
@@ -227,13 +219,7 @@ def main():
                 path = f.name
             common = ["--threads", str(threads)] + machine
             if not args.skip_check:
-                check = run.run_json([dl_compile, path, "--run", "--json", "--bench",
-                                      "--bench-min-reps=1", "--bench-min-time=0",
-                                      "--bench-warmup=0"] + common,
-                                     threads)["functions"][0]
-                if not check["ok"]:
-                    sys.exit(f"error: {name}: dl differs from the reference "
-                             f"(max_abs_err={check['max_abs_err']})")
+                run.check_against_reference(dl_compile, path, common, threads, name)
             times = {system: [] for system in systems}
             order = list(systems)
             for rnd in range(args.rounds):
