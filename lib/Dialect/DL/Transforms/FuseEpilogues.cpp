@@ -228,8 +228,8 @@ struct FuseEpiloguesPass
     std::optional<Consumer> consumer = matchConsumer(next, buffer);
     if (!consumer)
       return false;
-    if (std::optional<std::string> reason =
-            checkLegality(producer, buffer, between, *consumer, dominance)) {
+    if (std::optional<std::string> reason = checkLegality(
+            producer, buffer, next, between, *consumer, dominance)) {
       if (reportFallbacks)
         next->emitRemark(llvm::formatv(
             "dl-fuse-epilogues: not fused into the {0} that writes its "
@@ -280,9 +280,10 @@ struct FuseEpiloguesPass
     return false;
   }
 
-  /// Why `consumer` (reading `buffer`, after the ops `between`) may not
-  /// fuse into `producer`, or nothing when it may.
+  /// Why `consumer` (`consumerOp`, reading `buffer`, after the ops
+  /// `between`) may not fuse into `producer`, or nothing when it may.
   std::optional<std::string> checkLegality(Operation *producer, Value buffer,
+                                           Operation *consumerOp,
                                            ArrayRef<Operation *> between,
                                            const Consumer &consumer,
                                            DominanceInfo &dominance) {
@@ -333,24 +334,18 @@ struct FuseEpiloguesPass
       for (Operation *user : buffer.getUsers()) {
         bool producerView = isa<memref::CollapseShapeOp>(user) &&
                             user->isBeforeInBlock(producer);
-        if (user != producer && !producerView &&
-            !isa<memref::DeallocOp>(user) && !matchConsumer(user, buffer))
+        if (user != producer && user != consumerOp && !producerView &&
+            !isa<memref::DeallocOp>(user))
           return std::string("it writes another buffer and the producer's "
                              "is read elsewhere");
       }
-      if (llvm::count_if(buffer.getUsers(), [&](Operation *user) {
-            return matchConsumer(user, buffer).has_value();
-          }) != 1)
-        return std::string("it writes another buffer and the producer's "
-                           "is read elsewhere");
-      if (!dominance.properlyDominates(consumer.output, producer)) {
-        // An allocation without operands can move up to the producer.
-        auto outputAlloc = consumer.output.getDefiningOp<memref::AllocOp>();
-        if (!outputAlloc || outputAlloc->getNumOperands() != 0 ||
-            outputAlloc->getBlock() != producer->getBlock())
-          return std::string("its output is defined after the producer");
-        outputAlloc->moveBefore(producer);
-      }
+      // An allocation without operands defined after the producer moves up
+      // to it (apply).
+      auto outputAlloc = consumer.output.getDefiningOp<memref::AllocOp>();
+      if (!dominance.properlyDominates(consumer.output, producer) &&
+          (!outputAlloc || outputAlloc->getNumOperands() != 0 ||
+           outputAlloc->getBlock() != producer->getBlock()))
+        return std::string("its output is defined after the producer");
     }
     // Nothing in between may touch the buffers the fusion moves accesses of.
     llvm::SmallPtrSet<Value, 8> written = getAliases(consumer.output);
@@ -435,6 +430,10 @@ struct FuseEpiloguesPass
       return;
     // The producer writes the consumer's output; its scratch goes, with the
     // views it wrote through.
+    if (Operation *def = consumer.output.getDefiningOp();
+        def && def->getBlock() == producer->getBlock() &&
+        producer->isBeforeInBlock(def))
+      def->moveBefore(producer); // An allocation (checkLegality).
     auto dps = cast<DestinationStyleOpInterface>(producer);
     OpOperand &init = dps.getDpsInitsMutable()[0];
     Value oldOutput = init.get();
