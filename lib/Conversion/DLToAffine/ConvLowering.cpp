@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ConvEpilogue.h"
 #include "ConvPixelVectors.h"
+#include "Epilogue.h"
 #include "Lowerings.h"
 #include "NestBuilders.h"
 
@@ -113,7 +113,7 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
   LogicalResult matchAndRewrite(Conv2DOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    ConvEpilogue epilogue(rewriter, loc, op);
+    Epilogue epilogue(rewriter, loc, op);
     if (op.getPixelVectors()) {
       lowerPixelVectorConv(rewriter, op);
       epilogue.applyToOutput(rewriter, loc);

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Epilogue.h"
 #include "Lowerings.h"
 #include "MatmulStreaming.h"
 #include "NestBuilders.h"
@@ -351,7 +352,8 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
   /// after its K loops.
   void buildBlockedAccumulation(PatternRewriter &rewriter, MatmulOp op,
                                 ArrayRef<int64_t> blocks, Value betaValue,
-                                Value alphaValue) const {
+                                Value alphaValue,
+                                const Epilogue &epilogue) const {
     Location loc = op.getLoc();
     int64_t m = op.getC().getType().getDimSize(0);
     int64_t n = op.getC().getType().getDimSize(1);
@@ -461,14 +463,27 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
                        return scaledC(sb, sl, op, betaValue, ivs, index);
                      });
     };
-    auto copyBack = [&](OpBuilder &b, Location l, ValueRange outerIvs,
-                        const AccumulatorTile &tile) {
-      copyCTile(b, l, op, packedC, outerIvs, tile.base, tile.extent, Value(),
-                /*intoPacked=*/false);
+    // After a tile of C's last K block: its copy back from packed C, then
+    // the epilogue on it.
+    auto finishTile = [&](OpBuilder &b, Location l, ValueRange outerIvs,
+                          const AccumulatorTile &tile) {
+      if (packedC)
+        copyCTile(b, l, op, packedC, outerIvs, tile.base, tile.extent, Value(),
+                  /*intoPacked=*/false);
+      if (epilogue.hasSteps())
+        buildTileStore(
+            b, l, op.getC(), outerIvs, {tile.base[0] * bm, tile.base[1] * bn},
+            {b.getIndexAttr(tile.extent[0] * bm),
+             b.getIndexAttr(tile.extent[1] * bn)},
+            [&](OpBuilder &sb, Location sl, ValueRange ivs,
+                ArrayRef<AffineExpr> index) {
+              Value sum = loadAt(sb, sl, op.getC(), ivs, index);
+              return epilogue.apply(sb, sl, sum, ivs, ivs.size(), index);
+            });
     };
     AccumulatorInitFn finish = nullptr;
-    if (packedC && perTileC)
-      finish = copyBack;
+    if (perTileC && (packedC || epilogue.hasSteps()))
+      finish = finishTile;
     Value bandIv, parallelIv;
     buildAccumulationNest(
         rewriter, loc, outer, {false, false, true},
@@ -509,6 +524,8 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
         hooks, finish);
     if (packedC && !perTileC)
       copyWholeC(rewriter, loc, op, packedC, Value(), /*intoPacked=*/false);
+    if (!perTileC)
+      epilogue.applyToOutput(rewriter, loc);
     bool readsTransposed = (!op.getPackA() && op.getTransposeA()) ||
                            (!op.getPackB() && op.getTransposeB());
     if (!productScale && !readsTransposed)
@@ -536,10 +553,18 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
     Value betaValue = beta != 1.0f ? f32Constant(rewriter, loc, beta) : Value();
     Value alphaValue =
         alpha != 1.0f ? f32Constant(rewriter, loc, alpha) : Value();
-    if (op.getStreamA()) {
-      lowerStreamingMatmul(rewriter, op);
+    // Prepared before the nests; applied per tile of C by the blocked
+    // accumulation, else in one sweep after the nests.
+    Epilogue epilogue(rewriter, loc, op);
+    auto finish = [&] {
+      epilogue.finish(rewriter, loc);
       rewriter.eraseOp(op);
       return success();
+    };
+    if (op.getStreamA()) {
+      lowerStreamingMatmul(rewriter, op);
+      epilogue.applyToOutput(rewriter, loc);
+      return finish();
     }
     std::optional<ArrayRef<int64_t>> blocks = op.getPackBlocks();
     // C = beta * C (per tile in the blocked accumulation, or in the copy into
@@ -553,9 +578,9 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
                           op.getC(), ivs, ij);
                 });
     if (blocks) {
-      buildBlockedAccumulation(rewriter, op, *blocks, betaValue, alphaValue);
-      rewriter.eraseOp(op);
-      return success();
+      buildBlockedAccumulation(rewriter, op, *blocks, betaValue, alphaValue,
+                               epilogue);
+      return finish();
     }
     // Without transposes or scaling, the nest is the GEMM band itself.
     Value bandIv;
@@ -580,8 +605,8 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
     if (!alphaValue && !op.getTransposeA() && !op.getTransposeB() &&
         !op.hasBlockedB())
       tagGemmBand(rewriter, bandIv);
-    rewriter.eraseOp(op);
-    return success();
+    epilogue.applyToOutput(rewriter, loc);
+    return finish();
   }
 };
 

@@ -2011,3 +2011,11 @@ func.func @row_statistics_groups(%x: memref<1x4x5x5xf32>, %g: memref<4xf32>, %b:
       outs(%y, %m, %v : memref<1x4x5x5xf32>, memref<4xf32>, memref<4xf32>) row_statistics(%rows : memref<1x3x2x4xf32>)
   return
 }
+
+// -----
+
+func.func @matmul_epilogue_bias(%a: memref<4x3xf32>, %b: memref<3x5xf32>, %c: memref<4x5xf32>, %bias: memref<4xf32>) {
+  // expected-error @+1 {{'dl.matmul' op epilogue vector size (4) does not match the number of channels (5)}}
+  dl.matmul ins(%a, %b : memref<4x3xf32>, memref<3x5xf32>) outs(%c : memref<4x5xf32>) epilogue(%bias : memref<4xf32>) {epilogue = [#dl.post_op<bias_add>]}
+  return
+}

@@ -369,6 +369,13 @@ FUNCTIONS = {
          Out(2, 2, 6, 6, 8), Out(2, 2, 6, 6, 8), Out(16), Out(16)],
         lambda x, w, g, b, conv, y, m, v: fused_conv_bn_training_relu(
             x, w, g, b)),
+    "fused_linear_bias_relu": (
+        [Arg(64, 96), Arg(96, 128), Arg(128), Out(64, 128)],
+        lambda a, b, bias, c: [relu(a @ b + bias[None, :])]),
+    "fused_gemv_add_relu6": (
+        [Arg(256, 512), Arg(512, 3), Arg(256, 3, low=-8.0, high=8.0),
+         Out(256, 3)],
+        lambda a, b, r, c: [relu6(a @ b + r)]),
     "blocked_pipeline": (
         [Arg(1, 8, 9, 9), Arg(8, 8, 3, 3), Arg(8), Out(1, 2, 9, 9, 4),
          Out(1, 2, 3, 3, 4, 8), Out(1, 1, 4, 4, 8), Out(1, 8, 4, 4)],

@@ -63,6 +63,8 @@
 // CHECK-NEXT: fused_conv_merged_rows_add_relu6: max_abs_err={{.*}} ok
 // CHECK-NEXT: fused_conv_bn_relu: max_abs_err={{.*}} ok
 // CHECK-NEXT: fused_conv_bn_training_relu: max_abs_err={{.*}} ok
+// CHECK-NEXT: fused_linear_bias_relu: max_abs_err={{.*}} ok
+// CHECK-NEXT: fused_gemv_add_relu6: max_abs_err={{.*}} ok
 // CHECK-NEXT: blocked_pipeline: max_abs_err={{.*}} ok
 // CHECK-NEXT: all {{[0-9]+}} functions match numpy
 
@@ -632,6 +634,29 @@ func.func @fused_conv_bn_training_relu(%x: memref<2x1x6x6x8xf32>,
       outs(%y, %mean, %var : memref<2x2x6x6x8xf32>, memref<16xf32>,
            memref<16xf32>)
   dl.relu ins(%y : memref<2x2x6x6x8xf32>) outs(%y : memref<2x2x6x6x8xf32>)
+  return
+}
+
+// A GEMM's epilogue: bias per column and ReLU on a blocked GEMM (per block
+// of C), a residual and ReLU6 on a streamed GEMV-like one (after it).
+func.func @fused_linear_bias_relu(%a: memref<64x96xf32>, %b: memref<96x128xf32>,
+                                  %bias: memref<128xf32>,
+                                  %c: memref<64x128xf32>) {
+  dl.matmul ins(%a, %b : memref<64x96xf32>, memref<96x128xf32>)
+            outs(%c : memref<64x128xf32>)
+  dl.bias_add ins(%c, %bias : memref<64x128xf32>, memref<128xf32>)
+              outs(%c : memref<64x128xf32>)
+  dl.relu ins(%c : memref<64x128xf32>) outs(%c : memref<64x128xf32>)
+  return
+}
+
+func.func @fused_gemv_add_relu6(%a: memref<256x512xf32>, %b: memref<512x3xf32>,
+                                %r: memref<256x3xf32>, %c: memref<256x3xf32>) {
+  dl.matmul ins(%a, %b : memref<256x512xf32>, memref<512x3xf32>)
+            outs(%c : memref<256x3xf32>)
+  dl.add ins(%c, %r : memref<256x3xf32>, memref<256x3xf32>)
+         outs(%c : memref<256x3xf32>)
+  dl.relu6 ins(%c : memref<256x3xf32>) outs(%c : memref<256x3xf32>)
   return
 }
 

@@ -138,6 +138,9 @@ static LogicalResult verifyBlockedB(MatmulOp op) {
   return success();
 }
 
+template <typename OpTy>
+static LogicalResult verifyEpilogue(OpTy op, MemRefType outputType);
+
 LogicalResult MatmulOp::verify() {
   if (failed(verifyRank(*this, getA(), "A", {2})) ||
       failed(verifyRank(*this, getB(), "B", {2, 4})) ||
@@ -145,7 +148,8 @@ LogicalResult MatmulOp::verify() {
     return failure();
   if (hasBlockedB() && failed(verifyBlockedB(*this)))
     return failure();
-  if (failed(verifyStaticSizeRelations(*this)))
+  if (failed(verifyEpilogue(*this, getC().getType())) ||
+      failed(verifyStaticSizeRelations(*this)))
     return failure();
   MemRefType a = getA().getType();
   int64_t m = a.getDimSize(getTransposeA() ? 1 : 0);
@@ -236,8 +240,6 @@ ScheduleAttr MatmulOp::getEffectiveSchedule() {
 // Conv2DOp
 //===----------------------------------------------------------------------===//
 
-static LogicalResult verifyEpilogue(Conv2DOp op);
-
 LogicalResult Conv2DOp::verify() {
   MemRefType in = getInput().getType(), filter = getFilter().getType(),
              out = getOutput().getType();
@@ -298,7 +300,7 @@ LogicalResult Conv2DOp::verify() {
                            << " (" << extents->second << ")";
   }
   // The epilogue's operand ranks before the size relations index them.
-  if (failed(verifyEpilogue(*this)) ||
+  if (failed(verifyEpilogue(*this, out)) ||
       failed(verifyStaticSizeRelations(*this)) || failed(verifySchedule(*this)))
     return failure();
   if (getSkipPaddingColumns() && !getTapColumns())
@@ -322,9 +324,9 @@ LogicalResult Conv2DOp::verify() {
   return verifyNoAliasing(*this, getOutput(), {getInput(), getFilter()});
 }
 
-SmallVector<PostOp> Conv2DOp::getPostOps() {
+SmallVector<PostOp> dl::getPostOps(std::optional<ArrayAttr> epilogue) {
   SmallVector<PostOp> steps;
-  if (std::optional<ArrayAttr> epilogue = getEpilogue())
+  if (epilogue && *epilogue)
     for (Attribute step : *epilogue)
       steps.push_back(cast<PostOpAttr>(step).getValue());
   return steps;
@@ -347,7 +349,8 @@ unsigned dl::getPostOpOperandCount(PostOp step) {
 /// The epilogue's operands match its steps: one per bias_add and add, four
 /// per batch_norm_inference (one of them at most, with epilogue_epsilon);
 /// per-channel vectors are rank 1, residuals of the output's rank.
-static LogicalResult verifyEpilogue(Conv2DOp op) {
+template <typename OpTy>
+static LogicalResult verifyEpilogue(OpTy op, MemRefType outputType) {
   SmallVector<PostOp> steps = op.getPostOps();
   unsigned expected = 0, batchNorms = 0;
   for (PostOp step : steps) {
@@ -366,7 +369,7 @@ static LogicalResult verifyEpilogue(Conv2DOp op) {
     return op.emitOpError("epilogue_epsilon must be given exactly when the "
                           "epilogue has a batch_norm_inference step");
   unsigned next = 0;
-  int64_t outRank = op.getOutput().getType().getRank();
+  int64_t outRank = outputType.getRank();
   for (PostOp step : steps) {
     for (Value operand : operands.slice(next, getPostOpOperandCount(step))) {
       int64_t rank = cast<MemRefType>(operand.getType()).getRank();

@@ -89,7 +89,27 @@ void addPerChannel(SizeRelations &relations, Value activation, Value vector,
                      "the number of channels");
 }
 
+/// The operands of an epilogue on `output`: per-channel vectors of the
+/// output's channels (its columns for a matrix), residuals of its shape.
+void addEpilogue(SizeRelations &relations, Value output, ArrayRef<PostOp> steps,
+                 ValueRange operands) {
+  unsigned next = 0;
+  for (PostOp step : steps) {
+    unsigned count = getPostOpOperandCount(step);
+    if (next + count > operands.size())
+      return; // The verifier reports the count.
+    for (Value operand : operands.slice(next, count)) {
+      if (step == PostOp::add)
+        relations.addSameShape(output, "output", operand, "epilogue residual");
+      else
+        addPerChannel(relations, output, operand, "epilogue vector");
+    }
+    next += count;
+  }
+}
+
 void addMatmul(SizeRelations &relations, MatmulOp op) {
+  addEpilogue(relations, op.getC(), op.getPostOps(), op.getEpilogueOperands());
   bool ta = op.getTransposeA(), tb = op.getTransposeB();
   AffineExpr m = relations.size(op.getA(), ta ? 1 : 0);
   AffineExpr kA = relations.size(op.getA(), ta ? 0 : 1);
@@ -109,28 +129,9 @@ void addMatmul(SizeRelations &relations, MatmulOp op) {
                      "columns of C");
 }
 
-/// The operands of a convolution's epilogue: per-channel vectors of the
-/// output's channels, residuals of its shape.
-void addEpilogue(SizeRelations &relations, Conv2DOp op) {
-  ValueRange operands = op.getEpilogueOperands();
-  unsigned next = 0;
-  for (PostOp step : op.getPostOps()) {
-    unsigned count = getPostOpOperandCount(step);
-    if (next + count > operands.size())
-      return; // The verifier reports the count.
-    for (Value operand : operands.slice(next, count)) {
-      if (step == PostOp::add)
-        relations.addSameShape(op.getOutput(), "output", operand,
-                               "epilogue residual");
-      else
-        addPerChannel(relations, op.getOutput(), operand, "epilogue vector");
-    }
-    next += count;
-  }
-}
-
 void addConv2D(SizeRelations &relations, Conv2DOp op) {
-  addEpilogue(relations, op);
+  addEpilogue(relations, op.getOutput(), op.getPostOps(),
+              op.getEpilogueOperands());
   Value in = op.getInput(), filter = op.getFilter(), out = op.getOutput();
   bool plain = !op.isBlocked();
   relations.addEqual(relations.size(in, 0), "input batch",

@@ -131,7 +131,8 @@ struct FuseEpiloguesPass
   void runOnOperation() override {
     SmallVector<Operation *> producers;
     getOperation().walk([&](Operation *op) {
-      if (isa<Conv2DOp, BatchNormInferenceOp, BatchNormTrainingOp>(op))
+      if (isa<Conv2DOp, MatmulOp, BatchNormInferenceOp, BatchNormTrainingOp>(
+              op))
         producers.push_back(op);
     });
     DominanceInfo dominance(getOperation());
@@ -183,13 +184,19 @@ struct FuseEpiloguesPass
     return false;
   }
 
-  /// The buffer `producer` writes whole, under the views of its output.
-  static Value getWrittenBuffer(Operation *producer) {
-    if (auto conv = dyn_cast<Conv2DOp>(producer)) {
-      SmallVector<Operation *> views = getOutputViews(conv.getOutput());
-      return views.empty() ? conv.getOutput() : views.front()->getOperand(0);
-    }
+  /// The output operand of a convolution or GEMM.
+  static Value getHeavyOutput(Operation *producer) {
     return cast<DestinationStyleOpInterface>(producer).getDpsInits()[0];
+  }
+
+  /// The buffer `producer` writes whole, under the views of its output (a
+  /// convolution's, as dl-merge-conv-rows leaves them).
+  static Value getWrittenBuffer(Operation *producer) {
+    Value output = cast<DestinationStyleOpInterface>(producer).getDpsInits()[0];
+    SmallVector<Operation *> views = isa<Conv2DOp>(producer)
+                                         ? getOutputViews(output)
+                                         : SmallVector<Operation *>();
+    return views.empty() ? output : views.front()->getOperand(0);
   }
 
   /// Fuses the next consumer of `producer`'s output; false when there is
@@ -287,8 +294,7 @@ struct FuseEpiloguesPass
                                            ArrayRef<Operation *> between,
                                            const Consumer &consumer,
                                            DominanceInfo &dominance) {
-    auto conv = dyn_cast<Conv2DOp>(producer);
-    if (!conv) {
+    if (isa<BatchNormInferenceOp, BatchNormTrainingOp>(producer)) {
       // Batch normalization: only an activation, and only one.
       if (consumer.steps.size() != 1 ||
           !llvm::is_contained({PostOp::relu, PostOp::relu6}, consumer.steps[0]))
@@ -299,7 +305,7 @@ struct FuseEpiloguesPass
         return std::string("the batch normalization has an activation "
                            "already");
     } else {
-      SmallVector<Operation *> views = getOutputViews(conv.getOutput());
+      SmallVector<Operation *> views = getOutputViews(getHeavyOutput(producer));
       bool perChannel = llvm::any_of(consumer.steps, [](PostOp step) {
         return step == PostOp::bias_add || step == PostOp::batch_norm_inference;
       });
@@ -316,9 +322,10 @@ struct FuseEpiloguesPass
         return std::string("the residual cannot take the view the "
                            "convolution writes through");
       if (llvm::is_contained(consumer.steps, PostOp::batch_norm_inference) &&
-          llvm::is_contained(conv.getPostOps(), PostOp::batch_norm_inference))
-        return std::string("the convolution's epilogue has a batch "
-                           "normalization already");
+          llvm::is_contained(
+              getPostOps(producer->getAttrOfType<ArrayAttr>("epilogue")),
+              PostOp::batch_norm_inference))
+        return std::string("the epilogue has a batch normalization already");
     }
     for (Value operand : consumer.operands)
       if (!dominance.properlyDominates(operand, producer))
@@ -393,29 +400,34 @@ struct FuseEpiloguesPass
     MLIRContext *ctx = producer->getContext();
     // `value` seen through the views the convolution writes through.
     auto throughViews = [&](Value value) {
-      auto conv = dyn_cast<Conv2DOp>(producer);
-      if (!conv)
+      if (!isa<Conv2DOp>(producer))
         return value;
-      for (Operation *view : getOutputViews(conv.getOutput())) {
+      for (Operation *view : getOutputViews(getHeavyOutput(producer))) {
         IRMapping mapping;
         mapping.map(view->getOperand(0), value);
         value = b.clone(*view, mapping)->getResult(0);
       }
       return value;
     };
-    if (auto conv = dyn_cast<Conv2DOp>(producer)) {
+    // A convolution's or a GEMM's epilogue gets the steps and operands.
+    auto appendSteps = [&](auto heavy) {
       SmallVector<Attribute> steps;
-      if (std::optional<ArrayAttr> epilogue = conv.getEpilogue())
+      if (std::optional<ArrayAttr> epilogue = heavy.getEpilogue())
         llvm::append_range(steps, *epilogue);
       for (PostOp step : consumer.steps)
         steps.push_back(PostOpAttr::get(ctx, step));
-      conv.setEpilogueAttr(ArrayAttr::get(ctx, steps));
+      heavy.setEpilogueAttr(ArrayAttr::get(ctx, steps));
       if (consumer.epsilon)
-        conv.setEpilogueEpsilonAttr(b.getF32FloatAttr(*consumer.epsilon));
+        heavy.setEpilogueEpsilonAttr(b.getF32FloatAttr(*consumer.epsilon));
       bool residual = consumer.steps.front() == PostOp::add;
       for (Value operand : consumer.operands)
-        conv.getEpilogueOperandsMutable().append(
+        heavy.getEpilogueOperandsMutable().append(
             residual ? throughViews(operand) : operand);
+    };
+    if (auto conv = dyn_cast<Conv2DOp>(producer)) {
+      appendSteps(conv);
+    } else if (auto matmul = dyn_cast<MatmulOp>(producer)) {
+      appendSteps(matmul);
     } else {
       producer->setAttr("activation", ActivationAttr::get(
                                           ctx, consumer.steps[0] == PostOp::relu

@@ -195,3 +195,19 @@ func.func @training_statistics_plain(%in: memref<1x3x5x5xf32>, %f: memref<4x3x1x
       outs(%y, %m, %v : memref<1x4x5x5xf32>, memref<4xf32>, memref<4xf32>)
   return
 }
+
+// -----
+
+// A GEMM's element-wise consumers (a bias per column, ReLU) become its
+// epilogue too.
+// CHECK-LABEL: func.func @linear
+// CHECK-SAME: %[[BIAS:[a-z0-9_]+]]: memref<16xf32>, %[[C:[a-z0-9_]+]]: memref<8x16xf32>)
+// CHECK-NEXT: dl.matmul {{.*}} outs(%[[C]] : memref<8x16xf32>) epilogue(%[[BIAS]] : memref<16xf32>) {epilogue = [#dl.post_op<bias_add>, #dl.post_op<relu>]}
+// CHECK-NEXT: return
+func.func @linear(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %bias: memref<16xf32>,
+                  %c: memref<8x16xf32>) {
+  dl.matmul ins(%a, %b : memref<8x4xf32>, memref<4x16xf32>) outs(%c : memref<8x16xf32>)
+  dl.bias_add ins(%c, %bias : memref<8x16xf32>, memref<16xf32>) outs(%c : memref<8x16xf32>)
+  dl.relu ins(%c : memref<8x16xf32>) outs(%c : memref<8x16xf32>)
+  return
+}

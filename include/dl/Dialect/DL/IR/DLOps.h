@@ -36,8 +36,11 @@ struct TapColumns {
   int64_t firstTap, endTap, firstColumn, endColumn;
 };
 
-/// The number of epilogue operands a step of a convolution's epilogue takes.
+/// The number of epilogue operands a step of an epilogue takes.
 unsigned getPostOpOperandCount(PostOp step);
+
+/// The steps of an `epilogue` attribute (empty without one, or null).
+SmallVector<PostOp> getPostOps(std::optional<ArrayAttr> epilogue);
 
 } // namespace dl
 } // namespace mlir

@@ -84,6 +84,11 @@ def DL_MatmulOp : DL_DPSOp<"matmul"> {
     dot product of a row of A with a row of that copy, accumulated in
     vector registers over K, up to 8 rows of A at a time so each vector of
     the copy is loaded once for all of them.
+
+    `epilogue`, `epilogue_operands` and `epilogue_epsilon` are as for
+    `dl.conv2d`, with the columns of C as the channels (a bias per column);
+    a blocked GEMM applies them to each block of C right after its last K
+    block, the others in one sweep over C at the end.
   }];
   let arguments = (ins Arg<DL_Buffer, "A", [MemRead]>:$a,
                        Arg<DL_Buffer, "B", [MemRead]>:$b,
@@ -99,10 +104,15 @@ def DL_MatmulOp : DL_DPSOp<"matmul"> {
                        UnitAttr:$pad_blocks,
                        UnitAttr:$stream_a,
                        OptionalAttr<I64Attr>:$batch_blocks,
-                       OptionalAttr<DL_ScheduleAttr>:$schedule);
+                       OptionalAttr<DL_ScheduleAttr>:$schedule,
+                       Arg<Variadic<DL_Buffer>, "epilogue operands", [MemRead]>:$epilogue_operands,
+                       OptionalAttr<TypedArrayAttrBase<DL_PostOpAttr, "epilogue steps">>:$epilogue,
+                       OptionalAttr<F32Attr>:$epilogue_epsilon);
   let assemblyFormat = [{
     `ins` `(` $a `,` $b `:` type($a) `,` type($b) `)`
-    `outs` `(` $c `:` type($c) `)` attr-dict
+    `outs` `(` $c `:` type($c) `)`
+    (`epilogue` `(` $epilogue_operands^ `:` type($epilogue_operands) `)`)?
+    attr-dict
   }];
   let extraClassDeclaration = [{
     ::mlir::MutableOperandRange getDpsInitsMutable() { return getCMutable(); }
@@ -126,6 +136,10 @@ def DL_MatmulOp : DL_DPSOp<"matmul"> {
     /// order with the K loop tiled by `batch_blocks`, else null (the
     /// default order).
     ScheduleAttr getEffectiveSchedule();
+    /// The epilogue's steps (empty without one).
+    ::llvm::SmallVector<PostOp> getPostOps() {
+      return ::mlir::dl::getPostOps(getEpilogue());
+    }
   }];
 }
 
@@ -248,7 +262,9 @@ def DL_Conv2DOp : DL_DPSOp<"conv2d", [AttrSizedOperandSegments]> {
     /// output and filter sizes.
     std::optional<::llvm::SmallVector<ScheduleDim>> getScheduleDims();
     /// The epilogue's steps (empty without one).
-    ::llvm::SmallVector<PostOp> getPostOps();
+    ::llvm::SmallVector<PostOp> getPostOps() {
+      return ::mlir::dl::getPostOps(getEpilogue());
+    }
   }];
 }
 

@@ -235,13 +235,13 @@ def ReduceConvStrides : Pass<"dl-reduce-conv-strides", "::mlir::func::FuncOp"> {
 }
 
 def FuseEpilogues : Pass<"dl-fuse-epilogues", "::mlir::func::FuncOp"> {
-  let summary = "Fuse element-wise ops into the convolution or batch "
+  let summary = "Fuse element-wise ops into the convolution, GEMM or batch "
                 "normalization that writes their input";
   let description = [{
     Reduction-aware fusion (PolyDL's Algorithm 3 on buffers): an element-wise
     op may run on each element of a producer's output as the producer
     completes it only where that computes what running it afterwards does.
-    For each `dl.conv2d`, `dl.batch_norm_inference` and
+    For each `dl.conv2d`, `dl.matmul`, `dl.batch_norm_inference` and
     `dl.batch_norm_training`, the pass looks at the next op of the block
     that uses the producer's output buffer and fuses it when
 
@@ -263,10 +263,16 @@ def FuseEpilogues : Pass<"dl-fuse-epilogues", "::mlir::func::FuncOp"> {
       before the producer.
 
     The fused ops are erased and recorded on the producer: a convolution's
-    `epilogue` steps and `epilogue_operands` (applied per output tile after
-    its last reduction step), a batch normalization's `activation`
+    or GEMM's `epilogue` steps and `epilogue_operands` (applied per output
+    tile or block of C after its last reduction step; a GEMM's channels are
+    its columns), a batch normalization's `activation`
     (`dl.relu`/`dl.relu6` only: its statistics need the whole input before
     any output, so nothing else fuses into it). Chains fuse step by step.
+    A `dl.batch_norm_training` that reads a blocked convolution's output
+    (static sizes) keeps its normalization but takes its statistics from
+    the convolution: the pass allocates a `row_statistics` buffer that the
+    convolution writes per output tile and the batch normalization merges,
+    so the output is read once after it is written instead of twice.
     With `report-fallbacks`, every such consumer left unfused gets a remark
     saying why.
 

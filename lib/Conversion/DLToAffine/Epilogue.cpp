@@ -1,10 +1,10 @@
-//===- ConvEpilogue.cpp - a convolution's fused element-wise steps --------===//
+//===- Epilogue.cpp - the fused element-wise steps of a heavy op ----------===//
 //
-// See ConvEpilogue.h.
+// See Epilogue.h.
 //
 //===----------------------------------------------------------------------===//
 
-#include "ConvEpilogue.h"
+#include "Epilogue.h"
 #include "NestBuilders.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -15,10 +15,27 @@
 using namespace mlir;
 using namespace mlir::dl;
 
-ConvEpilogue::ConvEpilogue(OpBuilder &b, Location loc, Conv2DOp op)
-    : output(op.getOutput()), rowStatistics(op.getRowStatistics()) {
-  ValueRange operands = op.getEpilogueOperands();
-  for (PostOp kind : op.getPostOps()) {
+Epilogue::Epilogue(OpBuilder &b, Location loc, Conv2DOp op)
+    : Epilogue(
+          b, loc, op.getOutput(), op.getPostOps(), op.getEpilogueOperands(),
+          op.getEpilogueEpsilon()
+              ? std::optional<float>(op.getEpilogueEpsilon()->convertToFloat())
+              : std::nullopt,
+          op.getRowStatistics()) {}
+
+Epilogue::Epilogue(OpBuilder &b, Location loc, MatmulOp op)
+    : Epilogue(
+          b, loc, op.getC(), op.getPostOps(), op.getEpilogueOperands(),
+          op.getEpilogueEpsilon()
+              ? std::optional<float>(op.getEpilogueEpsilon()->convertToFloat())
+              : std::nullopt,
+          Value()) {}
+
+Epilogue::Epilogue(OpBuilder &b, Location loc, Value output,
+                   ArrayRef<PostOp> kinds, ValueRange operands,
+                   std::optional<float> epsilon, Value rowStatistics)
+    : output(output), rowStatistics(rowStatistics) {
+  for (PostOp kind : kinds) {
     unsigned count = getPostOpOperandCount(kind);
     Step step{kind, llvm::to_vector(operands.take_front(count))};
     operands = operands.drop_front(count);
@@ -35,14 +52,13 @@ ConvEpilogue::ConvEpilogue(OpBuilder &b, Location loc, Conv2DOp op)
       Value scale = memref::AllocOp::create(b, loc, scratchType, dynamicSize);
       Value shift = memref::AllocOp::create(b, loc, scratchType, dynamicSize);
       scratch.append({scale, shift});
-      Value epsilon =
-          f32Constant(b, loc, op.getEpilogueEpsilon()->convertToFloat());
+      Value epsilonValue = f32Constant(b, loc, *epsilon);
       buildNest(
           b, loc, getSizes(b, loc, gamma),
           [&](OpBuilder &nb, Location l, ValueRange ivs) {
             AffineExpr c = nb.getAffineDimExpr(0);
             Value shifted = arith::AddFOp::create(
-                nb, l, loadAt(nb, l, variance, ivs, c), epsilon);
+                nb, l, loadAt(nb, l, variance, ivs, c), epsilonValue);
             Value s =
                 arith::MulFOp::create(nb, l, loadAt(nb, l, gamma, ivs, c),
                                       math::RsqrtOp::create(nb, l, shifted));
@@ -60,9 +76,9 @@ ConvEpilogue::ConvEpilogue(OpBuilder &b, Location loc, Conv2DOp op)
   }
 }
 
-Value ConvEpilogue::apply(OpBuilder &b, Location loc, Value sum,
-                          ValueRange operands, unsigned numDims,
-                          ArrayRef<AffineExpr> index) const {
+Value Epilogue::apply(OpBuilder &b, Location loc, Value sum,
+                      ValueRange operands, unsigned numDims,
+                      ArrayRef<AffineExpr> index) const {
   auto outputType = cast<MemRefType>(output.getType());
   // The element's channel: k, or kb * block + k for the blocked layout.
   AffineExpr channel = index[1];
@@ -101,9 +117,9 @@ Value ConvEpilogue::apply(OpBuilder &b, Location loc, Value sum,
   return value;
 }
 
-void ConvEpilogue::buildRowStatistics(OpBuilder &b, Location loc,
-                                      ValueRange ivs, ArrayRef<AffineExpr> base,
-                                      ArrayRef<int64_t> extents) const {
+void Epilogue::buildRowStatistics(OpBuilder &b, Location loc, ValueRange ivs,
+                                  ArrayRef<AffineExpr> base,
+                                  ArrayRef<int64_t> extents) const {
   auto outputType = cast<MemRefType>(output.getType());
   int64_t width = outputType.getDimSize(3), block = outputType.getDimSize(4);
   // A pixel's channels of the block, one vector: the sums over a row are
@@ -170,7 +186,7 @@ void ConvEpilogue::buildRowStatistics(OpBuilder &b, Location loc,
       });
 }
 
-void ConvEpilogue::applyToOutput(OpBuilder &b, Location loc) const {
+void Epilogue::applyToOutput(OpBuilder &b, Location loc) const {
   if (!hasSteps())
     return;
   buildNest(b, loc, getSizes(b, loc, output),
@@ -182,7 +198,7 @@ void ConvEpilogue::applyToOutput(OpBuilder &b, Location loc) const {
             });
 }
 
-void ConvEpilogue::finish(OpBuilder &b, Location loc) const {
+void Epilogue::finish(OpBuilder &b, Location loc) const {
   for (Value buffer : scratch)
     memref::DeallocOp::create(b, loc, buffer);
 }

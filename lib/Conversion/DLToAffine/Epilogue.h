@@ -1,17 +1,17 @@
-//===- ConvEpilogue.h - a convolution's fused element-wise steps -*- C++
-//-*-===//
+//===- Epilogue.h - the fused element-wise steps of a heavy op -*- C++ -*-===//
 //
-// The epilogue of dl.conv2d (its `epilogue` steps, set by dl-fuse-epilogues)
-// as the convolution lowerings apply it: per output element, the completed
-// sum through bias_add, add, batch_norm_inference, relu and relu6 in order,
-// and the per-row statistics a batch normalization in training merges.
-// A batch normalization step becomes a per-channel scale and shift computed
-// once before the convolution, so each element costs one FMA.
+// The epilogue of dl.conv2d and dl.matmul (their `epilogue` steps, set by
+// dl-fuse-epilogues) as their lowerings apply it: per output element, the
+// completed sum through bias_add, add, batch_norm_inference, relu and relu6
+// in order, and for a convolution the per-row statistics a batch
+// normalization in training merges. A batch normalization step becomes a
+// per-channel scale and shift computed once before the op's nest, so each
+// element costs one FMA.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DL_LIB_CONVERSION_DLTOAFFINE_CONVEPILOGUE_H
-#define DL_LIB_CONVERSION_DLTOAFFINE_CONVEPILOGUE_H
+#ifndef DL_LIB_CONVERSION_DLTOAFFINE_EPILOGUE_H
+#define DL_LIB_CONVERSION_DLTOAFFINE_EPILOGUE_H
 
 #include "dl/Dialect/DL/IR/DLOps.h"
 
@@ -20,11 +20,12 @@
 namespace mlir {
 namespace dl {
 
-class ConvEpilogue {
+class Epilogue {
 public:
-  /// Prepares `op`'s epilogue at the builder's position (before the
-  /// convolution's nests): the scale and shift of a batch normalization.
-  ConvEpilogue(OpBuilder &b, Location loc, Conv2DOp op);
+  /// Prepares `op`'s epilogue at the builder's position (before the op's
+  /// nests): the scale and shift of a batch normalization.
+  Epilogue(OpBuilder &b, Location loc, Conv2DOp op);
+  Epilogue(OpBuilder &b, Location loc, MatmulOp op);
 
   /// Whether there are element-wise steps to apply.
   bool hasSteps() const { return !steps.empty(); }
@@ -52,6 +53,10 @@ public:
   void finish(OpBuilder &b, Location loc) const;
 
 private:
+  Epilogue(OpBuilder &b, Location loc, Value output, ArrayRef<PostOp> kinds,
+           ValueRange operands, std::optional<float> epsilon,
+           Value rowStatistics);
+
   struct Step {
     PostOp kind;
     /// bias_add: the bias; add: the residual; batch_norm_inference: the
@@ -67,4 +72,4 @@ private:
 } // namespace dl
 } // namespace mlir
 
-#endif // DL_LIB_CONVERSION_DLTOAFFINE_CONVEPILOGUE_H
+#endif // DL_LIB_CONVERSION_DLTOAFFINE_EPILOGUE_H
