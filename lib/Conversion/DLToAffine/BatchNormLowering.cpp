@@ -411,9 +411,10 @@ std::pair<Value, Value> mergeRowStatistics(OpBuilder &b, Location loc,
                 nb, l, countA, arith::DivFOp::create(nb, l, rowCount, countAB)),
             type);
         Value mean = math::FmaOp::create(nb, l, delta, weightB, meanA);
-        Value squares = math::FmaOp::create(
-            nb, l, arith::MulFOp::create(nb, l, delta, delta), weightAB,
-            arith::AddFOp::create(nb, l, squaresA, squaresB));
+        Value deltaSquared = arith::MulFOp::create(nb, l, delta, delta);
+        Value squaresAB = arith::AddFOp::create(nb, l, squaresA, squaresB);
+        Value squares =
+            math::FmaOp::create(nb, l, deltaSquared, weightAB, squaresAB);
         return SmallVector<Value>{countAB, mean, squares};
       });
   Value variance = arith::DivFOp::create(b, loc, merged[2],
@@ -522,20 +523,24 @@ struct BatchNormInferenceLowering : OpRewritePattern<BatchNormInferenceOp> {
                                       op.getOutput());
     RunView view(rewriter, loc, activations.input);
     float epsilon = op.getEpsilon().convertToFloat();
-    buildNest(
-        rewriter, loc, {view.groups},
-        [&](OpBuilder &b, Location l, ValueRange ivs) {
-          Value group = ivs[0];
-          auto param = [&](Value vector) {
-            return loadGroupValue(b, l, view, vector, group);
-          };
-          Value invStd = buildInvStd(b, l, param(op.getVariance()), epsilon);
-          Value scale =
-              arith::MulFOp::create(b, l, param(op.getGamma()), invStd);
-          buildNormalizeSweep(b, l, view, group, activations.input,
-                              activations.output, param(op.getMean()), scale,
-                              param(op.getBeta()), op.getActivation());
-        });
+    buildNest(rewriter, loc, {view.groups},
+              [&](OpBuilder &b, Location l, ValueRange ivs) {
+                Value group = ivs[0];
+                auto param = [&](Value vector) {
+                  return loadGroupValue(b, l, view, vector, group);
+                };
+                Value invStd =
+                    buildInvStd(b, l, param(op.getVariance()), epsilon);
+                Value scale =
+                    arith::MulFOp::create(b, l, param(op.getGamma()), invStd);
+                // Separate statements: the IR's order must not depend on the
+                // compiler's order of evaluating arguments.
+                Value mean = param(op.getMean());
+                Value beta = param(op.getBeta());
+                buildNormalizeSweep(b, l, view, group, activations.input,
+                                    activations.output, mean, scale, beta,
+                                    op.getActivation());
+              });
     activations.finish(rewriter, loc);
     rewriter.eraseOp(op);
     return success();

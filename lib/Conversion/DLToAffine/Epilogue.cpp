@@ -53,23 +53,22 @@ Epilogue::Epilogue(OpBuilder &b, Location loc, Value output,
       Value shift = memref::AllocOp::create(b, loc, scratchType, dynamicSize);
       scratch.append({scale, shift});
       Value epsilonValue = f32Constant(b, loc, *epsilon);
-      buildNest(
-          b, loc, getSizes(b, loc, gamma),
-          [&](OpBuilder &nb, Location l, ValueRange ivs) {
-            AffineExpr c = nb.getAffineDimExpr(0);
-            Value shifted = arith::AddFOp::create(
-                nb, l, loadAt(nb, l, variance, ivs, c), epsilonValue);
-            Value s =
-                arith::MulFOp::create(nb, l, loadAt(nb, l, gamma, ivs, c),
-                                      math::RsqrtOp::create(nb, l, shifted));
-            Value meanScaled =
-                arith::MulFOp::create(nb, l, loadAt(nb, l, mean, ivs, c), s);
-            storeAt(nb, l, s, scale, ivs, c);
-            storeAt(nb, l,
-                    arith::SubFOp::create(nb, l, loadAt(nb, l, beta, ivs, c),
-                                          meanScaled),
-                    shift, ivs, c);
-          });
+      buildNest(b, loc, getSizes(b, loc, gamma),
+                [&](OpBuilder &nb, Location l, ValueRange ivs) {
+                  AffineExpr c = nb.getAffineDimExpr(0);
+                  Value shifted = arith::AddFOp::create(
+                      nb, l, loadAt(nb, l, variance, ivs, c), epsilonValue);
+                  Value gammaValue = loadAt(nb, l, gamma, ivs, c);
+                  Value s = arith::MulFOp::create(
+                      nb, l, gammaValue, math::RsqrtOp::create(nb, l, shifted));
+                  Value meanScaled = arith::MulFOp::create(
+                      nb, l, loadAt(nb, l, mean, ivs, c), s);
+                  storeAt(nb, l, s, scale, ivs, c);
+                  storeAt(nb, l,
+                          arith::SubFOp::create(
+                              nb, l, loadAt(nb, l, beta, ivs, c), meanScaled),
+                          shift, ivs, c);
+                });
       step.operands = {scale, shift};
     }
     steps.push_back(std::move(step));
@@ -99,10 +98,13 @@ Value Epilogue::apply(OpBuilder &b, Location loc, Value sum,
           b, loc, value,
           loadAt(b, loc, step.operands[0], operands, numDims, index));
       break;
-    case PostOp::batch_norm_inference:
-      value = math::FmaOp::create(b, loc, value, perChannel(step.operands[0]),
-                                  perChannel(step.operands[1]));
-      break;
+    case PostOp::batch_norm_inference: {
+      // Separate statements: the IR's order must not depend on the
+      // compiler's order of evaluating arguments.
+      Value scale = perChannel(step.operands[0]);
+      Value shift = perChannel(step.operands[1]);
+      value = math::FmaOp::create(b, loc, value, scale, shift);
+    } break;
     case PostOp::relu:
     case PostOp::relu6: {
       // maxNum / minNum, as dl.relu and dl.relu6 lower.

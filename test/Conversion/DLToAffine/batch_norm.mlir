@@ -82,8 +82,8 @@ func.func @training(%x: memref<2x3x4x5xf32>, %g: memref<3xf32>, %b: memref<3xf32
 // CHECK-NEXT: %[[INV:.*]] = math.rsqrt %[[SH]] : vector<16xf32>
 // CHECK-NEXT: %[[GV:.*]] = affine.vector_load %[[G]][%[[CB]] * 16]
 // CHECK-NEXT: %[[SCALE:.*]] = arith.mulf %[[GV]], %[[INV]]
-// CHECK-NEXT: %[[BV:.*]] = affine.vector_load %[[B]][%[[CB]] * 16]
 // CHECK-NEXT: %[[MV:.*]] = affine.vector_load %[[M]][%[[CB]] * 16]
+// CHECK-NEXT: %[[BV:.*]] = affine.vector_load %[[B]][%[[CB]] * 16]
 // CHECK-NEXT: affine.for %[[N:.*]] = 0 to 1 {
 // CHECK-NEXT: affine.for %[[P:.*]] = 0 to 9 {
 // CHECK-NEXT: %[[XV:.*]] = affine.vector_load %[[XR]][%[[N]], %[[CB]], %[[P]], 0] : memref<1x2x9x16xf32>, vector<16xf32>
