@@ -1,12 +1,14 @@
 //===- FuseEpilogues.cpp - element-wise consumers into their producer -----===//
 //
 // The pass `dl-fuse-epilogues`: reduction-aware fusion of the element-wise
-// ops that follow a convolution or a batch normalization into it (see the
-// pass description in Passes.td). Legality is decided on the buffers the ops
-// read and write, with MLIR's memory effects for the ops in between, not on
-// op names: the consumer must read exactly the buffer the producer writes
-// whole, nothing in between may touch it, and the consumer's other operands
-// must already hold their values when the producer runs.
+// ops that follow a convolution, a GEMM or a batch normalization into it
+// (see the pass description in Passes.td). Legality is decided on the
+// buffers the ops read and write, with MLIR's memory effects for the ops in
+// between, not on op names: the consumer must read exactly the buffer the
+// producer writes whole, nothing in between may touch it, and the
+// consumer's other operands must already hold their values when the
+// producer runs. Distinct buffers (SSA values that are not views of one
+// another) are taken as distinct memory, as the dl verifiers take them.
 //
 //===----------------------------------------------------------------------===//
 
