@@ -403,13 +403,11 @@ std::pair<Value, Value> mergeRowStatistics(OpBuilder &b, Location loc,
         Value meanB = load(0), squaresB = load(1);
         Value countAB = arith::AddFOp::create(nb, l, countA, rowCount);
         Value delta = arith::SubFOp::create(nb, l, meanB, meanA);
-        Value weightB = broadcastTo(
-            nb, l, arith::DivFOp::create(nb, l, rowCount, countAB), type);
+        // The row's share of the merged count, and the weight of delta^2.
+        Value share = arith::DivFOp::create(nb, l, rowCount, countAB);
+        Value weightB = broadcastTo(nb, l, share, type);
         Value weightAB = broadcastTo(
-            nb, l,
-            arith::MulFOp::create(
-                nb, l, countA, arith::DivFOp::create(nb, l, rowCount, countAB)),
-            type);
+            nb, l, arith::MulFOp::create(nb, l, countA, share), type);
         Value mean = math::FmaOp::create(nb, l, delta, weightB, meanA);
         Value deltaSquared = arith::MulFOp::create(nb, l, delta, delta);
         Value squaresAB = arith::AddFOp::create(nb, l, squaresA, squaresB);

@@ -16,24 +16,17 @@ using namespace mlir;
 using namespace mlir::dl;
 
 Epilogue::Epilogue(OpBuilder &b, Location loc, Conv2DOp op)
-    : Epilogue(
-          b, loc, op.getOutput(), op.getPostOps(), op.getEpilogueOperands(),
-          op.getEpilogueEpsilon()
-              ? std::optional<float>(op.getEpilogueEpsilon()->convertToFloat())
-              : std::nullopt,
-          op.getRowStatistics()) {}
+    : Epilogue(b, loc, op.getOutput(), op.getPostOps(),
+               op.getEpilogueOperands(), op.getEpilogueEpsilon(),
+               op.getRowStatistics()) {}
 
 Epilogue::Epilogue(OpBuilder &b, Location loc, MatmulOp op)
-    : Epilogue(
-          b, loc, op.getC(), op.getPostOps(), op.getEpilogueOperands(),
-          op.getEpilogueEpsilon()
-              ? std::optional<float>(op.getEpilogueEpsilon()->convertToFloat())
-              : std::nullopt,
-          Value()) {}
+    : Epilogue(b, loc, op.getC(), op.getPostOps(), op.getEpilogueOperands(),
+               op.getEpilogueEpsilon(), Value()) {}
 
 Epilogue::Epilogue(OpBuilder &b, Location loc, Value output,
                    ArrayRef<PostOp> kinds, ValueRange operands,
-                   std::optional<float> epsilon, Value rowStatistics)
+                   std::optional<APFloat> epsilon, Value rowStatistics)
     : output(output), rowStatistics(rowStatistics) {
   for (PostOp kind : kinds) {
     unsigned count = getPostOpOperandCount(kind);
@@ -52,7 +45,7 @@ Epilogue::Epilogue(OpBuilder &b, Location loc, Value output,
       Value scale = memref::AllocOp::create(b, loc, scratchType, dynamicSize);
       Value shift = memref::AllocOp::create(b, loc, scratchType, dynamicSize);
       scratch.append({scale, shift});
-      Value epsilonValue = f32Constant(b, loc, *epsilon);
+      Value epsilonValue = f32Constant(b, loc, epsilon->convertToFloat());
       buildNest(b, loc, getSizes(b, loc, gamma),
                 [&](OpBuilder &nb, Location l, ValueRange ivs) {
                   AffineExpr c = nb.getAffineDimExpr(0);

@@ -54,7 +54,7 @@ public:
 
 private:
   Epilogue(OpBuilder &b, Location loc, Value output, ArrayRef<PostOp> kinds,
-           ValueRange operands, std::optional<float> epsilon,
+           ValueRange operands, std::optional<APFloat> epsilon,
            Value rowStatistics);
 
   struct Step {

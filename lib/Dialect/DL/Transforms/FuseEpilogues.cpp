@@ -186,15 +186,16 @@ struct FuseEpiloguesPass
     return false;
   }
 
-  /// The output operand of a convolution or GEMM.
-  static Value getHeavyOutput(Operation *producer) {
+  /// The output operand of a producer (a batch normalization's normalized
+  /// output).
+  static Value getOutput(Operation *producer) {
     return cast<DestinationStyleOpInterface>(producer).getDpsInits()[0];
   }
 
   /// The buffer `producer` writes whole, under the views of its output (a
   /// convolution's, as dl-merge-conv-rows leaves them).
   static Value getWrittenBuffer(Operation *producer) {
-    Value output = cast<DestinationStyleOpInterface>(producer).getDpsInits()[0];
+    Value output = getOutput(producer);
     SmallVector<Operation *> views = isa<Conv2DOp>(producer)
                                          ? getOutputViews(output)
                                          : SmallVector<Operation *>();
@@ -307,7 +308,7 @@ struct FuseEpiloguesPass
         return std::string("the batch normalization has an activation "
                            "already");
     } else {
-      SmallVector<Operation *> views = getOutputViews(getHeavyOutput(producer));
+      SmallVector<Operation *> views = getOutputViews(getOutput(producer));
       bool perChannel = llvm::any_of(consumer.steps, [](PostOp step) {
         return step == PostOp::bias_add || step == PostOp::batch_norm_inference;
       });
@@ -404,7 +405,7 @@ struct FuseEpiloguesPass
     auto throughViews = [&](Value value) {
       if (!isa<Conv2DOp>(producer))
         return value;
-      for (Operation *view : getOutputViews(getHeavyOutput(producer))) {
+      for (Operation *view : getOutputViews(getOutput(producer))) {
         IRMapping mapping;
         mapping.map(view->getOperand(0), value);
         value = b.clone(*view, mapping)->getResult(0);
