@@ -337,16 +337,15 @@ std::pair<Value, Value> buildStatistics(OpBuilder &b, Location loc,
   Value sum = sums[0], squares = sums[1];
   if (!view.blocked) {
     // The lanes and the tail of a channel: one reduction each.
-    auto reduce = [&](Value vector, std::optional<Value> tail) {
+    bool tail = view.hasTail();
+    auto reduce = [&](Value vector, Value tailSum) {
       return vector::ReductionOp::create(b, loc, vector::CombiningKind::ADD,
-                                         vector, tail ? *tail : zero,
+                                         vector, tailSum,
                                          arith::FastMathFlags::reassoc)
           .getResult();
     };
-    bool tail = view.hasTail();
-    sum = reduce(sum, tail ? std::optional<Value>(sums[2]) : std::nullopt);
-    squares =
-        reduce(squares, tail ? std::optional<Value>(sums[3]) : std::nullopt);
+    sum = reduce(sum, tail ? sums[2] : zero);
+    squares = reduce(squares, tail ? sums[3] : zero);
   }
   Type type = view.groupType(b);
   Value m = broadcastTo(b, loc, count, type);
