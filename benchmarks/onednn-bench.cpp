@@ -1,7 +1,7 @@
 //===- onednn-bench.cpp - oneDNN reference timings ------------------------===//
 //
 // Times a single f32 convolution, matmul or batch normalization with oneDNN,
-// or measures the machine's fp32 FMA peak, and prints one line of JSON on
+// or a ResNet bottleneck block's three convolutions, or measures the machine's fp32 FMA peak, and prints one line of JSON on
 // stdout. oneDNN is
 // the bar the dl compiler is compared against in the benchmark harness, and
 // the peak mode gives the roofline both are measured against.
@@ -11,6 +11,7 @@
 //       [--post-ops bias_relu|bn_relu|sum_relu|bn_train_relu]
 //   onednn-bench gemm M N K [options] [--b-layout blocked|plain]
 //   onednn-bench bnorm N C H W [--training] [--relu] [--layout plain|blocked]
+//   onednn-bench bottleneck N C MID H W [options]
 //   onednn-bench peak [--threads T]
 // Options: --threads T (default: all cores), --min-time SEC (0.5),
 //          --min-reps R (5), --warmup W (2).
@@ -27,6 +28,12 @@
 // A batch normalization (scale and shift, epsilon 1e-3) computes
 // the batch statistics with `--training`, else uses given ones; `--relu`
 // fuses oneDNN's ReLU; `--layout blocked` holds the activations in nChw16c.
+// A bottleneck is ResNet's identity block at inference: 1x1 (C -> MID),
+// 3x3 (padding 1), 1x1 (MID -> C) convolutions, each with batch
+// normalization as binary scale and shift post-ops, ReLU after the first two
+// and, after the third, the residual (the block's input, as a full-tensor
+// binary add) then ReLU; activations in nChw16c, the three convolutions
+// timed together.
 //
 // Threading: the Debian libdnnl build uses the OpenMP runtime (it links
 // libgomp, and dnnl_config.h defines DNNL_CPU_RUNTIME as DNNL_RUNTIME_OMP), so
@@ -279,6 +286,32 @@ void printResult(const char *kind, const Result &result, double flops,
               result.reps, threads, impl, sum);
 }
 
+/// A convolution's primitive descriptor: the direct algorithm, or oneDNN's
+/// pick where it has no direct implementation for the shape.
+dnnl::convolution_forward::primitive_desc
+makeConvPd(const dnnl::engine &engine, dnnl::prop_kind prop,
+           const dnnl::memory::desc &src, const dnnl::memory::desc &wei,
+           const dnnl::memory::desc *bias, const dnnl::memory::desc &dst,
+           dnnl::memory::dim stride, dnnl::memory::dim pad,
+           const dnnl::primitive_attr &attr) {
+  auto make = [&](dnnl::algorithm alg) {
+    auto desc = bias ? dnnl::convolution_forward::desc(
+                           prop, alg, src, wei, *bias, dst, {stride, stride},
+                           {pad, pad}, {pad, pad})
+                     : dnnl::convolution_forward::desc(prop, alg, src, wei, dst,
+                                                       {stride, stride},
+                                                       {pad, pad}, {pad, pad});
+    return dnnl::convolution_forward::primitive_desc(desc, attr, engine);
+  };
+  try {
+    return make(dnnl::algorithm::convolution_direct);
+  } catch (const dnnl::error &e) {
+    if (e.status != dnnl_unimplemented)
+      throw;
+    return make(dnnl::algorithm::convolution_auto);
+  }
+}
+
 void runConv(const std::vector<std::string> &pos, const Options &opts) {
   if (pos.size() != 9)
     throw UsageError("conv expects N C K H W R S STRIDE PAD");
@@ -323,27 +356,12 @@ void runConv(const std::vector<std::string> &pos, const Options &opts) {
     postOps.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
   dnnl::primitive_attr attr;
   attr.set_post_ops(postOps);
-  auto makePd = [&](dnnl::algorithm alg) {
-    auto desc =
-        withBias
-            ? dnnl::convolution_forward::desc(
-                  dnnl::prop_kind::forward_inference, alg, srcAny, weiAny,
-                  vectorDesc, dstAny, {stride, stride}, {pad, pad}, {pad, pad})
-            : dnnl::convolution_forward::desc(
-                  trainingBatchNorm ? dnnl::prop_kind::forward_training
-                                    : dnnl::prop_kind::forward_inference,
-                  alg, srcAny, weiAny, dstAny, {stride, stride}, {pad, pad},
-                  {pad, pad});
-    return dnnl::convolution_forward::primitive_desc(desc, attr, engine);
-  };
-  dnnl::convolution_forward::primitive_desc pd;
-  try {
-    pd = makePd(dnnl::algorithm::convolution_direct);
-  } catch (const dnnl::error &e) {
-    if (e.status != dnnl_unimplemented)
-      throw;
-    pd = makePd(dnnl::algorithm::convolution_auto);
-  }
+  dnnl::convolution_forward::primitive_desc pd =
+      makeConvPd(engine,
+                 trainingBatchNorm ? dnnl::prop_kind::forward_training
+                                   : dnnl::prop_kind::forward_inference,
+                 srcAny, weiAny, withBias ? &vectorDesc : nullptr, dstAny,
+                 stride, pad, attr);
 
   std::vector<float> srcData(n * c * h * w), weiData(k * c * r * s);
   fillRandom(srcData, 1);
@@ -456,6 +474,91 @@ void runGemm(const std::vector<std::string> &pos, const Options &opts) {
   Result result = timePrimitive(matmul, args, stream, opts);
   double flops = 2.0 * m * n * k;
   printResult("gemm", result, flops, opts.threads, pd.impl_info_str(), sum);
+}
+
+void runBottleneck(const std::vector<std::string> &pos, const Options &opts) {
+  if (pos.size() != 5)
+    throw UsageError("bottleneck expects N C MID H W");
+  using dim = dnnl::memory::dim;
+  dim n = parseInt(pos[0], "N", 1), c = parseInt(pos[1], "C", 1),
+      mid = parseInt(pos[2], "MID", 1), h = parseInt(pos[3], "H", 1),
+      w = parseInt(pos[4], "W", 1);
+  if (c % 16 != 0 || mid % 16 != 0)
+    throw UsageError("bottleneck needs C and MID multiples of 16");
+  checkElements({double(n), double(c), double(h), double(w)}, "input");
+  checkElements({double(c), double(mid), 9.0}, "weights");
+
+  using tag = dnnl::memory::format_tag;
+  using dt = dnnl::memory::data_type;
+  dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  dnnl::stream stream(engine);
+  dnnl::memory::desc inDesc({n, c, h, w}, dt::f32, tag::nChw16c);
+  dnnl::memory::desc midDesc({n, mid, h, w}, dt::f32, tag::nChw16c);
+  dnnl::memory in(inDesc, engine), t1(midDesc, engine), t2(midDesc, engine),
+      out(inDesc, engine);
+  {
+    std::vector<float> data(n * c * h * w);
+    fillRandom(data, 1);
+    dnnl::memory user({{n, c, h, w}, dt::f32, tag::nchw}, engine, data.data());
+    dnnl::reorder(user, in).execute(stream, user, in);
+    stream.wait();
+  }
+
+  // One convolution of the block: weights reordered to oneDNN's pick,
+  // batch normalization's scale and shift, then the residual, then ReLU.
+  std::vector<std::vector<float>> hostData;
+  std::vector<PrimitiveRun> runs;
+  std::string impl;
+  double flops = 0;
+  auto addConv = [&](dnnl::memory src, dnnl::memory dst, dim r, dim pad,
+                     bool residual) {
+    dnnl::memory::desc srcDesc = src.get_desc(), dstDesc = dst.get_desc();
+    dim cin = srcDesc.dims()[1], cout = dstDesc.dims()[1];
+    dnnl::memory::desc perChannel({1, cout, 1, 1}, dt::f32, tag::nchw);
+    dnnl::post_ops postOps;
+    postOps.append_binary(dnnl::algorithm::binary_mul, perChannel);
+    postOps.append_binary(dnnl::algorithm::binary_add, perChannel);
+    if (residual)
+      postOps.append_binary(dnnl::algorithm::binary_add, inDesc);
+    postOps.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
+    dnnl::primitive_attr attr;
+    attr.set_post_ops(postOps);
+    dnnl::memory::desc weiAny({cout, cin, r, r}, dt::f32, tag::any);
+    auto pd = makeConvPd(engine, dnnl::prop_kind::forward_inference, srcDesc,
+                         weiAny, nullptr, dstDesc, 1, pad, attr);
+    uint32_t seed = 2 + 3 * static_cast<uint32_t>(runs.size());
+    hostData.emplace_back(cout * cin * r * r);
+    fillRandom(hostData.back(), seed);
+    dnnl::memory userWei({{cout, cin, r, r}, dt::f32, tag::oihw}, engine,
+                         hostData.back().data());
+    std::unordered_map<int, dnnl::memory> args = {
+        {DNNL_ARG_SRC, src},
+        {DNNL_ARG_WEIGHTS,
+         toPrimitiveLayout(userWei, pd.weights_desc(), engine, stream)},
+        {DNNL_ARG_DST, dst}};
+    for (int i = 0; i < 2; ++i) {
+      hostData.emplace_back(cout);
+      fillRandom(hostData.back(), seed + 1 + i);
+      args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(i) | DNNL_ARG_SRC_1] =
+          dnnl::memory(perChannel, engine, hostData.back().data());
+    }
+    if (residual)
+      args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(2) | DNNL_ARG_SRC_1] = in;
+    runs.push_back({dnnl::convolution_forward(pd), args});
+    impl += (impl.empty() ? "" : "+") + std::string(pd.impl_info_str());
+    flops += 2.0 * n * cout * h * w * cin * r * r;
+  };
+  addConv(in, t1, 1, 0, false);
+  addConv(t1, t2, 3, 1, false);
+  addConv(t2, out, 1, 0, true);
+
+  for (const auto &[prim, args] : runs)
+    prim.execute(stream, args);
+  dnnl::memory plainOut({{n, c, h, w}, dt::f32, tag::nchw}, engine);
+  double sum =
+      checksum(runs.back().first, runs.back().second, out, plainOut, stream);
+  Result result = timePrimitives(runs, stream, opts);
+  printResult("bottleneck", result, flops, opts.threads, impl.c_str(), sum);
 }
 
 void runBatchNorm(const std::vector<std::string> &pos, const Options &opts) {
@@ -616,6 +719,7 @@ void printUsage() {
       "  onednn-bench gemm M N K [options] [--b-layout blocked|plain]\n"
       "  onednn-bench bnorm N C H W [--training] [--relu] "
       "[--layout plain|blocked]\n"
+      "  onednn-bench bottleneck N C MID H W [options]\n"
       "  onednn-bench peak [--threads T]\n"
       "options: --threads T, --min-time SEC, --min-reps R, --warmup W\n"
       "--b-layout: B in oneDNN's layout, reordered untimed (blocked, the\n"
@@ -640,7 +744,8 @@ int main(int argc, char **argv) {
       runPeak(pos, opts);
       return 0;
     }
-    if (mode != "conv" && mode != "gemm" && mode != "bnorm")
+    if (mode != "conv" && mode != "gemm" && mode != "bnorm" &&
+        mode != "bottleneck")
       throw UsageError("unknown mode '" + mode + "'");
     if (dnnl::version()->cpu_runtime != DNNL_RUNTIME_OMP) {
       std::fprintf(stderr, "error: libdnnl was not built with OpenMP\n");
@@ -659,6 +764,8 @@ int main(int argc, char **argv) {
       runConv(pos, opts);
     else if (mode == "bnorm")
       runBatchNorm(pos, opts);
+    else if (mode == "bottleneck")
+      runBottleneck(pos, opts);
     else
       runGemm(pos, opts);
     return 0;

@@ -25,6 +25,13 @@ each figure is the median over rounds of the per-round medians):
         convolution with post-ops (bias; per-channel scale and shift as
         binary post-ops; sum), each with eltwise ReLU, or (training) its
         convolution then its batch normalization with fused ReLU.
+  block: the bottleneck blocks of resnet50_bottleneck.csv at inference (as
+        examples/resnet_block.mlir's @bottleneck, in the blocked layouts):
+        1x1, 3x3 and 1x1 convolutions, each followed by batch normalization,
+        ReLU after the first two and the residual add then ReLU after the
+        third; dl (fused), dl unfused and oneDNN's three convolutions with
+        those as post-ops (scale and shift, the residual as a full-tensor
+        binary add, ReLU), activations in nChw16c.
 
 Before timing, each dl module is checked against dl's reference lowering
 (`dl-compile --run`, which does not fuse). Ends with, per thread count,
@@ -103,6 +110,42 @@ def conv_sequence_module(n, c, k, h, w, r, s, stride, pad, block, sequence):
         "  return\n}\n")
 
 
+def bottleneck_module(n, c, mid, h, w, block):
+    """ResNet's identity bottleneck block at inference in the blocked layouts
+    of run.py: 1x1 (c -> mid), 3x3 (padding 1) and 1x1 (mid -> c)
+    convolutions into local buffers, each followed by batch normalization,
+    ReLU after the first two, the residual add then ReLU after the third."""
+    cb, mb = run.channel_block(c, block), run.channel_block(mid, block)
+    t_in = f"memref<{n}x{c // cb}x{h}x{w}x{cb}xf32>"
+    t_mid = f"memref<{n}x{mid // mb}x{h}x{w}x{mb}xf32>"
+    filters = (f"memref<{mid // mb}x{c // cb}x1x1x{cb}x{mb}xf32>",
+               f"memref<{mid // mb}x{mid // mb}x3x3x{mb}x{mb}xf32>",
+               f"memref<{c // cb}x{mid // mb}x1x1x{mb}x{cb}xf32>")
+    args = [f"%in: {t_in}"] + [f"%f{i}: {t}" for i, t in enumerate(filters)]
+    body = ""
+    src, t_src = "%in", t_in
+    for i, (t_f, t_dst, k) in enumerate(zip(filters, (t_mid, t_mid, t_in),
+                                            (mid, mid, c))):
+        v = f"memref<{k}xf32>"
+        args += [f"%{p}{i}: {v}" for p in ("g", "b", "m", "v")]
+        dst = f"%t{i}"
+        body += f"  {dst} = memref.alloc() : {t_dst}\n"
+        pad = 1 if i == 1 else 0
+        body += (f"  dl.conv2d ins({src}, %f{i} : {t_src}, {t_f}) outs({dst} : {t_dst})\n"
+                 f"      {{padding = array<i64: {pad}, {pad}, {pad}, {pad}>}}\n"
+                 f"  dl.batch_norm_inference ins({dst}, %g{i}, %b{i}, %m{i}, %v{i} : "
+                 f"{t_dst}, {v}, {v}, {v}, {v}) outs({dst} : {t_dst})\n")
+        if i < 2:
+            body += f"  dl.relu ins({dst} : {t_dst}) outs({dst} : {t_dst})\n"
+        src, t_src = dst, t_dst
+    body += (f"  dl.add ins(%t2, %in : {t_in}, {t_in}) outs(%out : {t_in})\n"
+             f"  dl.relu ins(%out : {t_in}) outs(%out : {t_in})\n")
+    for i, t in enumerate((t_mid, t_mid, t_in)):
+        body += f"  memref.dealloc %t{i} : {t}\n"
+    return (f"func.func @bottleneck({', '.join(args)}, %out: {t_in}) {{\n"
+            f"{body}  return\n}}\n")
+
+
 def bn_shapes(conv_csv):
     """The distinct output shapes (channels, rows, columns) of the
     convolutions in `conv_csv`, in order."""
@@ -151,8 +194,8 @@ def main():
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--min-time", type=float, default=0.3,
                         help="seconds each timing runs at least")
-    parser.add_argument("--sections", default="bn,conv",
-                        help="comma-separated: bn, conv")
+    parser.add_argument("--sections", default="bn,conv,block",
+                        help="comma-separated: bn, conv, block")
     parser.add_argument("--only", default=None,
                         help="regex: only rows whose name matches")
     parser.add_argument("--block", type=int, default=run.host_block(),
@@ -160,6 +203,9 @@ def main():
     parser.add_argument("--skip-check", action="store_true",
                         help="do not check dl against its reference first")
     parser.add_argument("--conv-csv", default=os.path.join(HERE, "resnet50_conv.csv"))
+    parser.add_argument("--block-csv",
+                        default=os.path.join(HERE, "resnet50_bottleneck.csv"),
+                        help="bottleneck blocks: name,C,MID,H,W")
     run.add_machine_file_option(parser)
     args = parser.parse_args()
 
@@ -209,9 +255,19 @@ def main():
                                                       stride, pad, args.block,
                                                       sequence),
                                  systems, None))
+        if "block" in sections:
+            for name, *v in run.read_shapes(args.block_csv):
+                c, mid, h, w = map(int, v)
+                systems = {
+                    "dl": ("dl", []),
+                    "unfused": ("dl", ["--fuse=false"]),
+                    "onednn": ("onednn", ["bottleneck", threads, c, mid, h, w])}
+                rows.append(("block", f"{name}_bottleneck",
+                             bottleneck_module(threads, c, mid, h, w, args.block),
+                             systems, None))
         rows = [row for row in rows if not only or only.search(row[1])]
 
-        ratios = {"bn": [], "conv": []}
+        ratios = {"bn": [], "conv": [], "block": []}
         best_ratios, fusion_gains = [], []
         for section, name, module, systems, moved in rows:
             with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
@@ -260,7 +316,7 @@ def main():
                     line += f" ({100 * gbs / bandwidth:3.0f}% of {level})"
             print(line, flush=True)
 
-        for section in ("bn", "conv"):
+        for section in ("bn", "conv", "block"):
             if ratios[section]:
                 print(f"geomean dl/onednn {section}: {geomean(ratios[section]):.3f} "
                       f"threads={threads}")
@@ -268,9 +324,9 @@ def main():
             print(f"geomean dl/onednn's fastest layout, plain bn: "
                   f"{geomean(best_ratios):.3f} threads={threads}")
         if fusion_gains:
-            print(f"geomean unfused/fused dl conv: {geomean(fusion_gains):.3f} "
+            print(f"geomean unfused/fused dl conv and block: {geomean(fusion_gains):.3f} "
                   f"threads={threads}")
-        summaries.append((geomean(ratios["bn"] + ratios["conv"]), threads))
+        summaries.append((geomean(sum(ratios.values(), [])), threads))
     if levels:
         print("read bandwidths (dl-probe): " + ", ".join(
             f"{name} {bandwidth:.1f} GB/s" for name, _, bandwidth in levels))
