@@ -60,7 +60,8 @@ def ConvertDLToAffine : Pass<"convert-dl-to-affine"> {
       group's first element as the shift (the shifted-data algorithm: a
       mean of 100 next to a standard deviation of 1 loses no digits), the
       biased variance `q/m - (s/m)^2` clamped at 0, one `math.rsqrt` per
-      channel; then, for both, one normalize sweep
+      channel (stored to `inv_std` when the op has it); then, for both, one
+      normalize sweep
       `(x - mean) * gamma * invStd + beta` that applies the op's
       `activation` and writes each element once. A strided activation
       goes through contiguous copies.

@@ -578,6 +578,8 @@ struct BatchNormTrainingLowering : OpRewritePattern<BatchNormTrainingOp> {
           storeGroupValue(b, l, view, mean, op.getSavedMean(), group);
           storeGroupValue(b, l, view, variance, op.getSavedVariance(), group);
           Value invStd = buildInvStd(b, l, variance, epsilon);
+          if (Value savedInvStd = op.getSavedInvStd())
+            storeGroupValue(b, l, view, invStd, savedInvStd, group);
           Value scale = arith::MulFOp::create(
               b, l, loadGroupValue(b, l, view, op.getGamma(), group), invStd);
           buildNormalizeSweep(b, l, view, group, activations.input,

@@ -953,13 +953,44 @@ func.func @bn_training_same_saved_buffers(%in: memref<2x8x4x4xf32>,
                                           %v: memref<8xf32>,
                                           %out: memref<2x8x4x4xf32>,
                                           %s: memref<8xf32>) {
-  // expected-error @+1 {{'dl.batch_norm_training' op saved_mean and saved_variance must be different buffers}}
+  // expected-error @+1 {{'dl.batch_norm_training' op saved_mean, saved_variance and inv_std must be different buffers}}
   dl.batch_norm_training ins(%in, %v, %v : memref<2x8x4x4xf32>, memref<8xf32>,
                              memref<8xf32>)
                          outs(%out, %s, %s : memref<2x8x4x4xf32>,
                               memref<8xf32>, memref<8xf32>)
   return
 }
+
+func.func @bn_training_inv_std_is_mean(%in: memref<2x8x4x4xf32>,
+                                       %g: memref<8xf32>, %b: memref<8xf32>,
+                                       %out: memref<2x8x4x4xf32>,
+                                       %m: memref<8xf32>, %v: memref<8xf32>) {
+  // expected-error @+1 {{'dl.batch_norm_training' op saved_mean, saved_variance and inv_std must be different buffers}}
+  dl.batch_norm_training ins(%in, %g, %b : memref<2x8x4x4xf32>, memref<8xf32>,
+                             memref<8xf32>)
+                         outs(%out, %m, %v : memref<2x8x4x4xf32>,
+                              memref<8xf32>, memref<8xf32>)
+                         inv_std(%m : memref<8xf32>)
+  return
+}
+
+// -----
+
+func.func @bn_training_inv_std_size(%in: memref<2x8x4x4xf32>,
+                                    %g: memref<8xf32>, %b: memref<8xf32>,
+                                    %out: memref<2x8x4x4xf32>,
+                                    %m: memref<8xf32>, %v: memref<8xf32>,
+                                    %s: memref<4xf32>) {
+  // expected-error @+1 {{'dl.batch_norm_training' op inv_std size (4) does not match the number of channels (8)}}
+  dl.batch_norm_training ins(%in, %g, %b : memref<2x8x4x4xf32>, memref<8xf32>,
+                             memref<8xf32>)
+                         outs(%out, %m, %v : memref<2x8x4x4xf32>,
+                              memref<8xf32>, memref<8xf32>)
+                         inv_std(%s : memref<4xf32>)
+  return
+}
+
+// -----
 
 //===----------------------------------------------------------------------===//
 // dl.relu, dl.relu6
@@ -1621,7 +1652,7 @@ func.func @conv2d_blocked_dynamic_output_block(%in: memref<1x2x10x10x4xf32>,
 func.func @batch_norm_training_saved_mean_is_gamma(%x: memref<2x8x4x4xf32>, %g: memref<8xf32>,
                                                    %b: memref<8xf32>, %y: memref<2x8x4x4xf32>,
                                                    %v: memref<8xf32>) {
-  // expected-error @+1 {{'dl.batch_norm_training' op saved_mean and saved_variance must not be gamma or beta}}
+  // expected-error @+1 {{'dl.batch_norm_training' op saved_mean, saved_variance and inv_std must not be gamma or beta}}
   dl.batch_norm_training ins(%x, %g, %b : memref<2x8x4x4xf32>, memref<8xf32>, memref<8xf32>)
                          outs(%y, %g, %v : memref<2x8x4x4xf32>, memref<8xf32>, memref<8xf32>)
   return
@@ -1632,7 +1663,7 @@ func.func @batch_norm_training_saved_mean_is_gamma(%x: memref<2x8x4x4xf32>, %g: 
 func.func @batch_norm_training_saved_variance_is_beta(%x: memref<2x8x4x4xf32>, %g: memref<8xf32>,
                                                       %b: memref<8xf32>, %y: memref<2x8x4x4xf32>,
                                                       %m: memref<8xf32>) {
-  // expected-error @+1 {{'dl.batch_norm_training' op saved_mean and saved_variance must not be gamma or beta}}
+  // expected-error @+1 {{'dl.batch_norm_training' op saved_mean, saved_variance and inv_std must not be gamma or beta}}
   dl.batch_norm_training ins(%x, %g, %b : memref<2x8x4x4xf32>, memref<8xf32>, memref<8xf32>)
                          outs(%y, %m, %b : memref<2x8x4x4xf32>, memref<8xf32>, memref<8xf32>)
   return

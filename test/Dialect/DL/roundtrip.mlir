@@ -281,6 +281,22 @@ func.func @batch_norm_training_plain(%in: memref<2x8x4x4xf32>,
   return
 }
 
+// CHECK-LABEL: func.func @batch_norm_training_inv_std
+// CHECK: dl.batch_norm_training ins({{.*}}) outs({{.*}}) inv_std(%{{.*}} : memref<8xf32>) {activation = #dl.activation<relu>}
+func.func @batch_norm_training_inv_std(%in: memref<2x8x4x4xf32>,
+                                       %g: memref<8xf32>, %b: memref<8xf32>,
+                                       %out: memref<2x8x4x4xf32>,
+                                       %sm: memref<8xf32>, %sv: memref<8xf32>,
+                                       %si: memref<8xf32>) {
+  dl.batch_norm_training ins(%in, %g, %b : memref<2x8x4x4xf32>, memref<8xf32>,
+                             memref<8xf32>)
+                         outs(%out, %sm, %sv : memref<2x8x4x4xf32>,
+                              memref<8xf32>, memref<8xf32>)
+                         inv_std(%si : memref<8xf32>)
+                         {activation = #dl.activation<relu>}
+  return
+}
+
 // CHECK-LABEL: func.func @batch_norm_training_blocked
 // CHECK: dl.batch_norm_training ins(%{{.*}}, %{{.*}}, %{{.*}} : memref<2x2x4x4x4xf32>, memref<8xf32>, memref<8xf32>) outs(%{{.*}}, %{{.*}}, %{{.*}} : memref<2x2x4x4x4xf32>, memref<8xf32>, memref<8xf32>) {epsilon = 2.500000e-01 : f32}
 func.func @batch_norm_training_blocked(%in: memref<2x2x4x4x4xf32>,

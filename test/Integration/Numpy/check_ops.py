@@ -145,12 +145,14 @@ def bn_inference(x, gamma, beta, mean, var, eps=1e-3):
     return like(y, x)
 
 
-def bn_training(x, gamma, beta, eps=1e-3):
-    """[output, saved_mean, saved_variance]; the variance is biased."""
+def bn_training(x, gamma, beta, eps=1e-3, inv_std=False):
+    """[output, saved_mean, saved_variance] and, with `inv_std`,
+    1 / sqrt(variance + eps); the variance is biased."""
     plain = as_plain(x)
     mean = plain.mean(axis=(0, 2, 3))
     var = ((plain - per_channel(mean))**2).mean(axis=(0, 2, 3))
-    return [bn_inference(x, gamma, beta, mean, var, eps), mean, var]
+    outs = [bn_inference(x, gamma, beta, mean, var, eps), mean, var]
+    return outs + [1 / np.sqrt(var + eps)] if inv_std else outs
 
 
 def bias_add(x, bias):
@@ -281,12 +283,13 @@ FUNCTIONS = {
          Out(2, 3, 5, 7, 4)],
         lambda x, g, b, m, v, y: [bn_inference(x, g, b, m, v, eps=1e-5)]),
     "bn_training": (
-        [Arg(3, 5, 7, 13), Arg(5), Arg(5), Out(3, 5, 7, 13), Out(5), Out(5)],
-        lambda x, g, b, *outs: bn_training(x, g, b, eps=1e-5)),
+        [Arg(3, 5, 7, 13), Arg(5), Arg(5), Out(3, 5, 7, 13), Out(5), Out(5),
+         Out(5)],
+        lambda x, g, b, *outs: bn_training(x, g, b, eps=1e-5, inv_std=True)),
     "bn_training_blocked": (
         [Arg(2, 2, 5, 3, 8), Arg(16), Arg(16), Out(2, 2, 5, 3, 8), Out(16),
-         Out(16)],
-        lambda x, g, b, *outs: bn_training(x, g, b)),
+         Out(16), Out(16)],
+        lambda x, g, b, *outs: bn_training(x, g, b, inv_std=True)),
     "bn_training_m1": (
         [Arg(1, 7, 1, 1), Arg(7), Arg(7), Out(1, 7, 1, 1), Out(7), Out(7)],
         lambda x, g, b, *outs: bn_training(x, g, b)),

@@ -322,27 +322,31 @@ func.func @bn_inference_blocked(%x: memref<2x3x5x7x4xf32>,
   return
 }
 
+// With the inverse standard deviation the backward pass reads.
 func.func @bn_training(%x: memref<3x5x7x13xf32>, %gamma: memref<5xf32>,
                        %beta: memref<5xf32>, %y: memref<3x5x7x13xf32>,
-                       %mean: memref<5xf32>, %var: memref<5xf32>) {
+                       %mean: memref<5xf32>, %var: memref<5xf32>,
+                       %inv_std: memref<5xf32>) {
   dl.batch_norm_training
       ins(%x, %gamma, %beta : memref<3x5x7x13xf32>, memref<5xf32>,
           memref<5xf32>)
       outs(%y, %mean, %var : memref<3x5x7x13xf32>, memref<5xf32>,
-           memref<5xf32>) {epsilon = 1.0e-5 : f32}
+           memref<5xf32>) inv_std(%inv_std : memref<5xf32>)
+      {epsilon = 1.0e-5 : f32}
   return
 }
 
-// 16 channels in blocks of 8.
+// 16 channels in blocks of 8, with the inverse standard deviation.
 func.func @bn_training_blocked(%x: memref<2x2x5x3x8xf32>,
                                %gamma: memref<16xf32>, %beta: memref<16xf32>,
                                %y: memref<2x2x5x3x8xf32>,
-                               %mean: memref<16xf32>, %var: memref<16xf32>) {
+                               %mean: memref<16xf32>, %var: memref<16xf32>,
+                               %inv_std: memref<16xf32>) {
   dl.batch_norm_training
       ins(%x, %gamma, %beta : memref<2x2x5x3x8xf32>, memref<16xf32>,
           memref<16xf32>)
       outs(%y, %mean, %var : memref<2x2x5x3x8xf32>, memref<16xf32>,
-           memref<16xf32>)
+           memref<16xf32>) inv_std(%inv_std : memref<16xf32>)
   return
 }
 

@@ -462,9 +462,13 @@ LogicalResult BatchNormTrainingOp::verify() {
   if (failed(verifyBatchNorm(*this, getInput(), getOutput(),
                              getEpsilon().convertToFloat())))
     return failure();
-  if (getSavedMean() == getSavedVariance())
-    return emitOpError()
-           << "saved_mean and saved_variance must be different buffers";
+  SmallVector<Value> saved = {getSavedMean(), getSavedVariance()};
+  if (Value invStd = getSavedInvStd())
+    saved.push_back(invStd);
+  for (auto [i, value] : llvm::enumerate(saved))
+    if (llvm::is_contained(ArrayRef(saved).drop_front(i + 1), value))
+      return emitOpError() << "saved_mean, saved_variance and inv_std must be "
+                              "different buffers";
   if (Value rows = getRowStatistics()) {
     // R1 x R2 x 2 x C, static, and the groups split the m elements of a
     // channel evenly.
@@ -485,10 +489,11 @@ LogicalResult BatchNormTrainingOp::verify() {
                            << " elements per channel evenly";
   }
   // The statistics are stored before gamma and beta are read.
-  for (Value saved : {getSavedMean(), getSavedVariance()})
-    if (llvm::is_contained({getGamma(), getBeta()}, saved))
+  for (Value value : saved)
+    if (llvm::is_contained({getGamma(), getBeta()}, value))
       return emitOpError()
-             << "saved_mean and saved_variance must not be gamma or beta";
+             << "saved_mean, saved_variance and inv_std must not be gamma or "
+                "beta";
   return success();
 }
 

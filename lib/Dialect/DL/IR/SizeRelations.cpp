@@ -240,11 +240,14 @@ SizeRelations dl::getSizeRelations(Operation *op) {
                       {op.getVariance(), "variance"}});
       })
       .Case([&](BatchNormTrainingOp op) {
-        addBatchNorm(relations, op.getInput(), op.getOutput(),
-                     {{op.getGamma(), "gamma"},
-                      {op.getBeta(), "beta"},
-                      {op.getSavedMean(), "saved_mean"},
-                      {op.getSavedVariance(), "saved_variance"}});
+        SmallVector<std::pair<Value, StringRef>> vectors = {
+            {op.getGamma(), "gamma"},
+            {op.getBeta(), "beta"},
+            {op.getSavedMean(), "saved_mean"},
+            {op.getSavedVariance(), "saved_variance"}};
+        if (Value invStd = op.getSavedInvStd())
+          vectors.push_back({invStd, "inv_std"});
+        addBatchNorm(relations, op.getInput(), op.getOutput(), vectors);
       })
       .Case<ReluOp, Relu6Op>([&](auto op) {
         relations.addSameShape(op.getInput(), "input", op.getOutput(),

@@ -302,7 +302,8 @@ def DL_BatchNormInferenceOp : DL_DPSOp<"batch_norm_inference"> {
   }];
 }
 
-def DL_BatchNormTrainingOp : DL_DPSOp<"batch_norm_training"> {
+def DL_BatchNormTrainingOp
+    : DL_DPSOp<"batch_norm_training", [AttrSizedOperandSegments]> {
   let summary = "batch normalization, training forward form";
   let description = [{
     Computes per channel `c` the mini-batch mean
@@ -311,7 +312,9 @@ def DL_BatchNormTrainingOp : DL_DPSOp<"batch_norm_training"> {
     writes them to `saved_mean` and `saved_variance`, and normalizes:
     `output = gamma[c] * (input - mean[c]) / sqrt(var[c] + epsilon) + beta[c]`
     (then `activation`, when given). Layouts as for
-    `dl.batch_norm_inference`.
+    `dl.batch_norm_inference`. With `inv_std`, it also writes what the
+    backward pass reads next to the mean, `1 / sqrt(var[c] + epsilon)`, to
+    that vector.
 
     With `row_statistics` (`R1 x R2 x 2 x C`, as a `dl.conv2d` writes them
     for the input), the statistics are merged from those of its
@@ -326,6 +329,8 @@ def DL_BatchNormTrainingOp : DL_DPSOp<"batch_norm_training"> {
       Arg<DL_Buffer, "output", [MemWrite]>:$output,
       Arg<DL_Vector, "saved mean", [MemWrite]>:$saved_mean,
       Arg<DL_Vector, "saved biased variance", [MemWrite]>:$saved_variance,
+      Arg<Optional<DL_Vector>, "saved inverse standard deviation",
+          [MemWrite]>:$saved_inv_std,
       Arg<Optional<DL_Buffer>, "row statistics", [MemRead]>:$row_statistics,
       DefaultValuedAttr<F32Attr, "1.0e-3">:$epsilon,
       OptionalAttr<DL_ActivationAttr>:$activation);
@@ -334,13 +339,15 @@ def DL_BatchNormTrainingOp : DL_DPSOp<"batch_norm_training"> {
         type($input) `,` type($gamma) `,` type($beta) `)`
     `outs` `(` $output `,` $saved_mean `,` $saved_variance `:`
         type($output) `,` type($saved_mean) `,` type($saved_variance) `)`
+    (`inv_std` `(` $saved_inv_std^ `:` type($saved_inv_std) `)`)?
     (`row_statistics` `(` $row_statistics^ `:` type($row_statistics) `)`)?
     attr-dict
   }];
   let extraClassDeclaration = [{
     ::mlir::MutableOperandRange getDpsInitsMutable() {
+      // output, saved_mean, saved_variance and saved_inv_std when present.
       return ::mlir::MutableOperandRange(getOperation(), /*start=*/3,
-                                         /*length=*/3);
+                                         /*length=*/getSavedInvStd() ? 4 : 3);
     }
   }];
 }
