@@ -116,6 +116,7 @@ void dl::buildDLToLLVMPipeline(OpPassManager &pm,
     parallelismOptions.reportFallbacks = options.reportFallbacks;
     pm.addPass(dl::createDecideParallelism(parallelismOptions));
   }
+  pm.addNestedPass<func::FuncOp>(dl::createInsertSizeChecks());
   pm.addPass(dl::createConvertDLToAffine());
   pm.addPass(createCanonicalizerPass());
   if (options.microkernels)
@@ -148,6 +149,7 @@ void dl::buildDLToLLVMPipeline(OpPassManager &pm,
 }
 
 void dl::buildReferenceToLLVMPipeline(OpPassManager &pm) {
+  pm.addNestedPass<func::FuncOp>(dl::createInsertSizeChecks());
   pm.addPass(dl::createConvertDLToAffine());
   buildAffineToLLVM(pm);
 }

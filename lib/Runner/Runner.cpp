@@ -346,7 +346,7 @@ SmallVector<std::string> dl::getRuntimeLibraries() {
 // Failed run-time checks in JIT-compiled code
 //===----------------------------------------------------------------------===//
 //
-// A failed cf.assert (the size checks of convert-dl-to-affine) calls puts
+// A failed cf.assert (the size checks of dl-insert-size-checks) calls puts
 // with its message and then abort. In the JIT both resolve to the functions
 // below: the message goes to stderr unbuffered (stdout may be a pipe that
 // abort would not flush), and abort returns control to JitModule::call,

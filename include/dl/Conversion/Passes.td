@@ -67,12 +67,9 @@ def ConvertDLToAffine : Pass<"convert-dl-to-affine"> {
       goes through contiguous copies.
     * Element-wise ops, `dl.pack`/`dl.unpack`: one nest over the output.
 
-    Dynamic sizes become `memref.dim` symbols of the loop bounds. Every size
-    relation of the op (SizeRelations.h: K of A equals K of B, the output
-    size a convolution implies, ...) that involves a dynamic size becomes a
-    run-time check before the loops: a `cf.assert` whose message names the
-    op's location and the relation, so inconsistent sizes stop the program
-    instead of reading or writing out of bounds. The
+    Dynamic sizes become `memref.dim` symbols of the loop bounds (the
+    pipelines run `dl-insert-size-checks` first, which checks their
+    relations at run time). The
     GEMM-shaped innermost bands (the matmul nest without transposes or
     alpha; the `(ow, c, k)` band of a blocked convolution) are tagged with
     the unit attribute `dl.gemm_band` on their outermost loop and left in
@@ -85,7 +82,6 @@ def ConvertDLToAffine : Pass<"convert-dl-to-affine"> {
   let dependentDialects = [
     "::mlir::affine::AffineDialect",
     "::mlir::arith::ArithDialect",
-    "::mlir::cf::ControlFlowDialect",
     "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::vector::VectorDialect"

@@ -6,8 +6,8 @@
 // outer loops), so this lowering doubles as the reference that optimized code
 // is checked against. Loop bounds are constants for static sizes and memref.dim
 // symbols for dynamic ones. The patterns, one file per op family, build on
-// NestBuilders; this file runs them, after a cf.assert per dynamic size
-// relation of each op.
+// NestBuilders; this file runs them (dl-insert-size-checks, before, checks
+// the dynamic size relations).
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,13 +16,9 @@
 #include "NestBuilders.h"
 #include "dl/Conversion/Passes.h"
 #include "dl/Dialect/DL/IR/DLOps.h"
-#include "dl/Dialect/DL/IR/SizeRelations.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
-#include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Arith/Utils/Utils.h"
-#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -43,51 +39,6 @@ using namespace mlir::dl;
 using affine::AffineForOp;
 
 namespace {
-
-/// "file:line:col" of `op`, or its printed location when it has no file.
-std::string describeLocation(Operation *op) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  if (auto file = op->getLoc()->findInstanceOf<FileLineColLoc>())
-    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
-       << file.getColumn();
-  else
-    os << op->getLoc();
-  return text;
-}
-
-/// Before `op`, a cf.assert for each of its size relations that involves a
-/// dynamic size (the verifier checked the static ones).
-void emitRunTimeSizeChecks(Operation *op) {
-  SizeRelations relations = getSizeRelations(op);
-  OpBuilder b(op);
-  Location loc = op->getLoc();
-  SmallVector<Value> sizes;
-  for (const SizeRelation &relation : relations.getRelations()) {
-    // Static relations were verified; an in-place op relates a size to
-    // itself.
-    if ((relations.evaluateStatic(relation.lhs) &&
-         relations.evaluateStatic(relation.rhs)) ||
-        relation.lhs == relation.rhs)
-      continue;
-    if (sizes.empty())
-      for (auto [memref, dim] : relations.getSizes())
-        sizes.push_back(getValueOrCreateConstantIndexOp(
-            b, loc, getSize(b, loc, memref, dim)));
-    Value lhs = affine::expandAffineExpr(b, loc, relation.lhs, {}, sizes);
-    Value rhs = affine::expandAffineExpr(b, loc, relation.rhs, {}, sizes);
-    bool equal = relation.kind == SizeRelation::Kind::Equal;
-    Value holds = arith::CmpIOp::create(
-        b, loc, equal ? arith::CmpIPredicate::eq : arith::CmpIPredicate::sle,
-        lhs, rhs);
-    std::string message = describeLocation(op) + ": '" +
-                          op->getName().getStringRef().str() +
-                          "' op run-time size check failed: ";
-    message += equal ? relation.lhsName + " does not match " + relation.rhsName
-                     : relation.rhsName + " is less than " + relation.lhsName;
-    cf::AssertOp::create(b, loc, holds, message);
-  }
-}
 
 struct ConvertDLToAffinePass
     : dl::impl::ConvertDLToAffineBase<ConvertDLToAffinePass> {
@@ -123,8 +74,6 @@ LogicalResult dl::lowerDLToAffine(Operation *root,
     if (isa_and_nonnull<DLDialect>(op->getDialect()))
       dlOps.push_back(op);
   });
-  for (Operation *op : dlOps)
-    emitRunTimeSizeChecks(op);
   // An op that runs on one thread is lowered alone, in program order, so
   // the nests between its neighbours are its own (the patterns build them
   // right before the op): each carries the op's mark.

@@ -12,6 +12,27 @@
 
 include "mlir/Pass/PassBase.td"
 
+def InsertSizeChecks : Pass<"dl-insert-size-checks", "::mlir::func::FuncOp"> {
+  let summary = "Check the dynamic size relations of each dl op at run time";
+  let description = [{
+    Every size relation of a dl op (`SizeRelations.h`: K of A equals K of
+    B, the output size a convolution implies, a per-channel vector's length,
+    ...) that involves a dynamic size becomes a run-time check right before
+    the op: a `cf.assert` whose message names the op's location and the
+    relation, so that inconsistent sizes stop the program before its loops
+    read or write out of bounds. The verifier has checked the static
+    relations; a relation of a size with itself (an in-place op) needs no
+    check. Both pipelines run it before `convert-dl-to-affine`; a fully
+    static function is left unchanged.
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::cf::ControlFlowDialect",
+    "::mlir::memref::MemRefDialect"
+  ];
+}
+
 def BlockConvLayouts : Pass<"dl-block-conv-layouts", "::mlir::func::FuncOp"> {
   let summary = "Run plain-layout convolutions in the blocked layout";
   let description = [{
