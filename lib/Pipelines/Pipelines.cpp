@@ -104,6 +104,7 @@ void dl::buildDLToLLVMPipeline(OpPassManager &pm,
       rankOptions.maxBatchBytes = options.maxBatchBytes;
       pm.addPass(dl::createRankVariants(rankOptions));
     }
+    pm.addNestedPass<func::FuncOp>(dl::createDecidePanels());
   }
   if (options.fuse) {
     dl::FuseEpiloguesOptions fuseOptions;

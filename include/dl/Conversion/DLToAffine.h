@@ -2,12 +2,15 @@
 //
 // The lowering of convert-dl-to-affine as a function, for code that lowers a
 // scratch copy of an op to analyze its loops (the variant ranking, the
-// parallel-loop decision).
+// parallel-loop decision), and the questions about the nests it builds that
+// decision passes ask.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef DL_CONVERSION_DLTOAFFINE_H
 #define DL_CONVERSION_DLTOAFFINE_H
+
+#include "dl/Dialect/DL/IR/DLOps.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -21,12 +24,19 @@ struct DLToAffineOptions {
   /// right before the tile's reduction loops (what convert-dl-to-affine
   /// does); otherwise in one pass over the whole result before the nest.
   bool initializePerTile = true;
-  /// Copy a packed GEMM operand's blocks inside the nest, one microkernel
-  /// batch at a time into a small scratch buffer, where each block is still
-  /// copied once (what convert-dl-to-affine does); otherwise into a packed
-  /// copy of the whole operand before the nest.
-  bool packPanelsInNest = true;
 };
+
+/// Which packed operands of a scheduled GEMM the lowering can copy inside
+/// its nest, one microkernel batch at a time into a panel scratch (the
+/// `panel_a` / `panel_b` decision of dl-decide-panels): where each block is
+/// still copied once (the loops outside the copy that do not index the
+/// operand run once), some call re-reads the scratch, and one batch's blocks
+/// fit in 1 MiB. Both false without a schedule or with pad_blocks.
+struct PanelChoice {
+  bool a = false;
+  bool b = false;
+};
+PanelChoice choosePanels(MatmulOp op);
 
 /// Adds the patterns that lower each dl op (but the microkernel ops) to its
 /// affine loop nests, as convert-dl-to-affine applies them (after the

@@ -39,16 +39,13 @@ def ConvertDLToAffine : Pass<"convert-dl-to-affine"> {
       separate pass over the whole result: the tile is then in cache when
       its accumulation starts (and `dl-outline-microkernels` turns a fill of
       exactly one kernel's block into the kernel's `beta = 0`). An operand
-      marked `pack_a`/`pack_b` is copied into contiguous blocks: under a
-      `#dl.schedule`, inside the nest, one microkernel batch of blocks at a
-      time into a panel scratch, when the loops outside the copy that do not
-      index the operand (j for A, i for B) run once (each block is still
-      copied once), some call
-      re-reads the scratch (a loop over that dimension runs between the copy
-      and the calls) and the scratch holds at most 1 MiB; otherwise into a
-      packed copy of the whole operand before the nest. The panel's calls
-      re-read it from cache and the packed blocks never go to memory (6-8%
-      faster on an 8192x1024x1024 GEMM at 1 and 2 threads). A copy inside
+      marked `pack_a`/`pack_b` is copied into contiguous blocks: with
+      `panel_a`/`panel_b` (decided by `dl-decide-panels`), inside the
+      schedule's nest, one microkernel batch of blocks at a time into a panel
+      scratch, outside the innermost loops over the dimension that does not
+      index the operand (j for A, i for B), whose calls re-read it;
+      otherwise into a packed copy of the whole operand
+      before the nest. A copy inside
       the schedule's parallel loop goes to a scratch each iteration
       allocates and frees.
     * `dl.batch_norm_training`, `dl.batch_norm_inference`: one loop over

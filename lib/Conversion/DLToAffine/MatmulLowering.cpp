@@ -58,6 +58,8 @@ struct PanelPacking {
 /// blocks).
 constexpr int64_t kMaxPanelBytes = 1 << 20;
 
+constexpr int64_t kF32Bytes = 4;
+
 /// The panel packing of the operand whose blocks have `blockBytes` and are
 /// not indexed by `otherDim`, if each block is copied once that way and a
 /// batch fits in kMaxPanelBytes.
@@ -373,19 +375,13 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
     OuterLoops outer = getOuterLoops(
         rewriter, op.getEffectiveSchedule(), op.getScheduleDims(),
         {blockCount(mBlocks), blockCount(nBlocks), blockCount(kBlocks)});
-    // Packed operands: copied in the nest where each block is still copied
-    // once (PanelPacking), else into a packed copy before it. Only under a
-    // #dl.schedule, which names the loop that runs in parallel (a panel
-    // inside it is private to each iteration): without one,
-    // dl-parallelize-outer-loops may run any outer loop in parallel, and a
-    // panel shared by its iterations would keep them sequential.
+    // Packed operands: copied in the nest with panel_a / panel_b (decided by
+    // dl-decide-panels from choosePanels), else into a packed copy before
+    // it.
     std::optional<PanelPacking> panelA, panelB;
-    constexpr int64_t kF32Bytes = 4;
-    bool panels =
-        options.packPanelsInNest && op.getScheduleAttr() && !op.getPadBlocks();
-    if (op.getPackA() && panels)
+    if (op.getPanelA())
       panelA = findPanelPacking(outer, /*otherDim=*/1, bm * bk * kF32Bytes);
-    if (op.getPackB() && panels)
+    if (op.getPanelB())
       panelB = findPanelPacking(outer, /*otherDim=*/0, bk * bn * kF32Bytes);
     Value packedA, packedB;
     if (op.getPackA() && !panelA)
@@ -611,6 +607,30 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
 };
 
 } // namespace
+
+PanelChoice dl::choosePanels(MatmulOp op) {
+  // Only under a #dl.schedule, which names the loop that runs in parallel (a
+  // panel inside it is private to each iteration): without one,
+  // dl-parallelize-outer-loops may run any outer loop in parallel, and a
+  // panel shared by its iterations would keep them sequential.
+  std::optional<SmallVector<ScheduleDim>> dims = op.getScheduleDims();
+  if (!op.getScheduleAttr() || op.getPadBlocks() || !dims ||
+      !(op.getPackA() || op.getPackB()))
+    return {};
+  OpBuilder b(op.getContext());
+  SmallVector<OpFoldResult> counts;
+  for (const ScheduleDim &dim : *dims)
+    counts.push_back(b.getIndexAttr(dim.extent));
+  OuterLoops outer = getOuterLoops(b, op.getScheduleAttr(), dims, counts);
+  ArrayRef<int64_t> blocks = *op.getPackBlocks();
+  int64_t bm = blocks[0], bn = blocks[1], bk = blocks[2];
+  PanelChoice choice;
+  choice.a = op.getPackA() &&
+             findPanelPacking(outer, /*otherDim=*/1, bm * bk * kF32Bytes);
+  choice.b = op.getPackB() &&
+             findPanelPacking(outer, /*otherDim=*/0, bk * bn * kF32Bytes);
+  return choice;
+}
 
 void dl::populateMatmulLoweringPatterns(RewritePatternSet &patterns,
                                         const DLToAffineOptions &options) {

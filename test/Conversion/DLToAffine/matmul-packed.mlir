@@ -8,7 +8,7 @@
 // re-reads it). The copies are freed. C is zeroed (or scaled by beta) per
 // bm x bn tile right before the K-block loop, not in a separate pass over all
 // of C.
-// RUN: dl-opt %s --convert-dl-to-affine --split-input-file | FileCheck %s
+// RUN: dl-opt %s --dl-decide-panels --convert-dl-to-affine --split-input-file | FileCheck %s
 
 // CHECK-LABEL: func @packed
 // CHECK-DAG: %[[ZERO:.*]] = arith.constant 0.0

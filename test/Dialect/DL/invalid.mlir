@@ -1827,7 +1827,7 @@ func.func @stream_a_dynamic(%a: memref<?x32xf32>, %b: memref<32x1xf32>, %c: memr
 // -----
 
 func.func @pack_a_without_blocks(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32>) {
-  // expected-error @+1 {{'dl.matmul' op pack_a, pack_b, pack_c, pad_blocks and batch_blocks need pack_blocks}}
+  // expected-error @+1 {{'dl.matmul' op pack_a, pack_b, pack_c, pad_blocks, panel_a, panel_b and batch_blocks need pack_blocks}}
   dl.matmul ins(%a, %b : memref<8x4xf32>, memref<4x16xf32>) outs(%c : memref<8x16xf32>) {pack_a}
   return
 }
@@ -1965,15 +1965,31 @@ func.func @batch_blocks_not_divisor(%a: memref<8x12xf32>, %b: memref<12x16xf32>,
 // -----
 
 func.func @pack_c_without_blocks(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32>) {
-  // expected-error @+1 {{'dl.matmul' op pack_a, pack_b, pack_c, pad_blocks and batch_blocks need pack_blocks}}
+  // expected-error @+1 {{'dl.matmul' op pack_a, pack_b, pack_c, pad_blocks, panel_a, panel_b and batch_blocks need pack_blocks}}
   dl.matmul ins(%a, %b : memref<8x4xf32>, memref<4x16xf32>) outs(%c : memref<8x16xf32>) {pack_c}
   return
 }
 
 // -----
 
+func.func @panel_a_without_schedule(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32>) {
+  // expected-error @+1 {{'dl.matmul' op panel_a and panel_b need the operand's pack_a or pack_b, a schedule and no pad_blocks}}
+  dl.matmul ins(%a, %b : memref<8x4xf32>, memref<4x16xf32>) outs(%c : memref<8x16xf32>) {pack_blocks = array<i64: 8, 16, 4>, pack_a, panel_a}
+  return
+}
+
+// -----
+
+func.func @panel_b_without_pack_b(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32>) {
+  // expected-error @+1 {{'dl.matmul' op panel_a and panel_b need the operand's pack_a or pack_b, a schedule and no pad_blocks}}
+  dl.matmul ins(%a, %b : memref<8x4xf32>, memref<4x16xf32>) outs(%c : memref<8x16xf32>) {pack_blocks = array<i64: 8, 16, 4>, pack_a, panel_b, schedule = #dl.schedule<[i, j, k]>}
+  return
+}
+
+// -----
+
 func.func @batch_blocks_without_blocks(%a: memref<8x12xf32>, %b: memref<12x16xf32>, %c: memref<8x16xf32>) {
-  // expected-error @+1 {{'dl.matmul' op pack_a, pack_b, pack_c, pad_blocks and batch_blocks need pack_blocks}}
+  // expected-error @+1 {{'dl.matmul' op pack_a, pack_b, pack_c, pad_blocks, panel_a, panel_b and batch_blocks need pack_blocks}}
   dl.matmul ins(%a, %b : memref<8x12xf32>, memref<12x16xf32>) outs(%c : memref<8x16xf32>) {batch_blocks = 2}
   return
 }

@@ -187,9 +187,9 @@ LogicalResult MatmulOp::verifyPackBlocks(int64_t m, int64_t n, int64_t k) {
   std::optional<ArrayRef<int64_t>> blocks = getPackBlocks();
   if (!blocks) {
     if (getPackA() || getPackB() || getPackC() || getPadBlocks() ||
-        getBatchBlocks())
-      return emitOpError("pack_a, pack_b, pack_c, pad_blocks and "
-                         "batch_blocks need pack_blocks");
+        getBatchBlocks() || getPanelA() || getPanelB())
+      return emitOpError("pack_a, pack_b, pack_c, pad_blocks, panel_a, "
+                         "panel_b and batch_blocks need pack_blocks");
     return success();
   }
   if (blocks->size() != 3)
@@ -212,6 +212,10 @@ LogicalResult MatmulOp::verifyPackBlocks(int64_t m, int64_t n, int64_t k) {
                          (hasPartialCBlocks() && !getPackC()) || hasBlockedB()))
     return emitOpError("pad_blocks needs pack_a, pack_b, a plain B, and "
                        "pack_c when bm or bn does not divide M or N");
+  if ((getPanelA() && !getPackA()) || (getPanelB() && !getPackB()) ||
+      ((getPanelA() || getPanelB()) && (!getScheduleAttr() || getPadBlocks())))
+    return emitOpError("panel_a and panel_b need the operand's pack_a or "
+                       "pack_b, a schedule and no pad_blocks");
   if (std::optional<int64_t> batch = getBatchBlocks()) {
     int64_t kBlocks = llvm::divideCeilSigned(k, (*blocks)[2]);
     if (*batch < 1 || kBlocks % *batch != 0)

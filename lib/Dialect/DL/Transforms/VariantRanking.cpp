@@ -115,14 +115,20 @@ RankedVariant evaluate(Operation *op, ScheduleAttr schedule,
   // initialization inside, its dependences to every later read of a result
   // element would count the result's reuse across reduction tiles twice
   // (one working set per dependence), against the orders that tile K.
-  // Packed GEMM operands are read from a packed copy of the whole operand:
+  // Packed GEMM operands are read from a packed copy of the whole operand
+  // (the clone's panels, a decision for the chosen schedule, are dropped):
   // the nest's reads of the packed blocks are the same wherever the blocks
   // are copied, and the copy loops would only add statements to analyze.
   DLToAffineOptions lowering;
   lowering.initializePerTile = false;
-  lowering.packPanelsInNest = false;
-  FailureOr<OwningOpRef<ModuleOp>> module = lowerScratchCopy(
-      op, lowering, [&](Operation *clone) { setSchedule(clone, schedule); });
+  FailureOr<OwningOpRef<ModuleOp>> module =
+      lowerScratchCopy(op, lowering, [&](Operation *clone) {
+        setSchedule(clone, schedule);
+        if (auto matmul = dyn_cast<MatmulOp>(clone)) {
+          matmul.setPanelA(false);
+          matmul.setPanelB(false);
+        }
+      });
   if (failed(module)) {
     variant.failure = "the lowering failed";
     return variant;

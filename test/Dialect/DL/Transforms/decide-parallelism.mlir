@@ -4,10 +4,12 @@
 // with the least modeled time (imbalance, forks and joins, bytes handed
 // between threads), which may not be the outermost long enough for the
 // threads. Large ops keep the ranking's loop. At 1 thread nothing changes.
-// RUN: dl-opt %s --dl-decide-parallelism="threads=2 report-fallbacks" --verify-diagnostics | FileCheck %s
-// RUN: dl-opt %s --dl-decide-parallelism=threads=2 --convert-dl-to-affine --dl-parallelize-outer-loops=threads=2 | FileCheck %s --check-prefix=LOOPS
-// RUN: dl-opt %s --dl-decide-parallelism | FileCheck %s --check-prefix=ONE
-// RUN: dl-opt %s --dl-decide-parallelism="threads=2 fork-join-us=0" | FileCheck %s --check-prefix=FREE
+// dl-decide-panels runs first, as in the pipeline: the modeled nests copy
+// GEMM panels where the lowering will.
+// RUN: dl-opt %s --dl-decide-panels --dl-decide-parallelism="threads=2 report-fallbacks" --verify-diagnostics | FileCheck %s
+// RUN: dl-opt %s --dl-decide-panels --dl-decide-parallelism=threads=2 --convert-dl-to-affine --dl-parallelize-outer-loops=threads=2 | FileCheck %s --check-prefix=LOOPS
+// RUN: dl-opt %s --dl-decide-panels --dl-decide-parallelism | FileCheck %s --check-prefix=ONE
+// RUN: dl-opt %s --dl-decide-panels --dl-decide-parallelism="threads=2 fork-join-us=0" | FileCheck %s --check-prefix=FREE
 // RUN: not dl-opt %s --dl-decide-parallelism="threads=2 core-gflops=0" 2>&1 | FileCheck %s --check-prefix=INVALID
 
 // INVALID: error: dl-decide-parallelism: core-gflops, core-bandwidth, handoff-bandwidth and margin must be > 0, fork-join-us >= 0

@@ -77,6 +77,12 @@ def DL_MatmulOp : DL_DPSOp<"matmul"> {
     `schedule` (a `#dl.schedule`, set by `dl-rank-variants`) orders and
     tiles the block loops `i`, `j`, `k`; it needs `pack_blocks` and takes
     precedence over `batch_blocks`.
+    `panel_a` / `panel_b` (set by `dl-decide-panels`; need `pack_a` /
+    `pack_b`, a `schedule` and no `pad_blocks`) copy that operand's blocks
+    inside the scheduled nest, one microkernel batch at a time, into a small
+    panel scratch that the calls of the loops inside the copy re-read from
+    cache, instead of into a packed copy of the whole operand before the
+    nest (`convert-dl-to-affine` describes where the copy goes).
     `stream_a` (set by `dl-pack-gemm-operands` for GEMV-like GEMMs, N up to
     8; static sizes, no `transpose_a`, no `pack_blocks`) asks the lowering
     to stream A once, row by row, at full vector width: `op(B)` is first
@@ -102,6 +108,8 @@ def DL_MatmulOp : DL_DPSOp<"matmul"> {
                        UnitAttr:$pack_b,
                        UnitAttr:$pack_c,
                        UnitAttr:$pad_blocks,
+                       UnitAttr:$panel_a,
+                       UnitAttr:$panel_b,
                        UnitAttr:$stream_a,
                        OptionalAttr<I64Attr>:$batch_blocks,
                        OptionalAttr<DL_ScheduleAttr>:$schedule,
