@@ -1,8 +1,8 @@
 //===- onednn-bench.cpp - oneDNN reference timings ------------------------===//
 //
 // Times a single f32 convolution, matmul or batch normalization with oneDNN,
-// or a ResNet bottleneck block's three convolutions, or measures the machine's fp32 FMA peak, and prints one line of JSON on
-// stdout. oneDNN is
+// or a ResNet bottleneck block's three convolutions, or measures the
+// machine's fp32 FMA peak, and prints one line of JSON on stdout. oneDNN is
 // the bar the dl compiler is compared against in the benchmark harness, and
 // the peak mode gives the roofline both are measured against.
 //
