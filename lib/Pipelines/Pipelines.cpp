@@ -91,6 +91,17 @@ void dl::buildDLLayoutPipeline(OpPassManager &pm, int64_t maxBatchBytes,
 
 void dl::buildDLToLLVMPipeline(OpPassManager &pm,
                                const DLPipelineOptions &options) {
+  // The run-time checks of the dynamic sizes come first: versioning makes
+  // the ops it versions static.
+  pm.addNestedPass<func::FuncOp>(dl::createInsertSizeChecks());
+  if (options.microkernels && options.versioning) {
+    dl::ParametricVersioningOptions versioningOptions;
+    versioningOptions.reportFallbacks = options.reportFallbacks;
+    versioningOptions.vectorBits = options.vectorBits;
+    versioningOptions.maxVersions = options.maxVersions;
+    pm.addNestedPass<func::FuncOp>(
+        dl::createParametricVersioning(versioningOptions));
+  }
   if (options.microkernels) {
     buildDLLayoutPipeline(pm, options.maxBatchBytes, options.vectorBits);
     if (options.solveTiles)
@@ -117,7 +128,6 @@ void dl::buildDLToLLVMPipeline(OpPassManager &pm,
     parallelismOptions.reportFallbacks = options.reportFallbacks;
     pm.addPass(dl::createDecideParallelism(parallelismOptions));
   }
-  pm.addNestedPass<func::FuncOp>(dl::createInsertSizeChecks());
   pm.addPass(dl::createConvertDLToAffine());
   pm.addPass(createCanonicalizerPass());
   if (options.microkernels)

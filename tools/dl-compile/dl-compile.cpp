@@ -87,6 +87,17 @@ cl::opt<bool> fuse("fuse",
                             "and batch normalizations that write their "
                             "inputs (dl-fuse-epilogues; default: on)"),
                    cl::init(true), cl::cat(category));
+cl::opt<bool> versioning(
+    "versioning",
+    cl::desc("Run ops with a dynamic batch size (GEMM rows, images) as "
+             "static versions of themselves, each scheduled like a static "
+             "op (dl-parametric-versioning; default: on)"),
+    cl::init(true), cl::cat(category));
+cl::opt<int64_t> maxVersions(
+    "max-versions",
+    cl::desc("Most static versions of one dynamic op: powers of two up to "
+             "2^(max-versions - 1) rows (default: 13)"),
+    cl::init(13), cl::cat(category));
 cl::opt<bool> rank("rank",
                    cl::desc("Choose loop schedules by the working-set "
                             "ranking (dl-rank-variants; default: on)"),
@@ -203,6 +214,8 @@ std::function<void(OpPassManager &)> getPipeline(PipelineKind kind) {
     options.microkernels = microkernels;
     options.rank = rank;
     options.fuse = fuse;
+    options.versioning = versioning;
+    options.maxVersions = maxVersions;
     options.solveTiles = solveTiles;
     options.tileReport = tileReport;
     options.cacheSizes = cacheSizes;

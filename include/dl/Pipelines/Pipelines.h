@@ -42,6 +42,16 @@ struct DLPipelineOptions : public PassPipelineOptions<DLPipelineOptions> {
                                    "that write their inputs "
                                    "(dl-fuse-epilogues)"),
                     llvm::cl::init(true)};
+  Option<bool> versioning{
+      *this, "versioning",
+      llvm::cl::desc("Run ops with a dynamic batch size as static versions "
+                     "of themselves (dl-parametric-versioning)"),
+      llvm::cl::init(true)};
+  Option<int64_t> maxVersions{
+      *this, "max-versions",
+      llvm::cl::desc("Most static versions of one dynamic op "
+                     "(dl-parametric-versioning)"),
+      llvm::cl::init(13)};
   Option<bool> rank{*this, "rank",
                     llvm::cl::desc("Choose each heavy op's loop schedule with "
                                    "dl-rank-variants (with microkernels)"),

@@ -1,7 +1,7 @@
 //===- ParallelizeOuterLoops.cpp - one parallel loop per nest ---*- C++ -*-===//
 //
 // The pass `dl-parallelize-outer-loops`: the dependence-free outer loops of
-// each top-level nest are coalesced into a single affine.parallel, so that
+// each loop nest are coalesced into a single affine.parallel, so that
 // OpenMP shares out all their iterations at once (a batch of 1 or 2 images
 // alone would not feed the cores), but no more of them than keep the threads
 // evenly busy; a loop that a schedule marked `dl.parallel` is taken alone
@@ -113,6 +113,26 @@ SmallVector<AffineForOp> parallelPrefix(AffineForOp root, int64_t minIterations,
   return prefix;
 }
 
+/// The roots of the function's loop nests: its outermost affine.for ops,
+/// and those of the versions of a dynamic op (dl-parametric-versioning):
+/// under the guards that select them and inside the loop over its whole
+/// chunks, whose iterations run one version each, in turn.
+SmallVector<AffineForOp> getNestRoots(func::FuncOp func) {
+  SmallVector<AffineForOp> roots;
+  func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa<affine::AffineIfOp>(op))
+      return op->hasAttr(dl::DLDialect::getVersionGuardAttrName())
+                 ? WalkResult::advance()
+                 : WalkResult::skip();
+    auto loop = dyn_cast<AffineForOp>(op);
+    if (!loop || loop->hasAttr(dl::DLDialect::getVersionChunksAttrName()))
+      return WalkResult::advance();
+    roots.push_back(loop);
+    return WalkResult::skip();
+  });
+  return roots;
+}
+
 struct ParallelizeOuterLoopsPass
     : dl::impl::ParallelizeOuterLoopsBase<ParallelizeOuterLoopsPass> {
   /// The dependence analysis does not model loop steps: a tile loop of step
@@ -120,14 +140,13 @@ struct ParallelizeOuterLoopsPass
   /// analysis is then exact), and the index arithmetic this inserts is folded
   /// into the users' maps so the nests are perfect again.
   void normalizeOuterLoops() {
-    for (Block &block : getOperation().getBody())
-      for (auto root : block.getOps<AffineForOp>()) {
-        SmallVector<AffineForOp> nest;
-        affine::getPerfectlyNestedLoops(nest, root);
-        for (AffineForOp loop : nest)
-          if (loop.hasConstantBounds())
-            (void)affine::normalizeAffineFor(loop);
-      }
+    for (AffineForOp root : getNestRoots(getOperation())) {
+      SmallVector<AffineForOp> nest;
+      affine::getPerfectlyNestedLoops(nest, root);
+      for (AffineForOp loop : nest)
+        if (loop.hasConstantBounds())
+          (void)affine::normalizeAffineFor(loop);
+    }
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
     affine::AffineApplyOp::getCanonicalizationPatterns(patterns, ctx);
@@ -151,11 +170,7 @@ struct ParallelizeOuterLoopsPass
       return signalPassFailure();
     }
     normalizeOuterLoops();
-    SmallVector<AffineForOp> roots;
-    for (Block &block : getOperation().getBody())
-      for (auto loop : block.getOps<AffineForOp>())
-        roots.push_back(loop);
-    for (AffineForOp root : roots) {
+    for (AffineForOp root : getNestRoots(getOperation())) {
       // An op decided to run on one thread: all its nests stay sequential.
       if (root->hasAttr(dl::DLDialect::getSequentialAttrName()))
         continue;

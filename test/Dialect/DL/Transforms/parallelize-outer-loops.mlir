@@ -175,3 +175,35 @@ func.func @sequential(%x: memref<8x16xf32>, %a: memref<128x256xf32>, %b: memref<
   dl.matmul ins(%a, %b : memref<128x256xf32>, memref<256x96xf32>) outs(%c : memref<128x96xf32>) {dl.sequential}
   return
 }
+
+// The versions of a dynamic op (dl-parametric-versioning) are nests of their
+// own: under the guards that select them and inside the loop over the whole
+// chunks, which stays sequential; a nest under any other affine.if is not a
+// root.
+// CHECK-LABEL: func.func @versions
+// CHECK: affine.for %{{.*}} = 0 to #{{.*}}()[%{{.*}}] {
+// CHECK:   affine.parallel
+// CHECK: } {dl.version_chunks
+// CHECK: affine.if
+// CHECK:   affine.parallel
+// CHECK: } {dl.version_guard}
+// CHECK: affine.if
+// CHECK-NOT: affine.parallel
+// CHECK: return
+#chunks = affine_map<()[s0] -> (s0 floordiv 4)>
+#bit = affine_set<()[s0] : (s0 mod 4 - 2 >= 0)>
+func.func @versions(%x: memref<?x64xf32>, %n: index) {
+  affine.for %i = 0 to #chunks()[%n] {
+    %v = memref.subview %x[%i, 0] [4, 64] [1, 1] : memref<?x64xf32> to memref<4x64xf32, strided<[64, 1], offset: ?>>
+    dl.relu ins(%v : memref<4x64xf32, strided<[64, 1], offset: ?>>) outs(%v : memref<4x64xf32, strided<[64, 1], offset: ?>>)
+  } {dl.version_chunks = {parameter = "M", size = 4 : i64}}
+  affine.if #bit()[%n] {
+    %v = memref.subview %x[0, 0] [2, 64] [1, 1] : memref<?x64xf32> to memref<2x64xf32, strided<[64, 1]>>
+    dl.relu ins(%v : memref<2x64xf32, strided<[64, 1]>>) outs(%v : memref<2x64xf32, strided<[64, 1]>>)
+  } {dl.version_guard}
+  affine.if #bit()[%n] {
+    %v = memref.subview %x[0, 0] [2, 64] [1, 1] : memref<?x64xf32> to memref<2x64xf32, strided<[64, 1]>>
+    dl.relu ins(%v : memref<2x64xf32, strided<[64, 1]>>) outs(%v : memref<2x64xf32, strided<[64, 1]>>)
+  }
+  return
+}

@@ -57,6 +57,22 @@ def DL_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getSequentialAttrName() {
       return ::llvm::StringLiteral("dl.sequential");
     }
+    /// Mark a static version of a dynamic op (its parameter and size), the
+    /// loop over its whole chunks, the guards that select versions, and the
+    /// guard of the versions that share a packed B (its blocks). Set by dl-parametric-versioning; the loops of each
+    /// version are nests of their own for dl-parallelize-outer-loops.
+    static constexpr ::llvm::StringLiteral getVersionAttrName() {
+      return ::llvm::StringLiteral("dl.version");
+    }
+    static constexpr ::llvm::StringLiteral getVersionChunksAttrName() {
+      return ::llvm::StringLiteral("dl.version_chunks");
+    }
+    static constexpr ::llvm::StringLiteral getVersionGuardAttrName() {
+      return ::llvm::StringLiteral("dl.version_guard");
+    }
+    static constexpr ::llvm::StringLiteral getVersionSharedPackAttrName() {
+      return ::llvm::StringLiteral("dl.version_shared_pack");
+    }
   }];
 }
 

@@ -189,6 +189,10 @@ int64_t hostVectorBits();
 /// `vectorBits` 0, the host's.
 int64_t microkernelColumns(int64_t vectorBits);
 
+/// Default block limit along a GEMM's K (the `block-k` options of
+/// dl-pack-gemm-operands and dl-split-gemm-remainders repeat it).
+constexpr int64_t kGemmBlockK = 128;
+
 /// The rows of a GEMM's block of C: those that make the block 16 KiB with
 /// `columns` columns, 128 with 32 (AVX2) and 64 with 64 (AVX-512).
 int64_t gemmBlockRows(int64_t columns);

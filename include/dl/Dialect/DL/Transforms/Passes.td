@@ -33,6 +33,72 @@ def InsertSizeChecks : Pass<"dl-insert-size-checks", "::mlir::func::FuncOp"> {
   ];
 }
 
+def ParametricVersioning
+    : Pass<"dl-parametric-versioning", "::mlir::func::FuncOp"> {
+  let summary = "Run ops with a dynamic batch size as static versions of themselves";
+  let description = [{
+    Every schedule decision of `dl-to-llvm` (layouts, blocks and
+    remainders, ranking and tile sizes, panels, parallelism, microkernels)
+    needs static sizes, so an op with dynamic sizes runs as plain loops: a
+    512x512x512 GEMM with dynamic sizes ran at 1.4 GFLOPS against 140
+    static. This pass versions each `dl.matmul` and `dl.conv2d` whose only
+    dynamic sizes are the outermost dimension of its operands (M of a GEMM
+    with A not transposed, N, the images, of a convolution) on that size S,
+    a parameter: the op becomes static copies of itself on subviews, of
+    power-of-two sizes, each scheduled for exactly its own size by the rest
+    of the pipeline.
+
+    ```mlir
+    affine.for %i = 0 to affine_map<()[s0] -> (s0 floordiv T)>()[%S]
+      // the version of T rows at %i * T  {dl.version = {size = T}}
+    affine.if affine_set<()[s0] : (s0 mod T - T/2 >= 0)>()[%S]
+      // the version of T/2 rows at S - S mod T
+    ...
+    affine.if affine_set<()[s0] : (s0 mod 2 - 1 >= 0)>()[%S]
+      // the version of 1 row at S - 1
+    ```
+
+    Every S >= 0 runs `S floordiv T` chunk versions and one version per set
+    bit of `S mod T`, which cover its rows exactly once; the guards are
+    symbol-only `affine.if`s, each testing one constraint (one bit of S), so
+    none is tested twice on a path. Each version carries `dl.version`
+    (parameter, size); the chunk loop `dl.version_chunks`. The chunk T is
+    the smallest power of two whose version does 2^27 floating-point
+    operations (about a millisecond on one core; what a version repeats, a
+    packing of B or of the filter and a parallel region, stays a few
+    percent of it), and at most 2^(max-versions - 1): `max-versions` caps
+    the number of distinct versions (static shapes) of one op.
+
+    A GEMM's versions would each pack B for themselves (a 509-row GEMM has
+    8 versions). Where its chunk version would pack B (B not transposed,
+    with more than one block of columns, N and K with good blocks, not a
+    narrow GEMM), the versions for S >= 16 share one copy of B packed into
+    the blocked layout (`dl.pack`, blocks as `dl-pack-gemm-operands` would
+    choose them) and read it in place; the guard carries
+    `dl.version_shared_pack = array<i64: bn, bk>`. Below 16 rows the
+    versions read B as it is (a GEMV-like one streams it once).
+
+    Ops with other dynamic sizes keep the generic version (the op as it is,
+    lowered to plain loops), with a remark under `report-fallbacks` saying
+    why: a dynamic inner size is a leading dimension of the rows above it,
+    and the microkernels take static leading dimensions; a dynamic K is a
+    reduction. Static ops are left unchanged. Run the size checks
+    (`dl-insert-size-checks`) before it: the versions are static.
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
+           "Width of the microkernels' vector registers in bits, which sets "
+           "the blocks of a shared packed B (0: the host's widest)">,
+    Option<"maxVersions", "max-versions", "int64_t", "13",
+           "Most distinct versions (static sizes) of one op: chunks of at "
+           "most 2^(max-versions - 1)">,
+    Option<"reportFallbacks", "report-fallbacks", "bool", "false",
+           "Remark on each dynamic op left to the generic version, and why">
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def BlockConvLayouts : Pass<"dl-block-conv-layouts", "::mlir::func::FuncOp"> {
   let summary = "Run plain-layout convolutions in the blocked layout";
   let description = [{

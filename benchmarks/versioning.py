@@ -1,0 +1,205 @@
+#!/usr/bin/env python3
+"""Dynamic sizes against static ones: dl-parametric-versioning's targets.
+
+`versioning.py --threads 1,2` times, for each case and each size, three
+builds of the same op at that size, interleaved in one run (`--rounds`
+rounds, the order reversed every other round, each figure the median over
+rounds of `dl-compile --bench` medians, pinned to CPUs 0..threads-1 as in
+run.py):
+  static       the op with the size written in its types;
+  versioned    the op with dynamic sizes (`?`, run at the size through
+               dl.run_shape), through the default pipeline
+               (dl-parametric-versioning on);
+  unversioned  the same dynamic op with `--versioning=false`, for contrast
+               (timed with one run, without warm-up: it runs plain loops).
+Cases (`--cases`):
+  gemm_m     GEMM with M dynamic (K = N = 512): the batch of a serving system;
+  conv_n     3x3 convolution, 64 -> 64 channels, 28x28, padding 1, with a
+             dynamic batch;
+  gemm_mnk   GEMM with M, N and K dynamic;
+  conv_nhw   the convolution with dynamic batch, height and width;
+  conv_all   the convolution with every size dynamic.
+The last three have dynamic inner sizes, which dl-parametric-versioning
+leaves to the generic version (plain loops); they are reported so that the
+gap shows. Each dynamic build is also compiled once to an object file with
+and without versioning: compile time and object size.
+Output: a row per size:
+  <case> <size> | t=<t>: static <ms> versioned <ms> (<static/versioned>)
+                  unversioned <ms> (<static/unversioned>) | ...
+then per case `compile: versioned <s> s <KiB> KiB, unversioned <s> s <KiB>
+KiB`, a CSV (<out>/versioning.csv) and per thread count a last line
+  versioning versioned/static: geomean=<g> min=<m> threads=<t> sizes=<n>
+over the versioned cases (gemm_m, conv_n), where the ratio is static time
+over versioned time (1: as fast as static).
+"""
+
+import argparse
+import csv
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from run import run_json  # noqa: E402
+
+GEMM_K = GEMM_N = 512
+CONV_C = CONV_K = 64
+CONV_HW = 28
+
+CASES = {
+    # name: (sizes, versioned by dl-parametric-versioning)
+    "gemm_m": ([1, 7, 63, 64, 65, 251, 509, 1024, 2047], True),
+    "conv_n": ([1, 2, 3, 4, 5, 7, 8, 9, 13], True),
+    "gemm_mnk": ([1, 63, 64, 127, 251], False),
+    "conv_nhw": ([1, 2, 3, 7, 8], False),
+    "conv_all": ([1, 2, 3, 7, 8], False),
+}
+
+
+def memref(shape, dynamic):
+    return "memref<" + "x".join("?" if d else str(s) for s, d in zip(shape, dynamic)) + "xf32>"
+
+
+def arg(name, shape, dynamic):
+    text = f"%{name}: {memref(shape, dynamic)}"
+    if any(dynamic):
+        text += " {dl.run_shape = array<i64: " + ", ".join(map(str, shape)) + ">}"
+    return text
+
+
+def module(case, size, dynamic):
+    """The case's op at `size` as a function @f, with its dynamic sizes as
+    `?` when `dynamic` (run at `size` through dl.run_shape)."""
+    if case.startswith("gemm"):
+        m, n, k = (size, size, size) if case == "gemm_mnk" else (size, GEMM_N, GEMM_K)
+        dm = dynamic
+        dnk = dynamic and case == "gemm_mnk"
+        args = [arg("a", (m, k), (dm, dnk)), arg("b", (k, n), (dnk, dnk)),
+                arg("c", (m, n), (dm, dnk))]
+        types = [a.split(": ")[1].split(" {")[0] for a in args]
+        return (f"func.func @f({', '.join(args)}) {{\n"
+                f"  dl.matmul ins(%a, %b : {types[0]}, {types[1]}) outs(%c : {types[2]})\n"
+                "  return\n}\n")
+    hw = CONV_HW if case == "conv_n" else 7 * size + 3
+    n = size
+    spatial = dynamic and case in ("conv_nhw", "conv_all")
+    channels = dynamic and case == "conv_all"
+    args = [arg("x", (n, CONV_C, hw, hw), (dynamic, channels, spatial, spatial)),
+            arg("w", (CONV_K, CONV_C, 3, 3), (channels,) * 4),
+            arg("y", (n, CONV_K, hw, hw), (dynamic, channels, spatial, spatial))]
+    types = [a.split(": ")[1].split(" {")[0] for a in args]
+    return (f"func.func @f({', '.join(args)}) {{\n"
+            f"  dl.conv2d ins(%x, %w : {types[0]}, {types[1]}) outs(%y : {types[2]})"
+            " {padding = array<i64: 1, 1, 1, 1>}\n"
+            "  return\n}\n")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--build", default=os.path.join(os.path.dirname(__file__), "..", "build"))
+    parser.add_argument("--out", default=None, help="output directory (default: <build>/benchmarks)")
+    parser.add_argument("--threads", default="1,2")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--min-time", type=float, default=0.2)
+    parser.add_argument("--cases", default=",".join(CASES))
+    parser.add_argument("--sizes", default=None,
+                        help="comma-separated sizes for every case (default: each case's own)")
+    parser.add_argument("--skip-unversioned", action="store_true",
+                        help="do not time the unversioned dynamic builds")
+    args = parser.parse_args()
+
+    dl_compile = os.path.join(args.build, "bin", "dl-compile")
+    if not os.access(dl_compile, os.X_OK):
+        sys.exit(f"error: {dl_compile} not built (run utils/setup.sh)")
+    out = args.out or os.path.join(args.build, "benchmarks")
+    os.makedirs(out, exist_ok=True)
+    threads = [int(t) for t in args.threads.split(",")]
+    cases = args.cases.split(",")
+    for case in cases:
+        if case not in CASES:
+            sys.exit(f"error: unknown case {case} (known: {', '.join(CASES)})")
+    tmp = tempfile.mkdtemp(prefix="dl-versioning-")
+    bench = ["--bench", "--json", f"--bench-min-time={args.min_time}"]
+    rows = []
+    ratios = {t: [] for t in threads}
+    for case in cases:
+        sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else CASES[case][0]
+        versioned_case = CASES[case][1]
+        # Compile cost of the dynamic build (the same for every size).
+        dyn_path = os.path.join(tmp, f"{case}_compile.mlir")
+        with open(dyn_path, "w") as f:
+            f.write(module(case, sizes[0], True))
+        costs = {}
+        for label, flags in (("versioned", []), ("unversioned", ["--versioning=false"])):
+            obj = os.path.join(tmp, f"{case}_{label}.o")
+            start = time.perf_counter()
+            proc = subprocess.run([dl_compile, dyn_path, "--emit=obj", f"--threads={max(threads)}",
+                                   "-o", obj] + flags, capture_output=True, text=True)
+            if proc.returncode != 0:
+                sys.exit(f"error: compiling {case} failed:\n{proc.stderr}")
+            costs[label] = (time.perf_counter() - start, os.path.getsize(obj))
+        for size in sizes:
+            paths = {}
+            for label, dynamic in (("static", False), ("versioned", True)):
+                paths[label] = os.path.join(tmp, f"{case}_{size}_{label}.mlir")
+                with open(paths[label], "w") as f:
+                    f.write(module(case, size, dynamic))
+            # Correctness first: the versioned build against the reference.
+            check = run_json([dl_compile, paths["versioned"], "--run", "--json",
+                              f"--threads={max(threads)}"], max(threads))["functions"][0]
+            if not check["ok"]:
+                sys.exit(f"error: {case} at {size}: versioned build differs from the reference")
+            runs = [(label, t) for t in threads for label in ("static", "versioned")]
+            times = {run: [] for run in runs}
+            for r in range(args.rounds):
+                for label, t in (runs if r % 2 == 0 else runs[::-1]):
+                    res = run_json([dl_compile, paths[label], f"--threads={t}"] + bench, t)
+                    times[(label, t)].append(res["functions"][0]["median_ms"])
+            line = f"{case} {size}"
+            row = {"case": case, "size": size}
+            for t in threads:
+                static = sorted(times[("static", t)])[len(times[("static", t)]) // 2]
+                versioned = sorted(times[("versioned", t)])[len(times[("versioned", t)]) // 2]
+                ratio = static / versioned
+                line += f" | t={t}: static {static:.4f} versioned {versioned:.4f} ({ratio:.3f})"
+                row.update({f"static_ms_t{t}": static, f"versioned_ms_t{t}": versioned,
+                            f"ratio_t{t}": ratio})
+                if versioned_case:
+                    ratios[t].append(ratio)
+                if not args.skip_unversioned:
+                    res = run_json([dl_compile, paths["versioned"], f"--threads={t}",
+                                    "--versioning=false", "--bench", "--json",
+                                    "--bench-min-reps=1", "--bench-min-time=0",
+                                    "--bench-warmup=0"], t)
+                    unversioned = res["functions"][0]["median_ms"]
+                    line += f" unversioned {unversioned:.4f} ({static / unversioned:.3f})"
+                    row[f"unversioned_ms_t{t}"] = unversioned
+            print(line, flush=True)
+            rows.append(row)
+        for label in ("versioned", "unversioned"):
+            rows[-1][f"compile_s_{label}"] = costs[label][0]
+            rows[-1][f"object_bytes_{label}"] = costs[label][1]
+        print(f"{case} compile: versioned {costs['versioned'][0]:.2f} s "
+              f"{costs['versioned'][1] / 1024:.0f} KiB, unversioned "
+              f"{costs['unversioned'][0]:.2f} s {costs['unversioned'][1] / 1024:.0f} KiB",
+              flush=True)
+    csv_path = os.path.join(out, "versioning.csv")
+    keys = sorted({k for row in rows for k in row}, key=lambda k: (k not in ("case", "size"), k))
+    with open(csv_path, "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=keys)
+        writer.writeheader()
+        writer.writerows(rows)
+    print(f"csv: {csv_path}")
+    for t in threads:
+        if ratios[t]:
+            geomean = math.exp(sum(math.log(r) for r in ratios[t]) / len(ratios[t]))
+            print(f"versioning versioned/static: geomean={geomean:.3f} "
+                  f"min={min(ratios[t]):.3f} threads={t} sizes={len(ratios[t])}")
+
+
+if __name__ == "__main__":
+    main()

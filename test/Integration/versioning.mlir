@@ -1,0 +1,65 @@
+// Versions of ops with a dynamic batch size (dl-parametric-versioning),
+// called from C at every size from 0 to 300 and at a few large ones:
+// each size must run the versions that cover its rows exactly once. The GEMM
+// accumulates (beta = 1) into a C filled with 1, so a row computed twice or
+// not at all is wrong; the convolution's output starts as NaN, so an image
+// not computed is wrong. Both are compared with a reference loop in C; the
+// GEMM's versions from 16 rows on share one packed copy of B.
+// Chunks of at most 32 rows (6 versions), so that many sizes run the loop
+// over the chunks too.
+// RUN: rm -rf %t.dir && mkdir -p %t.dir
+// RUN: dl-compile %s --emit=shared --threads=1 --max-versions=6 --function=versioned_gemm --function=versioned_conv -o %t.dir/libversions1.so
+// RUN: cc %S/Inputs/versioning-main.c %t.dir/libversions1.so -o %t1.exe -Wl,-rpath,%t.dir -lm
+// RUN: %t1.exe | FileCheck %s
+// RUN: dl-compile %s --emit=shared --threads=2 --max-versions=6 --function=versioned_gemm --function=versioned_conv -o %t.dir/libversions2.so
+// RUN: cc %S/Inputs/versioning-main.c %t.dir/libversions2.so -o %t2.exe -Wl,-rpath,%t.dir -lm
+// RUN: %t2.exe | FileCheck %s
+// The versions at sizes given by dl.run_shape, against the reference
+// lowering, and the dynamic ops left to the generic version.
+// RUN: dl-compile %s --run --threads=1 --function=gemm_prime --function=conv_prime --function=gemm_dynamic_n | FileCheck %s --check-prefix=SHAPES
+// RUN: dl-compile %s --run --threads=2 --function=gemm_prime --function=conv_prime --function=gemm_dynamic_n | FileCheck %s --check-prefix=SHAPES
+
+// CHECK: gemm: 305 sizes ok
+// CHECK: conv: 21 sizes ok
+// SHAPES: gemm_prime: {{.*}} ok
+// SHAPES: conv_prime: {{.*}} ok
+// SHAPES: gemm_dynamic_n: {{.*}} ok
+
+func.func @versioned_gemm(%a: memref<?x40xf32>, %b: memref<40x96xf32>,
+                          %c: memref<?x96xf32>) {
+  dl.matmul ins(%a, %b : memref<?x40xf32>, memref<40x96xf32>)
+            outs(%c : memref<?x96xf32>) {beta = 1.0 : f32}
+  return
+}
+
+func.func @versioned_conv(%x: memref<?x3x6x5xf32>, %w: memref<8x3x3x3xf32>,
+                          %y: memref<?x8x3x3xf32>) {
+  dl.conv2d ins(%x, %w : memref<?x3x6x5xf32>, memref<8x3x3x3xf32>)
+            outs(%y : memref<?x8x3x3xf32>)
+            {strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>}
+  return
+}
+
+func.func @gemm_prime(%a: memref<?x300xf32> {dl.run_shape = array<i64: 509, 300>},
+                      %b: memref<300x200xf32>,
+                      %c: memref<?x200xf32> {dl.run_shape = array<i64: 509, 200>}) {
+  dl.matmul ins(%a, %b : memref<?x300xf32>, memref<300x200xf32>)
+            outs(%c : memref<?x200xf32>)
+  return
+}
+
+func.func @conv_prime(%x: memref<?x19x9x9xf32> {dl.run_shape = array<i64: 7, 19, 9, 9>},
+                      %w: memref<33x19x3x3xf32>,
+                      %y: memref<?x33x9x9xf32> {dl.run_shape = array<i64: 7, 33, 9, 9>}) {
+  dl.conv2d ins(%x, %w : memref<?x19x9x9xf32>, memref<33x19x3x3xf32>)
+            outs(%y : memref<?x33x9x9xf32>) {padding = array<i64: 1, 1, 1, 1>}
+  return
+}
+
+func.func @gemm_dynamic_n(%a: memref<?x?xf32> {dl.run_shape = array<i64: 17, 23>},
+                          %b: memref<?x?xf32> {dl.run_shape = array<i64: 23, 29>},
+                          %c: memref<?x?xf32> {dl.run_shape = array<i64: 17, 29>}) {
+  dl.matmul ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>)
+            outs(%c : memref<?x?xf32>)
+  return
+}
