@@ -13,9 +13,10 @@ run.py):
   unversioned  the same dynamic op with `--versioning=false`, for contrast
                (timed with one run, without warm-up: it runs plain loops).
 Cases (`--cases`):
-  gemm_m     GEMM with M dynamic (K = N = 512): the batch of a serving system;
-  conv_n     3x3 convolution, 64 -> 64 channels, 28x28, padding 1, with a
-             dynamic batch;
+  gemm_m     GEMM with M dynamic (K = N = 512, `--inner`): the batch of a
+             serving system;
+  conv_n     3x3 convolution, 64 -> 64 channels (`--inner`), 28x28, padding
+             1, with a dynamic batch;
   gemm_mnk   GEMM with M, N and K dynamic;
   conv_nhw   the convolution with dynamic batch, height and width;
   conv_all   the convolution with every size dynamic.
@@ -45,8 +46,6 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from run import run_json  # noqa: E402
 
-GEMM_K = GEMM_N = 512
-CONV_C = CONV_K = 64
 CONV_HW = 28
 
 CASES = {
@@ -70,11 +69,12 @@ def arg(name, shape, dynamic):
     return text
 
 
-def module(case, size, dynamic):
+def module(case, size, dynamic, inner):
     """The case's op at `size` as a function @f, with its dynamic sizes as
-    `?` when `dynamic` (run at `size` through dl.run_shape)."""
+    `?` when `dynamic` (run at `size` through dl.run_shape); `inner` is the
+    GEMM's N and K and the convolution's channels."""
     if case.startswith("gemm"):
-        m, n, k = (size, size, size) if case == "gemm_mnk" else (size, GEMM_N, GEMM_K)
+        m, n, k = (size, size, size) if case == "gemm_mnk" else (size, inner, inner)
         dm = dynamic
         dnk = dynamic and case == "gemm_mnk"
         args = [arg("a", (m, k), (dm, dnk)), arg("b", (k, n), (dnk, dnk)),
@@ -87,9 +87,9 @@ def module(case, size, dynamic):
     n = size
     spatial = dynamic and case in ("conv_nhw", "conv_all")
     channels = dynamic and case == "conv_all"
-    args = [arg("x", (n, CONV_C, hw, hw), (dynamic, channels, spatial, spatial)),
-            arg("w", (CONV_K, CONV_C, 3, 3), (channels,) * 4),
-            arg("y", (n, CONV_K, hw, hw), (dynamic, channels, spatial, spatial))]
+    args = [arg("x", (n, inner, hw, hw), (dynamic, channels, spatial, spatial)),
+            arg("w", (inner, inner, 3, 3), (channels,) * 4),
+            arg("y", (n, inner, hw, hw), (dynamic, channels, spatial, spatial))]
     types = [a.split(": ")[1].split(" {")[0] for a in args]
     return (f"func.func @f({', '.join(args)}) {{\n"
             f"  dl.conv2d ins(%x, %w : {types[0]}, {types[1]}) outs(%y : {types[2]})"
@@ -108,6 +108,9 @@ def main():
     parser.add_argument("--cases", default=",".join(CASES))
     parser.add_argument("--sizes", default=None,
                         help="comma-separated sizes for every case (default: each case's own)")
+    parser.add_argument("--inner", type=int, default=None,
+                        help="the GEMMs' N and K (default 512) and the convolutions' "
+                             "channels (default 64)")
     parser.add_argument("--skip-unversioned", action="store_true",
                         help="do not time the unversioned dynamic builds")
     args = parser.parse_args()
@@ -123,6 +126,10 @@ def main():
         if case not in CASES:
             sys.exit(f"error: unknown case {case} (known: {', '.join(CASES)})")
     tmp = tempfile.mkdtemp(prefix="dl-versioning-")
+
+    def inner(case):
+        return args.inner or (512 if case.startswith("gemm") else 64)
+
     bench = ["--bench", "--json", f"--bench-min-time={args.min_time}"]
     rows = []
     ratios = {t: [] for t in threads}
@@ -132,7 +139,7 @@ def main():
         # Compile cost of the dynamic build (the same for every size).
         dyn_path = os.path.join(tmp, f"{case}_compile.mlir")
         with open(dyn_path, "w") as f:
-            f.write(module(case, sizes[0], True))
+            f.write(module(case, sizes[0], True, inner(case)))
         costs = {}
         for label, flags in (("versioned", []), ("unversioned", ["--versioning=false"])):
             obj = os.path.join(tmp, f"{case}_{label}.o")
@@ -147,7 +154,7 @@ def main():
             for label, dynamic in (("static", False), ("versioned", True)):
                 paths[label] = os.path.join(tmp, f"{case}_{size}_{label}.mlir")
                 with open(paths[label], "w") as f:
-                    f.write(module(case, size, dynamic))
+                    f.write(module(case, size, dynamic, inner(case)))
             # Correctness first: the versioned build against the reference.
             check = run_json([dl_compile, paths["versioned"], "--run", "--json",
                               f"--threads={max(threads)}"], max(threads))["functions"][0]

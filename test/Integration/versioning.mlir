@@ -4,7 +4,7 @@
 // accumulates (beta = 1) into a C filled with 1, so a row computed twice or
 // not at all is wrong; the convolution's output starts as NaN, so an image
 // not computed is wrong. Both are compared with a reference loop in C; the
-// GEMM's versions from 16 rows on share one packed copy of B.
+// GEMM's versions from 2 rows on share one packed copy of B.
 // Chunks of at most 32 rows (6 versions), so that many sizes run the loop
 // over the chunks too.
 // RUN: rm -rf %t.dir && mkdir -p %t.dir

@@ -24,9 +24,9 @@
 // of B). Where its chunk version would pack B (B has several block columns;
 // its N and K have good blocks), B is packed once into the blocked layout
 // (dl.pack) and every version reads it in place: a second family of
-// versions, taken when S >= kSharedPackRows (below that, versions read B
-// as it is: a GEMV-like version streams it once, where packing would copy
-// it first).
+// versions, taken from 2 rows on (7 rows: versions of 4, 2 and 1 rows ran
+// 2.4x slower than static each packing B). One row is one version, which
+// reads B as it is, as the static GEMM would.
 //
 // Dynamic sizes elsewhere (a dynamic inner dimension sets a leading
 // dimension of the microkernels, which take static ones; a dynamic
@@ -153,8 +153,9 @@ int64_t chooseChunk(Operation *op, const Parameter &parameter,
   return chunk;
 }
 
-/// Rows from which a GEMM's versions share one packed copy of B.
-constexpr int64_t kSharedPackRows = 16;
+/// Rows from which a GEMM's versions share one packed copy of B: from two
+/// rows on, more than one version may run.
+constexpr int64_t kSharedPackRows = 2;
 
 /// The blocks (bn, bk) of the one packed copy of B a GEMM's versions share,
 /// or none where its versions read B in place: B is transposed or has one

@@ -7,11 +7,11 @@
 // flops would take 17476; max-versions 13 caps them), a loop over the whole
 // chunks, then one guard per bit of M mod 4096, each testing that one bit
 // and running the version at M - M mod 2^(j+1). B (40x96, two blocks of 48
-// columns) is packed once for the versions from 16 rows on.
+// columns) is packed once for the versions from 2 rows on.
 // CHECK-DAG: #[[CHUNKS:.*]] = affine_map<()[s0] -> (s0 floordiv 4096)>
 // CHECK-DAG: #[[AT2048:.*]] = affine_map<()[s0] -> (s0 - s0 mod 4096)>
 // CHECK-DAG: #[[AT1:.*]] = affine_map<()[s0] -> (s0 - s0 mod 2)>
-// CHECK-DAG: #[[SHARED:.*]] = affine_set<()[s0] : (s0 - 16 >= 0)>
+// CHECK-DAG: #[[SHARED:.*]] = affine_set<()[s0] : (s0 - 2 >= 0)>
 // CHECK-DAG: #[[BIT2048:.*]] = affine_set<()[s0] : (s0 mod 4096 - 2048 >= 0)>
 // CHECK-DAG: #[[BIT1:.*]] = affine_set<()[s0] : (s0 mod 2 - 1 >= 0)>
 // CHECK-LABEL: func.func @gemm_rows
