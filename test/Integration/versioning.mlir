@@ -18,6 +18,10 @@
 // lowering, and the dynamic ops left to the generic version.
 // RUN: dl-compile %s --run --threads=1 --function=gemm_prime --function=conv_prime --function=gemm_dynamic_n | FileCheck %s --check-prefix=SHAPES
 // RUN: dl-compile %s --run --threads=2 --function=gemm_prime --function=conv_prime --function=gemm_dynamic_n | FileCheck %s --check-prefix=SHAPES
+// A fully static module compiles to the same code with and without the pass.
+// RUN: dl-compile %S/Inputs/static-ops.mlir --emit=mlir --threads=2 -o %t.dir/static-versioned.mlir
+// RUN: dl-compile %S/Inputs/static-ops.mlir --emit=mlir --threads=2 --versioning=false -o %t.dir/static-unversioned.mlir
+// RUN: diff %t.dir/static-versioned.mlir %t.dir/static-unversioned.mlir
 
 // CHECK: gemm: 305 sizes ok
 // CHECK: conv: 21 sizes ok
