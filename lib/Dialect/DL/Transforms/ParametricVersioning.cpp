@@ -295,8 +295,9 @@ struct ParametricVersioningPass
               << reason;
         continue;
       }
-      // Versions of 1, 2, 4, ..., chunk rows.
-      int64_t maxChunk = int64_t(1) << (maxVersions - 1);
+      // Versions of 1, 2, 4, ..., chunk rows (chunks beyond 2^30 rows would
+      // only add versions no batch reaches).
+      int64_t maxChunk = int64_t(1) << std::min<int64_t>(maxVersions - 1, 30);
       int64_t chunk = chooseChunk(op, *parameter, maxChunk);
       LLVM_DEBUG(llvm::dbgs()
                  << "versioning " << *op << " on " << parameter->name
