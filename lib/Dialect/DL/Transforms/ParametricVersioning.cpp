@@ -100,6 +100,7 @@ FailureOr<Parameter> getParameter(Operation *op, std::string &reason) {
   auto dynamicRows = [](Value v) {
     return cast<MemRefType>(v.getType()).isDynamicDim(0);
   };
+  Parameter parameter;
   if (auto matmul = dyn_cast<MatmulOp>(op)) {
     if (matmul.getPackBlocks() || matmul.getEpilogue()) {
       reason = "the op is already blocked or fused";
@@ -115,23 +116,33 @@ FailureOr<Parameter> getParameter(Operation *op, std::string &reason) {
       reason = "N is dynamic";
       return failure();
     }
-    Parameter rows{{}, "M"};
-    if (!matmul.getTransposeA())
-      rows.operands.push_back(0);
-    rows.operands.push_back(2);
-    return rows;
+    if (matmul.getTransposeA()) {
+      reason = "with transpose_a, M is the inner dimension of A";
+      return failure();
+    }
+    parameter = Parameter{{0, 2}, "M"};
+  } else {
+    auto conv = cast<Conv2DOp>(op);
+    if (conv.getSchedule() || !conv.getEpilogueOperands().empty() ||
+        conv.getRowStatistics()) {
+      reason = "the op is already scheduled or fused";
+      return failure();
+    }
+    if (dynamicRows(conv.getFilter())) {
+      reason = "the output channels are dynamic";
+      return failure();
+    }
+    parameter = Parameter{{0, 2}, "N"};
   }
-  auto conv = cast<Conv2DOp>(op);
-  if (conv.getSchedule() || !conv.getEpilogueOperands().empty() ||
-      conv.getRowStatistics()) {
-    reason = "the op is already scheduled or fused";
-    return failure();
-  }
-  if (dynamicRows(conv.getFilter())) {
-    reason = "the output channels are dynamic";
-    return failure();
-  }
-  return Parameter{{0, 2}, "N"};
+  // The versions slice every operand the parameter sizes.
+  for (unsigned index : parameter.operands)
+    if (!dynamicRows(op->getOperand(index))) {
+      reason = llvm::formatv("{0} is static in operand #{1} and dynamic in "
+                             "another",
+                             parameter.name, index);
+      return failure();
+    }
+  return parameter;
 }
 
 /// The chunk size of `op` along `parameter`: the smallest power of two

@@ -106,7 +106,9 @@ func.func @generic_versions(%a: memref<?x?xf32>, %b: memref<?x?xf32>,
                             %w: memref<8x3x3x3xf32>, %y: memref<2x8x?x?xf32>,
                             %at: memref<40x?xf32>, %c2: memref<?x64xf32>,
                             %b2: memref<40x64xf32>, %bk: memref<?x64xf32>,
-                            %ak: memref<?x8xf32>, %c8: memref<8x64xf32>) {
+                            %ak: memref<?x8xf32>, %c8: memref<8x64xf32>,
+                            %a8: memref<64x40xf32>, %xn: memref<?x3x5x5xf32>,
+                            %y2: memref<2x8x3x3xf32>) {
   // expected-remark @below {{generic version only (plain loops, no microkernel): operand #0 has a dynamic size in dimension 1, a leading dimension of its rows; only a dynamic outermost size is versioned}}
   dl.matmul ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>)
             outs(%c : memref<?x?xf32>)
@@ -116,6 +118,15 @@ func.func @generic_versions(%a: memref<?x?xf32>, %b: memref<?x?xf32>,
   // expected-remark @below {{operand #0 has a dynamic size in dimension 1}}
   dl.matmul ins(%at, %b2 : memref<40x?xf32>, memref<40x64xf32>)
             outs(%c2 : memref<?x64xf32>) {transpose_a}
+  // expected-remark @below {{with transpose_a, M is the inner dimension of A}}
+  dl.matmul ins(%b2, %b2 : memref<40x64xf32>, memref<40x64xf32>)
+            outs(%c2 : memref<?x64xf32>) {transpose_a}
+  // expected-remark @below {{M is static in operand #0 and dynamic in another}}
+  dl.matmul ins(%a8, %b2 : memref<64x40xf32>, memref<40x64xf32>)
+            outs(%c2 : memref<?x64xf32>)
+  // expected-remark @below {{N is static in operand #2 and dynamic in another}}
+  dl.conv2d ins(%xn, %w : memref<?x3x5x5xf32>, memref<8x3x3x3xf32>)
+            outs(%y2 : memref<2x8x3x3xf32>)
   // expected-remark @below {{K, the reduction, is dynamic}}
   dl.matmul ins(%ak, %bk : memref<?x8xf32>, memref<?x64xf32>)
             outs(%c8 : memref<8x64xf32>) {transpose_a}
