@@ -63,10 +63,12 @@ def memref(shape, dynamic):
 
 
 def arg(name, shape, dynamic):
-    text = f"%{name}: {memref(shape, dynamic)}"
+    """(the function argument, its type)."""
+    type_ = memref(shape, dynamic)
+    text = f"%{name}: {type_}"
     if any(dynamic):
         text += " {dl.run_shape = array<i64: " + ", ".join(map(str, shape)) + ">}"
-    return text
+    return text, type_
 
 
 def module(case, size, dynamic, inner):
@@ -79,8 +81,8 @@ def module(case, size, dynamic, inner):
         dnk = dynamic and case == "gemm_mnk"
         args = [arg("a", (m, k), (dm, dnk)), arg("b", (k, n), (dnk, dnk)),
                 arg("c", (m, n), (dm, dnk))]
-        types = [a.split(": ")[1].split(" {")[0] for a in args]
-        return (f"func.func @f({', '.join(args)}) {{\n"
+        types = [t for _, t in args]
+        return (f"func.func @f({', '.join(a for a, _ in args)}) {{\n"
                 f"  dl.matmul ins(%a, %b : {types[0]}, {types[1]}) outs(%c : {types[2]})\n"
                 "  return\n}\n")
     hw = CONV_HW if case == "conv_n" else 7 * size + 3
@@ -90,8 +92,8 @@ def module(case, size, dynamic, inner):
     args = [arg("x", (n, inner, hw, hw), (dynamic, channels, spatial, spatial)),
             arg("w", (inner, inner, 3, 3), (channels,) * 4),
             arg("y", (n, inner, hw, hw), (dynamic, channels, spatial, spatial))]
-    types = [a.split(": ")[1].split(" {")[0] for a in args]
-    return (f"func.func @f({', '.join(args)}) {{\n"
+    types = [t for _, t in args]
+    return (f"func.func @f({', '.join(a for a, _ in args)}) {{\n"
             f"  dl.conv2d ins(%x, %w : {types[0]}, {types[1]}) outs(%y : {types[2]})"
             " {padding = array<i64: 1, 1, 1, 1>}\n"
             "  return\n}\n")

@@ -97,7 +97,7 @@ cl::opt<int64_t> maxVersions(
     "max-versions",
     cl::desc("Most static versions of one dynamic op: powers of two up to "
              "2^(max-versions - 1) rows (default: 13)"),
-    cl::init(13), cl::cat(category));
+    cl::init(dl::kDefaultMaxVersions), cl::cat(category));
 cl::opt<bool> rank("rank",
                    cl::desc("Choose loop schedules by the working-set "
                             "ranking (dl-rank-variants; default: on)"),

@@ -23,6 +23,11 @@ inline constexpr const char *kVectorBitsDescription =
     "microkernel calls are shaped for (0: the host's widest, 512 with "
     "AVX-512F, 256 with AVX2)";
 
+/// Default of the `max-versions` options (the pipeline, dl-compile; the
+/// TableGen option of dl-parametric-versioning repeats the number): versions
+/// of up to 4096 rows or images.
+inline constexpr int64_t kDefaultMaxVersions = 13;
+
 /// Options of the `dl-to-llvm` pipeline.
 struct DLPipelineOptions : public PassPipelineOptions<DLPipelineOptions> {
   Option<unsigned> numThreads{
@@ -51,7 +56,7 @@ struct DLPipelineOptions : public PassPipelineOptions<DLPipelineOptions> {
       *this, "max-versions",
       llvm::cl::desc("Most static versions of one dynamic op "
                      "(dl-parametric-versioning)"),
-      llvm::cl::init(13)};
+      llvm::cl::init(kDefaultMaxVersions)};
   Option<bool> rank{*this, "rank",
                     llvm::cl::desc("Choose each heavy op's loop schedule with "
                                    "dl-rank-variants (with microkernels)"),

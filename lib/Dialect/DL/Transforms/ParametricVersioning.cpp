@@ -183,8 +183,7 @@ chooseSharedPackOfB(MatmulOp op, int64_t vectorBits) {
   int64_t columns = microkernelColumns(vectorBits);
   if (n <= columns || readsWholeRowsOfA(n, k, op.getTransposeA()) ||
       streamsA(kSharedPackRows, n, k, op.getTransposeA()) ||
-      !hasGoodBlock(n, columns) ||
-      4 * largestDivisorAtMost(k, kGemmBlockK) < kGemmBlockK)
+      !hasGoodBlock(n, columns) || !hasGoodReductionBlock(k, kGemmBlockK))
     return std::nullopt;
   return std::pair(largestDivisorAtMost(n, columns),
                    largestDivisorAtMost(k, kGemmBlockK));

@@ -68,14 +68,10 @@ SmallVector<Part, 2> splitExtent(int64_t extent, int64_t limit,
   return {{0, main}, {main, extent - main}};
 }
 
-/// The parts of the reduction extent K: itself when a divisor up to `limit`
-/// reaches a quarter of it, else as splitExtent. A block of K only sets the
-/// step of a batch-reduce call, which keeps its block of C in registers over
-/// all of them, whereas a K part is one more pass over C and one more
-/// parallel region: 511x328x141 in blocks of 47 ran at 257-263 GFLOPS on
-/// two threads, 234 with K split into 128 and 13 (oneDNN 360).
+/// The parts of the reduction extent K: itself when it has a good block
+/// (hasGoodReductionBlock), else as splitExtent.
 SmallVector<Part, 2> splitReduction(int64_t extent, int64_t limit) {
-  if (4 * largestDivisorAtMost(extent, limit) >= limit)
+  if (hasGoodReductionBlock(extent, limit))
     return {{0, extent}};
   return splitExtent(extent, limit);
 }
