@@ -99,6 +99,7 @@ void dl::buildDLToLLVMPipeline(OpPassManager &pm,
     versioningOptions.reportFallbacks = options.reportFallbacks;
     versioningOptions.vectorBits = options.vectorBits;
     versioningOptions.maxVersions = options.maxVersions;
+    versioningOptions.threads = options.numThreads;
     pm.addNestedPass<func::FuncOp>(
         dl::createParametricVersioning(versioningOptions));
   }

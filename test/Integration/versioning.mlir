@@ -4,14 +4,16 @@
 // accumulates (beta = 1) into a C filled with 1, so a row computed twice or
 // not at all is wrong; the convolution's output starts as NaN, so an image
 // not computed is wrong. Both are compared with a reference loop in C; the
-// GEMM's versions from 2 rows on share one packed copy of B.
+// GEMM's versions from 2 rows on share one packed copy of B. A GEMM with
+// every size dynamic runs its occupancy versions (at 2 threads: parallel
+// over M, over N, or sequential) on both sides of each guard.
 // Chunks of at most 32 rows (6 versions), so that many sizes run the loop
 // over the chunks too.
 // RUN: rm -rf %t.dir && mkdir -p %t.dir
-// RUN: dl-compile %s --emit=shared --threads=1 --max-versions=6 --function=versioned_gemm --function=versioned_conv -o %t.dir/libversions1.so
+// RUN: dl-compile %s --emit=shared --threads=1 --max-versions=6 --function=versioned_gemm --function=versioned_conv --function=generic_gemm -o %t.dir/libversions1.so
 // RUN: cc %S/Inputs/versioning-main.c %t.dir/libversions1.so -o %t1.exe -Wl,-rpath,%t.dir -lm
 // RUN: %t1.exe | FileCheck %s
-// RUN: dl-compile %s --emit=shared --threads=2 --max-versions=6 --function=versioned_gemm --function=versioned_conv -o %t.dir/libversions2.so
+// RUN: dl-compile %s --emit=shared --threads=2 --max-versions=6 --function=versioned_gemm --function=versioned_conv --function=generic_gemm -o %t.dir/libversions2.so
 // RUN: cc %S/Inputs/versioning-main.c %t.dir/libversions2.so -o %t2.exe -Wl,-rpath,%t.dir -lm
 // RUN: %t2.exe | FileCheck %s
 // The versions at sizes given by dl.run_shape, against the reference
@@ -24,6 +26,7 @@
 // RUN: diff %t.dir/static-versioned.mlir %t.dir/static-unversioned.mlir
 
 // CHECK: gemm: 305 sizes ok
+// CHECK: generic gemm: 147 sizes ok
 // CHECK: conv: 21 sizes ok
 // SHAPES: gemm_prime: {{.*}} ok
 // SHAPES: conv_prime: {{.*}} ok
@@ -33,6 +36,15 @@ func.func @versioned_gemm(%a: memref<?x40xf32>, %b: memref<40x96xf32>,
                           %c: memref<?x96xf32>) {
   dl.matmul ins(%a, %b : memref<?x40xf32>, memref<40x96xf32>)
             outs(%c : memref<?x96xf32>) {beta = 1.0 : f32}
+  return
+}
+
+// Every size dynamic: the generic version, versioned on occupancy at 2
+// threads (parallel over M, over N, or sequential).
+func.func @generic_gemm(%a: memref<?x?xf32>, %b: memref<?x?xf32>,
+                        %c: memref<?x?xf32>) {
+  dl.matmul ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>)
+            outs(%c : memref<?x?xf32>) {beta = 1.0 : f32}
   return
 }
 

@@ -18,6 +18,7 @@
 #include "dl/Dialect/DL/IR/DLOps.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Affine/LoopUtils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -74,12 +75,17 @@ LogicalResult dl::lowerDLToAffine(Operation *root,
     if (isa_and_nonnull<DLDialect>(op->getDialect()))
       dlOps.push_back(op);
   });
-  // An op that runs on one thread is lowered alone, in program order, so
-  // the nests between its neighbours are its own (the patterns build them
-  // right before the op): each carries the op's mark.
+  // An op that runs on one thread, or whose generic nests run a given
+  // depth in parallel, is lowered alone, in program order, so the nests
+  // between its neighbours are its own (the patterns build them right
+  // before the op): each carries the op's mark, or the loop at that depth
+  // `dl.parallel`.
   StringRef sequential = DLDialect::getSequentialAttrName();
   for (Operation *op : dlOps) {
-    if (!op->hasAttr(sequential))
+    auto parallelDepth =
+        op->getAttrOfType<IntegerAttr>(DLDialect::getParallelDepthAttrName());
+    bool isSequential = op->hasAttr(sequential);
+    if (!isSequential && !parallelDepth)
       continue;
     Block *block = op->getBlock();
     Operation *prev = op->getPrevNode(), *next = op->getNextNode();
@@ -87,9 +93,20 @@ LogicalResult dl::lowerDLToAffine(Operation *root,
       return failure();
     auto begin = prev ? std::next(prev->getIterator()) : block->begin();
     auto end = next ? next->getIterator() : block->end();
-    for (Operation &created : llvm::make_range(begin, end))
-      if (isa<AffineForOp>(created))
-        created.setAttr(sequential, UnitAttr::get(ctx));
+    for (Operation &created : llvm::make_range(begin, end)) {
+      auto root = dyn_cast<AffineForOp>(created);
+      if (!root)
+        continue;
+      if (isSequential) {
+        root->setAttr(sequential, UnitAttr::get(ctx));
+        continue;
+      }
+      SmallVector<AffineForOp> nest;
+      affine::getPerfectlyNestedLoops(nest, root);
+      if (parallelDepth.getInt() < static_cast<int64_t>(nest.size()))
+        nest[parallelDepth.getInt()]->setAttr(
+            DLDialect::getParallelLoopAttrName(), UnitAttr::get(ctx));
+    }
   }
   return applyPartialConversion(root, target, frozenPatterns);
 }

@@ -1,6 +1,8 @@
-/* Calls the dl-compiled @versioned_gemm (M dynamic) and @versioned_conv (N
- * dynamic) at many sizes and checks every output element against a
- * reference loop: the versions must cover each size's rows exactly once. */
+/* Calls the dl-compiled @versioned_gemm (M dynamic), @versioned_conv (N
+ * dynamic) and @generic_gemm (M, N, K dynamic: occupancy versions) at many
+ * sizes and checks every output element against a reference loop: the
+ * versions must cover each size's rows exactly once, and exactly one
+ * occupancy version must run. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -10,37 +12,42 @@
 #define MEMREF4                                                                \
   float *, float *, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,      \
       int64_t, int64_t, int64_t
-void versioned_gemm(MEMREF2, MEMREF2, MEMREF2);
+typedef void Gemm(MEMREF2, MEMREF2, MEMREF2);
+Gemm versioned_gemm, generic_gemm;
 void versioned_conv(MEMREF4, MEMREF4, MEMREF4);
 #define PASS2(buf, rows, cols) buf, buf, 0, rows, cols, cols, 1
 #define PASS4(buf, n, c, h, w)                                                 \
   buf, buf, 0, n, c, h, w, (c) * (h) * (w), (h) * (w), w, 1
 
-enum { K = 40, N = 96 };
+enum { K = 40, N = 96 }; /* versioned_gemm's */
 enum { CI = 3, H = 6, W = 5, CO = 8, R = 3, OH = 3, OW = 3 };
 
 static float value(int64_t i) { return (float)((i * 37 + 11) % 19) - 9.0f; }
 
-static int checkGemm(int64_t m) {
-  float *a = malloc(sizeof(float) * (m ? m : 1) * K);
-  float *b = malloc(sizeof(float) * K * N);
-  float *c = malloc(sizeof(float) * (m ? m : 1) * N);
-  for (int64_t i = 0; i < m * K; ++i)
+/* C = 1 + A B (the GEMMs accumulate, beta = 1): a row or column computed
+ * twice or never is wrong. */
+static int checkGemm(Gemm *gemm, const char *name, int64_t m, int64_t n,
+                     int64_t k) {
+  float *a = malloc(sizeof(float) * (m * k ? m * k : 1));
+  float *b = malloc(sizeof(float) * (k * n ? k * n : 1));
+  float *c = malloc(sizeof(float) * (m * n ? m * n : 1));
+  for (int64_t i = 0; i < m * k; ++i)
     a[i] = value(i);
-  for (int64_t i = 0; i < K * N; ++i)
+  for (int64_t i = 0; i < k * n; ++i)
     b[i] = value(i + 5) * 0.5f;
-  for (int64_t i = 0; i < m * N; ++i)
+  for (int64_t i = 0; i < m * n; ++i)
     c[i] = 1.0f;
-  versioned_gemm(PASS2(a, m, K), PASS2(b, K, N), PASS2(c, m, N));
+  gemm(PASS2(a, m, k), PASS2(b, k, n), PASS2(c, m, n));
   int ok = 1;
   for (int64_t i = 0; i < m && ok; ++i)
-    for (int64_t j = 0; j < N; ++j) {
+    for (int64_t j = 0; j < n; ++j) {
       double sum = 1.0;
-      for (int64_t k = 0; k < K; ++k)
-        sum += (double)a[i * K + k] * b[k * N + j];
-      if (fabs(sum - c[i * N + j]) > 1e-3 * (1.0 + fabs(sum))) {
-        printf("gemm M=%lld: C[%lld][%lld] = %g, expected %g\n", (long long)m,
-               (long long)i, (long long)j, c[i * N + j], sum);
+      for (int64_t p = 0; p < k; ++p)
+        sum += (double)a[i * k + p] * b[p * n + j];
+      if (fabs(sum - c[i * n + j]) > 1e-3 * (1.0 + fabs(sum))) {
+        printf("%s M=%lld N=%lld K=%lld: C[%lld][%lld] = %g, expected %g\n",
+               name, (long long)m, (long long)n, (long long)k, (long long)i,
+               (long long)j, c[i * n + j], sum);
         ok = 0;
         break;
       }
@@ -97,10 +104,21 @@ int main(void) {
                                   4096 + 255};
   int sizes = 0, ok = 1;
   for (int64_t m = 0; m <= 299; ++m, ++sizes)
-    ok &= checkGemm(m);
+    ok &= checkGemm(versioned_gemm, "gemm", m, N, K);
   for (unsigned i = 0; i < sizeof(large) / sizeof(large[0]); ++i, ++sizes)
-    ok &= checkGemm(large[i]);
+    ok &= checkGemm(versioned_gemm, "gemm", large[i], N, K);
   printf("gemm: %d sizes %s\n", sizes, ok ? "ok" : "FAILED");
+  /* Both sides of each occupancy guard (at 2 threads and occupancy 4,
+   * M <= 7 and N <= 7), a reduction of 0 included. */
+  static const int64_t mn[] = {0, 1, 2, 7, 8, 9, 33};
+  static const int64_t ks[] = {0, 1, 17};
+  sizes = 0;
+  ok = 1;
+  for (unsigned i = 0; i < 7; ++i)
+    for (unsigned j = 0; j < 7; ++j)
+      for (unsigned p = 0; p < 3; ++p, ++sizes)
+        ok &= checkGemm(generic_gemm, "generic gemm", mn[i], mn[j], ks[p]);
+  printf("generic gemm: %d sizes %s\n", sizes, ok ? "ok" : "FAILED");
   sizes = 0;
   ok = 1;
   for (int64_t n = 0; n <= 20; ++n, ++sizes)

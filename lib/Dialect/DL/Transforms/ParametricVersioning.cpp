@@ -31,10 +31,17 @@
 // Dynamic sizes elsewhere (a dynamic inner dimension sets a leading
 // dimension of the microkernels, which take static ones; a dynamic
 // reduction) are left to the generic version: the op stays as it is, with a
-// remark under `report-fallbacks`.
+// remark under `report-fallbacks`. At several threads, its generic nests
+// are versioned on occupancy instead (R-Stream's placement test): the
+// outermost output dimension with enough iterations per thread runs in
+// parallel, and a dynamic trip count is assumed large with a version for
+// the context where it is not. Those versions' contexts overlap (each
+// holds in the previous one); the guards selecting the most specialized are
+// a tree (dl/Analysis/GuardTree.h).
 //
 //===----------------------------------------------------------------------===//
 
+#include "dl/Analysis/GuardTree.h"
 #include "dl/Dialect/DL/IR/DLDialect.h"
 #include "dl/Dialect/DL/IR/DLOps.h"
 #include "dl/Dialect/DL/IR/OpWork.h"
@@ -45,6 +52,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IntegerSet.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
@@ -263,6 +271,101 @@ void emitVersions(OpBuilder &b, Operation *op, const Parameter &parameter,
   }
 }
 
+/// Iterations per thread a parallel loop needs: a/b.
+struct Occupancy {
+  int64_t a = 4, b = 1;
+};
+
+FailureOr<Occupancy> parseOccupancy(StringRef text) {
+  auto [numerator, denominator] = text.split('/');
+  Occupancy occupancy;
+  if (numerator.trim().getAsInteger(10, occupancy.a) ||
+      (!denominator.empty() &&
+       denominator.trim().getAsInteger(10, occupancy.b)) ||
+      occupancy.a <= 0 || occupancy.b <= 0)
+    return failure();
+  return occupancy;
+}
+
+/// An occupancy version of a generic op: where `context` holds, the loop at
+/// `parallelDepth` of its nests runs in parallel (none: sequential).
+struct OccupancyVersion {
+  GuardContext context;
+  std::optional<int64_t> parallelDepth;
+};
+
+/// The occupancy versions of `op`'s generic nests, whose outer loops run
+/// over the output's dimensions (C of a GEMM, the output of a convolution)
+/// in order, least specialized first. `parameterOf[d]` is the parameter
+/// that output size d is, if it is dynamic.
+SmallVector<OccupancyVersion>
+decideOccupancyVersions(MemRefType output, ArrayRef<int> parameterOf,
+                        unsigned numParameters, int64_t threads,
+                        Occupancy occupancy, int64_t maxVersions) {
+  SmallVector<OccupancyVersion> family;
+  GuardContext known;
+  for (int64_t d = 0; d < output.getRank(); ++d) {
+    // The placement test t >= c * threads, c = a/b: decided for a static
+    // t; assumed to pass for a dynamic one, with a version where it fails.
+    if (!output.isDynamicDim(d)) {
+      if (output.getDimSize(d) * occupancy.b >= occupancy.a * threads) {
+        family.push_back({known, d});
+        return family;
+      }
+      continue;
+    }
+    family.push_back({known, d});
+    if (static_cast<int64_t>(family.size()) >= maxVersions)
+      return family;
+    GuardConstraint fails(numParameters + 1, 0); // a*P - b*t - 1 >= 0
+    fails[parameterOf[d]] = -occupancy.b;
+    fails.back() = occupancy.a * threads - 1;
+    known.push_back(normalizeGuardConstraint(fails));
+  }
+  family.push_back({known, std::nullopt});
+  return family;
+}
+
+/// Marks `version` with the decision of `decided`.
+void markOccupancyVersion(Operation *version, const OccupancyVersion &decided) {
+  Builder b(version->getContext());
+  if (decided.parallelDepth)
+    version->setAttr(DLDialect::getParallelDepthAttrName(),
+                     b.getI64IntegerAttr(*decided.parallelDepth));
+  else
+    version->setAttr(DLDialect::getSequentialAttrName(), b.getUnitAttr());
+}
+
+/// Emits the guards of `node` before the insertion point of `b`, cloning
+/// `op` for each version it selects.
+void emitGuards(OpBuilder &b, Operation *op, const GuardNode &node,
+                ArrayRef<OccupancyVersion> versions, ValueRange parameters) {
+  MLIRContext *ctx = op->getContext();
+  if (node.isLeaf()) {
+    if (!node.version)
+      return;
+    const OccupancyVersion &decided = versions[*node.version];
+    Operation *version = b.clone(*op);
+    markOccupancyVersion(version, decided);
+    version->setAttr(DLDialect::getVersionContextAttrName(),
+                     IntegerSetAttr::get(
+                         getGuardSet(decided.context, parameters.size(), ctx)));
+    return;
+  }
+  bool hasElse =
+      node.elseNode && !(node.elseNode->isLeaf() && !node.elseNode->version);
+  auto guard = affine::AffineIfOp::create(
+      b, op->getLoc(), getGuardSet(node.test, parameters.size(), ctx),
+      parameters, hasElse);
+  guard->setAttr(DLDialect::getVersionGuardAttrName(), b.getUnitAttr());
+  OpBuilder then = guard.getThenBodyBuilder();
+  emitGuards(then, op, *node.thenNode, versions, parameters);
+  if (hasElse) {
+    OpBuilder otherwise = guard.getElseBodyBuilder();
+    emitGuards(otherwise, op, *node.elseNode, versions, parameters);
+  }
+}
+
 struct ParametricVersioningPass
     : dl::impl::ParametricVersioningBase<ParametricVersioningPass> {
   using ParametricVersioningBase::ParametricVersioningBase;
@@ -271,6 +374,25 @@ struct ParametricVersioningPass
     if (maxVersions < 1) {
       getOperation().emitError(
           "dl-parametric-versioning: max-versions must be >= 1");
+      return signalPassFailure();
+    }
+    FailureOr<Occupancy> parsedOccupancy = parseOccupancy(occupancy);
+    if (failed(parsedOccupancy)) {
+      getOperation().emitError("dl-parametric-versioning: occupancy must be "
+                               "a or a/b with positive integers, got '")
+          << occupancy << "'";
+      return signalPassFailure();
+    }
+    std::optional<GuardArrangement> arrangement =
+        llvm::StringSwitch<std::optional<GuardArrangement>>(guards)
+            .Case("tree", GuardArrangement::Tree)
+            .Case("chain", GuardArrangement::Chain)
+            .Case("auto", GuardArrangement::Auto)
+            .Default(std::nullopt);
+    if (!arrangement) {
+      getOperation().emitError("dl-parametric-versioning: guards must be "
+                               "tree, chain or auto, got '")
+          << guards << "'";
       return signalPassFailure();
     }
     SmallVector<Operation *> ops;
@@ -303,6 +425,8 @@ struct ParametricVersioningPass
           op->emitRemark("generic version only (plain loops, no "
                          "microkernel): ")
               << reason;
+        if (threads > 1)
+          versionOnOccupancy(op, *parsedOccupancy, *arrangement);
         continue;
       }
       // Versions of 1, 2, 4, ..., chunk rows (chunks beyond 2^30 rows would
@@ -343,6 +467,63 @@ struct ParametricVersioningPass
       emitVersions(otherwise, op, *parameter, size, chunk);
       op->erase();
     }
+  }
+
+  /// Replaces the generic `op` by its occupancy versions under their
+  /// guards, or marks it where one version holds for every size.
+  void versionOnOccupancy(Operation *op, Occupancy occupancy,
+                          GuardArrangement arrangement) {
+    Value output = op->getOperand(2);
+    auto type = cast<MemRefType>(output.getType());
+    SmallVector<int> parameterOf(type.getRank(), -1);
+    int numParameters = 0;
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (type.isDynamicDim(d))
+        parameterOf[d] = numParameters++;
+    SmallVector<OccupancyVersion> family = decideOccupancyVersions(
+        type, parameterOf, numParameters, threads, occupancy, maxVersions);
+    if (family.size() == 1) {
+      markOccupancyVersion(op, family.front());
+      return;
+    }
+    OpBuilder b(op);
+    SmallVector<Value> parameters;
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (type.isDynamicDim(d))
+        parameters.push_back(memref::DimOp::create(b, op->getLoc(), output, d));
+    if (!llvm::all_of(parameters,
+                      [](Value v) { return affine::isValidSymbol(v); })) {
+      for (Value parameter : parameters) {
+        Operation *dim = parameter.getDefiningOp();
+        Operation *index = dim->getOperand(1).getDefiningOp();
+        dim->erase();
+        if (index && index->use_empty())
+          index->erase();
+      }
+      if (reportFallbacks)
+        op->emitRemark("no occupancy versions: an output size is not a "
+                       "valid affine symbol here");
+      return;
+    }
+    // Most specialized first: each context holds in the ones before it.
+    std::reverse(family.begin(), family.end());
+    GuardContext root;
+    for (unsigned i = 0; i < parameters.size(); ++i) {
+      GuardConstraint nonNegative(parameters.size() + 1, 0);
+      nonNegative[i] = 1;
+      root.push_back(nonNegative);
+    }
+    SmallVector<GuardContext> contexts =
+        llvm::map_to_vector(family, [](const OccupancyVersion &version) {
+          return version.context;
+        });
+    std::unique_ptr<GuardNode> tree = buildGuardTree(
+        parameters.size(), contexts, root, {arrangement, /*maxTreeNodes=*/64});
+    LLVM_DEBUG(llvm::dbgs()
+               << "occupancy versions of " << *op << ": " << family.size()
+               << ", " << tree->countTests() << " guard(s)\n");
+    emitGuards(b, op, *tree, family, parameters);
+    op->erase();
   }
 };
 

@@ -57,10 +57,20 @@ def DL_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getSequentialAttrName() {
       return ::llvm::StringLiteral("dl.sequential");
     }
+    /// Marks a dl op whose generic nests (convert-dl-to-affine's reference
+    /// loops, for dynamic sizes) run the loop at this depth in parallel, on
+    /// the top-level nests it lowers to: their loops at that depth get
+    /// `dl.parallel`. Set by dl-parametric-versioning's occupancy versions.
+    static constexpr ::llvm::StringLiteral getParallelDepthAttrName() {
+      return ::llvm::StringLiteral("dl.parallel_depth");
+    }
     /// Mark a static version of a dynamic op (its parameter and size), the
-    /// loop over its whole chunks, the guards that select versions, and the
-    /// guard of the versions that share a packed B (its blocks). Set by dl-parametric-versioning; the loops of each
-    /// version are nests of their own for dl-parallelize-outer-loops.
+    /// loop over its whole chunks, the guards that select versions, the
+    /// guard of the versions that share a packed B (its blocks), and the
+    /// context (an integer set on the op's dynamic output sizes) in which an
+    /// occupancy version of a generic op was decided. Set by
+    /// dl-parametric-versioning; the loops of each version are nests of
+    /// their own for dl-parallelize-outer-loops.
     static constexpr ::llvm::StringLiteral getVersionAttrName() {
       return ::llvm::StringLiteral("dl.version");
     }
@@ -72,6 +82,9 @@ def DL_Dialect : Dialect {
     }
     static constexpr ::llvm::StringLiteral getVersionSharedPackAttrName() {
       return ::llvm::StringLiteral("dl.version_shared_pack");
+    }
+    static constexpr ::llvm::StringLiteral getVersionContextAttrName() {
+      return ::llvm::StringLiteral("dl.version_context");
     }
   }];
 }

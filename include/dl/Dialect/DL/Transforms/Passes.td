@@ -85,6 +85,33 @@ def ParametricVersioning
     and the microkernels take static leading dimensions; a dynamic K is a
     reduction. Static ops are left unchanged. Run the size checks
     (`dl-insert-size-checks`) before it: the versions are static.
+
+    With `threads` > 1, the generic version is versioned on occupancy (R-Stream's
+    placement test, ../shared/docs/papers/002-parametric-versioning.md
+    §2.2): its nests loop over the output's dimensions, outermost first, and
+    the first whose trip count t keeps the threads busy (`t >= c * threads`,
+    `c` = `occupancy` = a/b iterations per thread) runs in parallel
+    (`dl.parallel_depth`). A static t decides the test; a dynamic one is
+    assumed to pass, and a version for the context where it fails
+    (`a * threads - b * t - 1 >= 0`) tries the next dimension; the last is
+    sequential (`dl.sequential`). Each version carries its context
+    (`dl.version_context`, an integer set on the dynamic output sizes); the
+    guards selecting the most specialized version that holds are built as
+    a tree that never tests a constraint twice on a path, or as a chain
+    (`guards`).
+
+    ```mlir
+    // GEMM, M, N and K dynamic, 2 threads, occupancy 4
+    affine.if affine_set<()[s0, s1] : (-s0 + 7 >= 0)>()[%M, %N] {
+      affine.if affine_set<()[s0, s1] : (-s1 + 7 >= 0)>()[%M, %N] {
+        dl.matmul ... {dl.sequential, dl.version_context = ...}
+      } else {
+        dl.matmul ... {dl.parallel_depth = 1, dl.version_context = ...}
+      }
+    } else {
+      dl.matmul ... {dl.parallel_depth = 0, dl.version_context = ...}
+    }
+    ```
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
@@ -94,7 +121,16 @@ def ParametricVersioning
            "Most distinct versions (static sizes) of one op: chunks of at "
            "most 2^(max-versions - 1)">,
     Option<"reportFallbacks", "report-fallbacks", "bool", "false",
-           "Remark on each dynamic op left to the generic version, and why">
+           "Remark on each dynamic op left to the generic version, and why">,
+    Option<"threads", "threads", "int64_t", "0",
+           "Threads the generic versions' parallel loop is sized for (0 or 1: "
+           "no occupancy versions)">,
+    Option<"occupancy", "occupancy", "std::string", "\"4\"",
+           "Iterations per thread a parallel loop needs, a or a/b">,
+    Option<"guards", "guards", "std::string", "\"auto\"",
+           "How the occupancy versions' guards are arranged: tree, chain, or "
+           "auto (the tree unless its longest path evaluates more constraints "
+           "than the chain's or it has over 64 tests)">
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::memref::MemRefDialect"];
