@@ -3,7 +3,8 @@
 
 For a few ResNet-50 layers (default: the 3x3 layer of each stage, batch 1,
 one thread), times
-  - the schedule dl-solve-tile-sizes picks (`dl-compile --solve-tiles`),
+  - the schedule dl-solve-tile-sizes picks (`dl-compile --solve-tiles
+    --rank=false`),
   - every schedule [n, kb:a, cb:b, oh:c, kb, oh, cb] of a sweep over up to
     --per-dim divisors a, b, c of the output-channel blocks, input-channel
     blocks and output rows (the full extent meaning no tile loop),
@@ -80,7 +81,7 @@ def main():
         shapes = re.search(r"%out: memref<1x(\d+)x(\d+)x\d+x\d+xf32>", module)
         kb, oh = int(shapes.group(1)), int(shapes.group(2))
         cb = int(re.search(r"%in: memref<1x(\d+)x", module).group(1))
-        solved = time_module(dl_compile, module, ["--solve-tiles"],
+        solved = time_module(dl_compile, module, ["--solve-tiles", "--rank=false"],
                              args.min_time, check=True)
         best, best_schedule = math.inf, None
         for a in divisors(kb, args.per_dim):

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dl/Pipelines/Pipelines.h"
+#include "dl/Analysis/TileSolver.h"
 #include "dl/Conversion/Passes.h"
 #include "dl/Dialect/DL/Transforms/Passes.h"
 
@@ -105,7 +106,9 @@ void dl::buildDLToLLVMPipeline(OpPassManager &pm,
   }
   if (options.microkernels) {
     buildDLLayoutPipeline(pm, options.maxBatchBytes, options.vectorBits);
-    if (options.solveTiles)
+    // The solver proposes and the ranking decides; without the ranking, the
+    // solver's best candidate is the schedule.
+    if (options.solveTiles && !options.rank)
       pm.addPass(dl::createSolveTileSizes(
           getModelPassOptions<dl::SolveTileSizesOptions>(options,
                                                          options.tileReport)));
@@ -114,6 +117,8 @@ void dl::buildDLToLLVMPipeline(OpPassManager &pm,
           options, options.rankingReport);
       rankOptions.cost = options.rankingCost;
       rankOptions.maxBatchBytes = options.maxBatchBytes;
+      if (options.solveTiles)
+        rankOptions.solverCandidates = dl::TileSolverOptions().candidates;
       pm.addPass(dl::createRankVariants(rankOptions));
     }
     pm.addNestedPass<func::FuncOp>(dl::createDecidePanels());

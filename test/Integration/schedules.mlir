@@ -3,11 +3,13 @@
 // outside the block loops: C is accumulated over several brgemm calls),
 // sequential and with the schedule's parallel loop on 2 threads; then
 // --autotune-top-k times the best-ranked variants and keeps one; with
-// --solve-tiles the unscheduled ops get the Ipopt tile solver's schedules.
+// --solve-tiles the Ipopt tile solver's candidates join the ranking, and
+// with --rank=false as well its best is the schedule.
 // RUN: dl-compile %s --run --threads=1 | FileCheck %s
 // RUN: dl-compile %s --run --threads=2 | FileCheck %s
 // RUN: dl-compile %s --run --threads=1 --rank=false | FileCheck %s
 // RUN: dl-compile %s --run --threads=2 --solve-tiles | FileCheck %s
+// RUN: dl-compile %s --run --threads=1 --solve-tiles --rank=false | FileCheck %s
 // RUN: dl-compile %s --run --threads=1 --autotune-top-k=3 --bench-min-time=0 --bench-min-reps=1 --function=conv_ranked --function=gemm_ranked 2>&1 | FileCheck %s --check-prefix=TUNE
 // The autotuned variants are those of the pipeline's layouts: the 1x1
 // conv's ranked schedule is set on its merged-rows views (dl-merge-conv-rows

@@ -104,14 +104,16 @@ cl::opt<bool> rank("rank",
                    cl::init(true), cl::cat(category));
 cl::opt<bool> solveTiles(
     "solve-tiles",
-    cl::desc("Choose multi-level tiles and loop orders with MOpt's "
-             "data-movement model solved by Ipopt (dl-solve-tile-sizes; the "
-             "ranking keeps them)"),
+    cl::desc("Add multi-level tiles and loop orders from MOpt's "
+             "data-movement model solved by Ipopt to the ranking's variants: "
+             "the solver proposes, the ranking decides (with --rank=false, "
+             "the solver's best is the schedule)"),
     cl::init(false), cl::cat(category));
 cl::opt<std::string> tileReport(
     "dl-tile-report",
     cl::desc("Write each op's tile problem, relaxed optimum, rounded "
-             "candidates and solve time as JSON"),
+             "candidates and solve time as JSON (with --solve-tiles "
+             "--rank=false)"),
     cl::value_desc("file"), cl::cat(category));
 cl::opt<std::string> cacheSizes(
     "cache-sizes",

@@ -63,14 +63,16 @@ struct DLPipelineOptions : public PassPipelineOptions<DLPipelineOptions> {
                     llvm::cl::init(true)};
   Option<bool> solveTiles{
       *this, "solve-tiles",
-      llvm::cl::desc("Choose multi-level tiles with dl-solve-tile-sizes "
-                     "(MOpt's model, Ipopt) before the ranking, which then "
-                     "keeps them"),
+      llvm::cl::desc("Add the tile solver's candidates (MOpt's model, "
+                     "Ipopt) to the ranking's variants, which ranks them all; "
+                     "with rank=false, the solver's best is the schedule "
+                     "(dl-solve-tile-sizes)"),
       llvm::cl::init(false)};
   Option<std::string> tileReport{
       *this, "tile-report",
       llvm::cl::desc("Write dl-solve-tile-sizes' problems and solutions as "
-                     "JSON here")};
+                     "JSON here (with solve-tiles and rank=false; with the "
+                     "ranking, its report marks the solver's variants)")};
   Option<std::string> cacheSizes{
       *this, "cache-sizes",
       llvm::cl::desc("Cache capacities for the ranking and the microkernel "

@@ -51,6 +51,10 @@ struct RankVariantsPass : dl::impl::RankVariantsBase<RankVariantsPass> {
     options.tilesPerDim = tilesPerDim;
     options.islMaxOperations = islMaxOperations;
     options.maxBatchBytes = maxBatchBytes;
+    if (solverCandidates > 0) {
+      options.solver.emplace();
+      options.solver->candidates = solverCandidates;
+    }
 
     llvm::json::Array rankings;
     for (Operation *op : getUnscheduledOps(getOperation())) {

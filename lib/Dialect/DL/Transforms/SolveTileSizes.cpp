@@ -211,6 +211,19 @@ ScheduleAttr toSchedule(MLIRContext *ctx, const OpTileProblem &op,
   return ScheduleAttr::get(ctx, names, tiles, parallel);
 }
 
+/// The tile problem of a dl.conv2d or dl.matmul for `threads` threads.
+std::optional<OpTileProblem>
+buildOpProblem(Operation *op, const CacheModel &cache, unsigned threads) {
+  std::optional<OpTileProblem> problem =
+      llvm::TypeSwitch<Operation *, std::optional<OpTileProblem>>(op)
+          .Case<Conv2DOp, MatmulOp>(
+              [&](auto heavy) { return buildProblem(heavy, cache); })
+          .Default([](Operation *) { return std::nullopt; });
+  if (problem)
+    problem->problem.threads = std::max(1u, threads);
+  return problem;
+}
+
 struct SolveTileSizesPass : dl::impl::SolveTileSizesBase<SolveTileSizesPass> {
   using SolveTileSizesBase::SolveTileSizesBase;
 
@@ -226,13 +239,9 @@ struct SolveTileSizesPass : dl::impl::SolveTileSizesBase<SolveTileSizesPass> {
     llvm::json::Array reports;
     for (Operation *op : getUnscheduledOps(getOperation())) {
       std::optional<OpTileProblem> problem =
-          llvm::TypeSwitch<Operation *, std::optional<OpTileProblem>>(op)
-              .Case<Conv2DOp, MatmulOp>(
-                  [&](auto heavy) { return buildProblem(heavy, *cache); })
-              .Default([](Operation *) { return std::nullopt; });
+          buildOpProblem(op, *cache, threads);
       if (!problem)
         continue;
-      problem->problem.threads = std::max(1u, threads.getValue());
       std::optional<SmallVector<ScheduleDim>> dims = getScheduleDims(op);
       std::string invalid = verifyTileProblem(problem->problem);
       if (!invalid.empty()) {
@@ -297,3 +306,23 @@ struct SolveTileSizesPass : dl::impl::SolveTileSizesBase<SolveTileSizesPass> {
 };
 
 } // namespace
+
+SmallVector<ScheduleAttr>
+dl::proposeSolvedSchedules(Operation *op, const CacheModel &cache,
+                           unsigned threads, const TileSolverOptions &solver) {
+  std::optional<OpTileProblem> problem = buildOpProblem(op, cache, threads);
+  std::optional<SmallVector<ScheduleDim>> dims = getScheduleDims(op);
+  if (!problem || !dims || !verifyTileProblem(problem->problem).empty())
+    return {};
+  TileSolverResult result = solveTileSizes(problem->problem, solver);
+  SmallVector<ScheduleAttr> schedules;
+  for (const TileConfig &config : result.candidates) {
+    ScheduleAttr schedule =
+        toSchedule(op->getContext(), *problem, config, *dims);
+    // An invalid rounding is dropped silently: the ranking has its own.
+    if (succeeded(
+            schedule.getLoops(*dims, [] { return InFlightDiagnostic(); })))
+      schedules.push_back(schedule);
+  }
+  return schedules;
+}

@@ -391,12 +391,19 @@ std::optional<RankingCost> dl::parseRankingCost(StringRef name) {
 OpRanking dl::rankVariants(Operation *op, const RankingOptions &options) {
   auto start = std::chrono::steady_clock::now();
   SmallVector<ScheduleAttr> schedules = generateVariants(op, options);
+  size_t generated = schedules.size();
+  if (options.solver)
+    for (ScheduleAttr proposed : proposeSolvedSchedules(
+             op, options.cache, options.threads, *options.solver))
+      if (!llvm::is_contained(schedules, proposed))
+        schedules.push_back(proposed);
   OpRanking ranking;
   ranking.cost = options.cost;
   ranking.variants.resize(schedules.size());
   // Each variant has its own scratch module and isl context.
   parallelFor(op->getContext(), 0, schedules.size(), [&](size_t i) {
     ranking.variants[i] = evaluate(op, schedules[i], options);
+    ranking.variants[i].fromSolver = i >= generated;
   });
   llvm::stable_sort(ranking.variants,
                     [](const RankedVariant &a, const RankedVariant &b) {
@@ -414,8 +421,10 @@ llvm::json::Object dl::rankingToJSON(Operation *op, const OpRanking &ranking,
                                      const CacheModel &cache) {
   llvm::json::Array variants;
   for (auto [rank, variant] : llvm::enumerate(ranking.variants)) {
-    llvm::json::Object entry{{"rank", static_cast<int64_t>(rank)},
-                             {"schedule", toString(variant.schedule)}};
+    llvm::json::Object entry{
+        {"rank", static_cast<int64_t>(rank)},
+        {"schedule", toString(variant.schedule)},
+        {"source", variant.fromSolver ? "solver" : "ranking"}};
     if (!variant.failure.empty()) {
       entry["failure"] = variant.failure;
       variants.push_back(std::move(entry));

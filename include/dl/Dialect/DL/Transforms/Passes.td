@@ -744,11 +744,22 @@ def RankVariants : Pass<"dl-rank-variants", "::mlir::ModuleOp"> {
     (`isl-max-operations`) becomes the bounding box's count: the ranking
     still completes, and the op gets a remark saying how many variants were
     approximated.
+
+    With `solver-candidates`, the solver proposes and the ranking decides:
+    MOpt's data-movement model is solved by Ipopt as in
+    `dl-solve-tile-sizes` and its rounded candidates (`solver-candidates`
+    of them, best first) join the generated variants, analyzed and costed
+    like them; the cheapest of all becomes the schedule. The report marks
+    each variant's `source` (`ranking` or `solver`).
   }];
   let options = [
     Option<"threads", "threads", "unsigned", /*default=*/"1",
            "Threads of the generated code (above 1, variants choose a "
            "parallel loop)">,
+    Option<"solverCandidates", "solver-candidates", "unsigned",
+           /*default=*/"0",
+           "Rounded candidates of the tile solver (MOpt's model, Ipopt) that "
+           "join the variants (0: none)">,
     Option<"cacheSizes", "cache-sizes", "std::string", /*default=*/"\"\"",
            "Cache capacities overriding the detected ones, e.g. "
            "L1=32K,L2=1M,L3=16M">,
