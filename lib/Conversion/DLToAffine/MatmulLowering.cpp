@@ -578,11 +578,20 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
                                epilogue);
       return finish();
     }
-    // Without transposes or scaling, the nest is the GEMM band itself.
+    // Without transposes or scaling, the nest is the GEMM band itself. With
+    // the columns innermost, the loops run over (i, k, j).
+    bool columnsInnermost =
+        op->hasAttr(DLDialect::getColumnsInnermostAttrName());
+    SmallVector<OpFoldResult> extents = {m, n, k};
+    if (columnsInnermost)
+      std::swap(extents[1], extents[2]);
     Value bandIv;
-    buildNest(rewriter, loc, {m, n, k},
-              [&](OpBuilder &b, Location l, ValueRange ivs) {
-                bandIv = ivs[0];
+    buildNest(rewriter, loc, extents,
+              [&](OpBuilder &b, Location l, ValueRange loopIvs) {
+                bandIv = loopIvs[0];
+                SmallVector<Value> ivs(loopIvs);
+                if (columnsInnermost)
+                  std::swap(ivs[1], ivs[2]);
                 SmallVector<AffineExpr> ij = dims(b, {0, 1});
                 Value a = loadAt(b, l, op.getA(), ivs,
                                  dims(b, op.getTransposeA()
@@ -599,7 +608,7 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
                         op.getC(), ivs, ij);
               });
     if (!alphaValue && !op.getTransposeA() && !op.getTransposeB() &&
-        !op.hasBlockedB())
+        !op.hasBlockedB() && !columnsInnermost)
       tagGemmBand(rewriter, bandIv);
     epilogue.applyToOutput(rewriter, loc);
     return finish();

@@ -11,10 +11,11 @@
 // RUN: not dl-opt %s --split-input-file --dl-parametric-versioning="threads=2 occupancy=0" 2>&1 | FileCheck %s --check-prefix=BADOCC
 // RUN: not dl-opt %s --split-input-file --dl-parametric-versioning="threads=2 guards=balanced" 2>&1 | FileCheck %s --check-prefix=BADGUARDS
 
-// GEMM with M, N and K dynamic: parallel over M unless M < 16, then over
-// N unless N < 16, then sequential. The guards are a tree that tests M <=
-// 15 once, on the output's sizes only (K, a reduction, is never a
-// parameter); each version carries its context.
+// GEMM with M, N and K dynamic (B transposed: its nest keeps k innermost,
+// the dot products of rows): parallel over M unless M < 16, then over N
+// unless N < 16, then sequential. The guards are a tree that tests M <= 15
+// once, on the output's sizes only (K, a reduction, is never a parameter);
+// each version carries its context.
 // CHECK-DAG: #[[M15:.+]] = affine_set<()[s0, s1] : (-s0 + 15 >= 0)>
 // CHECK-DAG: #[[N15:.+]] = affine_set<()[s0, s1] : (-s1 + 15 >= 0)>
 // CHECK-DAG: #[[MN15:.+]] = affine_set<()[s0, s1] : (-s0 + 15 >= 0, -s1 + 15 >= 0)>
@@ -24,12 +25,12 @@
 // CHECK: %[[N:.+]] = memref.dim %arg2, %c1
 // CHECK: affine.if #[[M15]]()[%[[M]], %[[N]]] {
 // CHECK-NEXT: affine.if #[[N15]]()[%[[M]], %[[N]]] {
-// CHECK-NEXT: dl.matmul {{.*}} {dl.sequential, dl.version_context = #[[MN15]]}
+// CHECK-NEXT: dl.matmul {{.*}} {dl.sequential, dl.version_context = #[[MN15]], transpose_b}
 // CHECK-NEXT: } else {
-// CHECK-NEXT: dl.matmul {{.*}} {dl.parallel_depth = 1 : i64, dl.version_context = #[[M15]]}
+// CHECK-NEXT: dl.matmul {{.*}} {dl.parallel_depth = 1 : i64, dl.version_context = #[[M15]], transpose_b}
 // CHECK-NEXT: } {dl.version_guard}
 // CHECK-NEXT: } else {
-// CHECK-NEXT: dl.matmul {{.*}} {dl.parallel_depth = 0 : i64, dl.version_context = #[[ALL]]}
+// CHECK-NEXT: dl.matmul {{.*}} {dl.parallel_depth = 0 : i64, dl.version_context = #[[ALL]], transpose_b}
 // CHECK-NEXT: } {dl.version_guard}
 // CHECK-NOT: dl.matmul
 // CHECK: return
@@ -64,12 +65,12 @@
 // ONE-NOT: dl.parallel_depth
 // ONE-NOT: dl.sequential
 
-// BADOCC: occupancy must be a or a/b with positive integers, got '0'
+// BADOCC: occupancy must be a or a/b with integers from 1 to 2^20, got '0'
 // BADGUARDS: guards must be tree, chain or auto, got 'balanced'
 func.func @gemm_mnk(%a: memref<?x?xf32>, %b: memref<?x?xf32>,
                     %c: memref<?x?xf32>) {
   dl.matmul ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>)
-            outs(%c : memref<?x?xf32>)
+            outs(%c : memref<?x?xf32>) {transpose_b}
   return
 }
 
@@ -83,15 +84,36 @@ func.func @gemm_mnk(%a: memref<?x?xf32>, %b: memref<?x?xf32>,
 // CHECK-NEXT: } else {
 // CHECK-NEXT: dl.matmul {{.*}} outs(%arg2 : memref<8x?xf32>) {dl.parallel_depth = 1 : i64
 // CHECK-NEXT: } {dl.version_guard}
-// CHECK-NEXT: dl.matmul {{.*}} outs(%arg5 : memref<64x?xf32>) {dl.parallel_depth = 0 : i64}
+// CHECK-NEXT: dl.matmul {{.*}} outs(%arg5 : memref<64x?xf32>) {dl.parallel_depth = 0 : i64, transpose_b}
 // CHECK-NEXT: return
 func.func @decided_statically(%a: memref<8x?xf32>, %b: memref<?x?xf32>,
                               %c: memref<8x?xf32>, %a2: memref<64x?xf32>,
                               %b2: memref<?x?xf32>, %c2: memref<64x?xf32>) {
   dl.matmul ins(%a, %b : memref<8x?xf32>, memref<?x?xf32>)
-            outs(%c : memref<8x?xf32>)
+            outs(%c : memref<8x?xf32>) {transpose_b}
   dl.matmul ins(%a2, %b2 : memref<64x?xf32>, memref<?x?xf32>)
-            outs(%c2 : memref<64x?xf32>)
+            outs(%c2 : memref<64x?xf32>) {transpose_b}
+  return
+}
+
+// -----
+
+// A GEMM with B not transposed: its nest runs over (i, k, j), the columns
+// innermost (dl.columns_innermost), where they vectorize; only the rows are
+// at the same depth in the zero fill and in that nest, so N is not tried.
+// CHECK-LABEL: func.func @columns_innermost
+// CHECK: affine.if #{{.+}}()[%{{.+}}, %{{.+}}] {
+// CHECK-NEXT: dl.matmul {{.*}} {dl.columns_innermost, dl.sequential, dl.version_context
+// CHECK-NEXT: } else {
+// CHECK-NEXT: dl.matmul {{.*}} {dl.columns_innermost, dl.parallel_depth = 0 : i64, dl.version_context
+// CHECK-NEXT: } {dl.version_guard}
+// CHECK-NEXT: return
+// ONE-LABEL: func.func @columns_innermost
+// ONE: dl.matmul {{.*}} {dl.columns_innermost}
+func.func @columns_innermost(%a: memref<?x?xf32>, %b: memref<?x?xf32>,
+                             %c: memref<?x?xf32>) {
+  dl.matmul ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>)
+            outs(%c : memref<?x?xf32>)
   return
 }
 

@@ -64,6 +64,14 @@ def DL_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getParallelDepthAttrName() {
       return ::llvm::StringLiteral("dl.parallel_depth");
     }
+    /// Marks a dl.matmul whose plain nest (no blocks: the generic version of
+    /// a dynamic GEMM) loops over (i, k, j) instead of (i, j, k): j, unit
+    /// stride in B and C, innermost, so LLVM vectorizes it; each element of C
+    /// still sums its products in k order. Set by dl-parametric-versioning,
+    /// applied by convert-dl-to-affine.
+    static constexpr ::llvm::StringLiteral getColumnsInnermostAttrName() {
+      return ::llvm::StringLiteral("dl.columns_innermost");
+    }
     /// Mark a static version of a dynamic op (its parameter and size), the
     /// loop over its whole chunks, the guards that select versions, the
     /// guard of the versions that share a packed B (its blocks), and the
