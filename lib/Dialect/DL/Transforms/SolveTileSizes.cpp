@@ -4,6 +4,9 @@
 // nest and the machine's cache levels as a TileProblem (the microkernel
 // fixing the register and L1 tiles), solves it with TileSolver (Ipopt), and
 // writes the best rounded tiles and loop orders as the op's #dl.schedule.
+// proposeSolvedSchedules gives the same candidates to dl-rank-variants,
+// which ranks them with its own variants (the solver proposes, the ranking
+// decides).
 //
 //===----------------------------------------------------------------------===//
 

@@ -4,8 +4,9 @@
 // is parallel) and their ranking: each variant is lowered in a scratch
 // module and analyzed (WorkingSetAnalysis); its cost is the traffic of its
 // reuse profile (assignTraffic) or PolyDL's working sets assigned to the
-// cache levels (Algorithm 2) and costed by eq. 1. Used by the pass
-// dl-rank-variants and by dl-compile --autotune-top-k.
+// cache levels (Algorithm 2) and costed by eq. 1; the tile solver's
+// candidates may join them. Used by the pass dl-rank-variants and by
+// dl-compile --autotune-top-k.
 //
 //===----------------------------------------------------------------------===//
 
