@@ -1,13 +1,17 @@
 // RUN: dl-opt %s --split-input-file --dl-parametric-versioning="vector-bits=512 report-fallbacks" --verify-diagnostics | FileCheck %s
 // RUN: dl-opt %s --split-input-file --dl-parametric-versioning="vector-bits=512 max-versions=3" 2>/dev/null | FileCheck %s --check-prefix=CAP
 // RUN: not dl-opt %s --split-input-file --dl-parametric-versioning="max-versions=0" 2>&1 | FileCheck %s --check-prefix=OPTION
+// RUN: dl-opt %s --split-input-file --dl-parametric-versioning="vector-bits=512 threads=2" 2>/dev/null | FileCheck %s --check-prefix=PAD
 
 // dl-parametric-versioning: a GEMM with dynamic M becomes static versions
 // of 2^j rows. 40x96 does 7680 flops per row: chunks of 4096 rows (2^27
 // flops would take 17476; max-versions 13 caps them), a loop over the whole
 // chunks, then one guard per bit of M mod 4096, each testing that one bit
 // and running the version at M - M mod 2^(j+1). B (40x96, two blocks of 48
-// columns) is packed once for the versions from 2 rows on.
+// columns) is packed once for the versions from 2 rows on. At several
+// threads (PAD), the last M mod 8 rows then run as one version of 8 rows on
+// zero-padded copies of their rows of A and C (3 to 7 rows), or as the
+// version of 2 or 1 rows.
 // CHECK-DAG: #[[CHUNKS:.*]] = affine_map<()[s0] -> (s0 floordiv 4096)>
 // CHECK-DAG: #[[AT2048:.*]] = affine_map<()[s0] -> (s0 - s0 mod 4096)>
 // CHECK-DAG: #[[AT1:.*]] = affine_map<()[s0] -> (s0 - s0 mod 2)>
@@ -40,6 +44,33 @@
 // CHECK: } {dl.version_guard, dl.version_shared_pack = array<i64: 48, 40>}
 // CHECK-NOT: dl.matmul
 // CHECK: return
+// PAD-DAG: #[[SEVERAL:.*]] = affine_set<()[s0] : (s0 mod 8 - 3 >= 0)>
+// PAD-DAG: #[[TWOROWS:.*]] = affine_set<()[s0] : (s0 mod 8 - 2 >= 0)>
+// PAD-DAG: #[[LASTROW:.*]] = affine_set<()[s0] : (s0 mod 8 - 1 >= 0)>
+// PAD-DAG: #[[ATTWO:.*]] = affine_map<()[s0] -> (s0 - 2)>
+// PAD-DAG: #[[ATLAST:.*]] = affine_map<()[s0] -> (s0 - 1)>
+// PAD-LABEL: func.func @gemm_rows
+// PAD: %[[M:.*]] = memref.dim %{{.*}}, %c0 : memref<?x96xf32>
+// PAD: %[[PACKED:.*]] = memref.alloc() : memref<2x1x40x48xf32>
+// PAD-COUNT-9: dl.version_guard
+// PAD:   affine.if #[[SEVERAL]]()[%[[M]]] {
+// PAD:     %[[A8:.*]] = memref.alloc() : memref<8x40xf32>
+// PAD:     %[[C8:.*]] = memref.alloc() : memref<8x96xf32>
+// PAD:     dl.matmul ins(%[[A8]], %[[PACKED]] : memref<8x40xf32>, memref<2x1x40x48xf32>) outs(%[[C8]] : memref<8x96xf32>) {beta = 1.000000e+00 : f32, dl.version = {padded, parameter = "M", size = 8 : i64}}
+// PAD:     memref.dealloc %[[A8]]
+// PAD:     memref.dealloc %[[C8]]
+// PAD:   } else {
+// PAD:     affine.if #[[TWOROWS]]()[%[[M]]] {
+// PAD:       affine.apply #[[ATTWO]]()[%[[M]]]
+// PAD:       dl.matmul {{.*}}memref<2x40xf32, {{.*}}size = 2 : i64
+// PAD:     } else {
+// PAD:       affine.if #[[LASTROW]]()[%[[M]]] {
+// PAD:         affine.apply #[[ATLAST]]()[%[[M]]]
+// PAD:         dl.matmul {{.*}}memref<1x40xf32, {{.*}}size = 1 : i64
+// PAD:       } {dl.version_guard}
+// PAD:     } {dl.version_guard}
+// PAD:   } {dl.version_guard}
+// PAD:   memref.dealloc %[[PACKED]]
 
 // With max-versions 3: chunks of 4, versions of 4, 2 and 1 rows.
 // CAP-LABEL: func.func @gemm_rows

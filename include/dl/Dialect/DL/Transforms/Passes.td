@@ -77,7 +77,16 @@ def ParametricVersioning
     choose them) and read it in place; the guard carries
     `dl.version_shared_pack = array<i64: bn, bk>`. (7 rows: versions of 4,
     2 and 1 rows each packing B ran 2.4x slower than the static GEMM.) One
-    row is one version, which reads B as the static GEMM would.
+    row is one version, which reads B as the static GEMM would. With the
+    shared B and `threads` > 1, a remainder of 3 to 7 rows (`S mod 8`) runs
+    as one version of
+    8 rows (`dl.version = {padded, ...}`) on zero-padded copies of its rows of
+    A and C (C's only when the GEMM accumulates), copied back after it: one
+    read of B and one parallel region instead of up to three (3 rows at 2
+    threads: 0.66x the static GEMM with the versions of 2 and 1 rows, 1.2x
+    padded); 2 rows stay one version (padded, 4x the work). On one thread
+    the versions of each bit stay (5 and 7 rows ran 0.8-0.9x as fast
+    padded: no parallel region to save).
 
     Ops with other dynamic sizes keep the generic version (the op as it is,
     lowered to plain loops), with a remark under `report-fallbacks` saying
