@@ -54,6 +54,12 @@ bool shouldRefuseDispatch() {
   return refuse;
 }
 
+/// Whether a kernel of these run-time sizes would compute nothing (the empty
+/// remainder of a dynamic size): no kernel, and no remark.
+bool isEmpty(int64_t m, int64_t n, int64_t k) {
+  return m <= 0 || n <= 0 || k <= 0;
+}
+
 /// The handle of `kernel`; a remark when there is none.
 int64_t toHandle(const void *kernel, const char *kind, int64_t m, int64_t n,
                  int64_t k) {
@@ -78,6 +84,8 @@ int64_t toHandle(const void *kernel, const char *kind, int64_t m, int64_t n,
 extern "C" int64_t dl_gemm_dispatch(int64_t m, int64_t n, int64_t k,
                                     int64_t lda, int64_t ldb, int64_t ldc,
                                     int64_t beta_zero) {
+  if (isEmpty(m, n, k))
+    return 0;
   if (shouldRefuseDispatch())
     return toHandle(nullptr, "GEMM", m, n, k);
   const libxsmm_blasint xlda = ldb, xldb = lda, xldc = ldc;
@@ -98,6 +106,8 @@ extern "C" int64_t dl_brgemm_dispatch(int64_t m, int64_t n, int64_t k,
                                       int64_t lda, int64_t ldb, int64_t ldc,
                                       int64_t stride_a, int64_t stride_b,
                                       int64_t beta_zero) {
+  if (isEmpty(m, n, k))
+    return 0;
   if (shouldRefuseDispatch())
     return toHandle(nullptr, "strided batch-reduce GEMM", m, n, k);
   const libxsmm_blasint xlda = ldb, xldb = lda, xldc = ldc;
@@ -122,6 +132,8 @@ extern "C" void dl_brgemm_invoke(int64_t kernel, intptr_t a, int64_t a_offset,
 extern "C" int64_t dl_brgemm_offs_dispatch(int64_t m, int64_t n, int64_t k,
                                            int64_t lda, int64_t ldb,
                                            int64_t ldc, int64_t beta_zero) {
+  if (isEmpty(m, n, k))
+    return 0;
   if (shouldRefuseDispatch())
     return toHandle(nullptr, "offset batch-reduce GEMM", m, n, k);
   const libxsmm_blasint xlda = ldb, xldb = lda, xldc = ldc;

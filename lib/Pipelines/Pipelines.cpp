@@ -101,6 +101,7 @@ void dl::buildDLToLLVMPipeline(OpPassManager &pm,
     versioningOptions.vectorBits = options.vectorBits;
     versioningOptions.maxVersions = options.maxVersions;
     versioningOptions.threads = options.numThreads;
+    versioningOptions.maxBatchBytes = options.maxBatchBytes;
     pm.addNestedPass<func::FuncOp>(
         dl::createParametricVersioning(versioningOptions));
   }

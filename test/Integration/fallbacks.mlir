@@ -50,10 +50,14 @@ func.func @conv(%x: memref<1x4x15x15x16xf32>, %w: memref<4x4x3x3x16x16xf32>, %y:
 }
 
 // The dynamic GEMM is the generic version (dl-parametric-versioning says
-// why), a plain nest over (i, k, j); without versioning, its (i, j, k) band
-// stays loops (dl-outline-microkernels says why).
-// GENERIC: fallbacks.mlir:[[@LINE+7]]:3: remark: generic version only (plain loops, no microkernel): operand #0 has a dynamic size in dimension 1
-// BAND: fallbacks.mlir:[[@LINE+6]]:3: remark: GEMM band kept as loops: a band loop has no constant trip count or a step other than 1
+// why), blocked: its partial blocks' kernels are dispatched with run-time
+// sizes (33 rows, 8 of 40 columns past a block of 32, all 17 of K in the
+// rest after no whole block of 128), which the runtime refuses here too;
+// without versioning, its plain (i, j, k) band stays loops
+// (dl-outline-microkernels says why).
+// GENERIC: fallbacks.mlir:[[@LINE+8]]:3: remark: generic version, blocked (packed operands, kernels of run-time sizes for the partial blocks): operand #0 has a dynamic size in dimension 1
+// REFUSED-DAG: dl-runtime: remark: no GEMM microkernel for m=33 n=8 k=17 (DL_RUNTIME_REFUSE_DISPATCH); the loops run instead
+// BAND: fallbacks.mlir:[[@LINE+6]]:3: remark: GEMM band kept as loops: a band loop has no constant trip count or bound, or a step other than 1
 // OK: dynamic: max_abs_err={{.*}} ok
 // EXACT: dynamic: max_abs_err={{.*}} ok
 // QUIET-NOT: remark

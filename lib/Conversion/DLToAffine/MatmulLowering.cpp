@@ -10,6 +10,7 @@
 
 #include "Epilogue.h"
 #include "Lowerings.h"
+#include "MatmulDynamicBlocks.h"
 #include "MatmulStreaming.h"
 #include "NestBuilders.h"
 
@@ -573,6 +574,13 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
                   storeAt(b, l, scaledC(b, l, op, betaValue, ivs, ij),
                           op.getC(), ivs, ij);
                 });
+    if (blocks && !llvm::all_of(op->getOperandTypes(), [](Type type) {
+          return cast<MemRefType>(type).hasStaticShape();
+        })) {
+      lowerDynamicBlockedMatmul(rewriter, op, betaValue, alphaValue);
+      epilogue.applyToOutput(rewriter, loc);
+      return finish();
+    }
     if (blocks) {
       buildBlockedAccumulation(rewriter, op, *blocks, betaValue, alphaValue,
                                epilogue);

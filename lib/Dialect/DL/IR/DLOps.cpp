@@ -197,9 +197,18 @@ LogicalResult MatmulOp::verifyPackBlocks(int64_t m, int64_t n, int64_t k) {
            << blocks->size();
   int64_t sizes[] = {m, n, k};
   const char *names[] = {"M", "N", "K"};
+  bool dynamic = false;
   for (auto [block, size, name] : llvm::zip(*blocks, sizes, names)) {
-    if (ShapedType::isDynamic(size))
-      return emitOpError("pack_blocks needs a static ") << name;
+    if (ShapedType::isDynamic(size)) {
+      if (!getPadBlocks())
+        return emitOpError("pack_blocks needs a static ")
+               << name << ", or pad_blocks";
+      if (block < 1)
+        return emitOpError("pack_blocks entry for ")
+               << name << " must be positive, got " << block;
+      dynamic = true;
+      continue;
+    }
     if (getPadBlocks() ? block < 1 || block > size
                        : block < 1 || size % block != 0)
       return emitOpError("pack_blocks entry for ")
@@ -212,11 +221,19 @@ LogicalResult MatmulOp::verifyPackBlocks(int64_t m, int64_t n, int64_t k) {
                          (hasPartialCBlocks() && !getPackC()) || hasBlockedB()))
     return emitOpError("pad_blocks needs pack_a, pack_b, a plain B, and "
                        "pack_c when bm or bn does not divide M or N");
+  if (dynamic && (!getPackC() || getScheduleAttr()))
+    return emitOpError("pack_blocks with dynamic sizes needs pack_c and no "
+                       "schedule");
   if ((getPanelA() && !getPackA()) || (getPanelB() && !getPackB()) ||
       ((getPanelA() || getPanelB()) && (!getScheduleAttr() || getPadBlocks())))
     return emitOpError("panel_a and panel_b need the operand's pack_a or "
                        "pack_b, a schedule and no pad_blocks");
   if (std::optional<int64_t> batch = getBatchBlocks()) {
+    if (ShapedType::isDynamic(k)) {
+      if (*batch < 1)
+        return emitOpError("batch_blocks must be positive, got ") << *batch;
+      return success();
+    }
     int64_t kBlocks = llvm::divideCeilSigned(k, (*blocks)[2]);
     if (*batch < 1 || kBlocks % *batch != 0)
       return emitOpError("batch_blocks must be a positive divisor of the ")
@@ -601,6 +618,9 @@ LogicalResult UnpackOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult GemmDispatchOp::verify() {
+  if (!getSizes().empty() && getSizes().size() != 3)
+    return emitOpError("expected no run-time sizes or three (m, n, k), got ")
+           << getSizes().size();
   if (getLda() < getK() || getLdb() < getN() || getLdc() < getN())
     return emitOpError("leading dimensions must be at least the row lengths "
                        "(lda >= k, ldb >= n, ldc >= n)");

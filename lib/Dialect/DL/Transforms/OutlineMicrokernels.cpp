@@ -144,6 +144,32 @@ static std::optional<VariableBatchLoop> getVariableBatchLoop(AffineForOp loop) {
   return VariableBatchLoop{loop, *first, *last};
 }
 
+/// The largest trip count of `loop` with a constant lower bound whose upper
+/// bound (composed with the affine.apply ops of its operands) is a minimum
+/// with a constant among its results, or a remainder `e mod c`.
+static std::optional<int64_t> getConstantTripBound(AffineForOp loop) {
+  if (!loop.hasConstantLowerBound())
+    return std::nullopt;
+  AffineMap map = loop.getUpperBoundMap();
+  SmallVector<Value> operands(loop.getUpperBoundOperands());
+  affine::fullyComposeAffineMapAndOperands(&map, &operands);
+  std::optional<int64_t> upper;
+  for (AffineExpr result : map.getResults()) {
+    std::optional<int64_t> bound;
+    if (auto constant = dyn_cast<AffineConstantExpr>(result))
+      bound = constant.getValue();
+    else if (auto binary = dyn_cast<AffineBinaryOpExpr>(result);
+             binary && binary.getKind() == AffineExprKind::Mod)
+      if (auto divisor = dyn_cast<AffineConstantExpr>(binary.getRHS()))
+        bound = divisor.getValue() - 1;
+    if (bound)
+      upper = std::min(upper.value_or(*bound), *bound);
+  }
+  if (!upper)
+    return std::nullopt;
+  return *upper - loop.getConstantLowerBound();
+}
+
 /// Matches one tagged band and outlines it.
 class BandOutliner {
 public:
@@ -202,7 +228,8 @@ private:
   int64_t vectorBits;                        // Of the kernels' registers.
   int64_t l1Bytes;                           // The L1 data cache.
   SmallVector<AffineForOp, 3> loops;         // The band, outermost first.
-  SmallVector<int64_t, 3> tripCounts;        // Of `loops`.
+  SmallVector<int64_t, 3> tripCounts;        // Of `loops`, or their bounds.
+  SmallVector<bool, 3> runtimeTrips;         // Trip count known at run time.
   SmallVector<AffineForOp> batch;            // Batch loops, outermost first.
   std::optional<VariableBatchLoop> variable; // At most one candidate.
   Value variableLower; // Its lower bound, computed before the call.
@@ -305,10 +332,19 @@ LogicalResult BandOutliner::run(std::string &reason) {
     return fail(reason, "the band is not a perfect nest of three loops");
   for (AffineForOp loop : loops) {
     std::optional<uint64_t> tripCount = affine::getConstantTripCount(loop);
-    if (!tripCount || *tripCount == 0 || loop.getStepAsInt() != 1)
-      return fail(reason, "a band loop has no constant trip count or a step "
-                          "other than 1");
-    tripCounts.push_back(*tripCount);
+    if (loop.getStepAsInt() == 1 && tripCount && *tripCount > 0) {
+      tripCounts.push_back(*tripCount);
+      runtimeTrips.push_back(false);
+      continue;
+    }
+    // A partial block of a dynamic size: the kernel gets its trip count at
+    // run time, at most the bound's constant.
+    std::optional<int64_t> bound = getConstantTripBound(loop);
+    if (!bound || *bound <= 0 || loop.getStepAsInt() != 1)
+      return fail(reason, "a band loop has no constant trip count or bound, "
+                          "or a step other than 1");
+    tripCounts.push_back(*bound);
+    runtimeTrips.push_back(true);
   }
 
   // The body: store(load(C) + load(X) * load(Y)) into C, nothing else.
@@ -420,6 +456,13 @@ LogicalResult BandOutliner::run(std::string &reason) {
                           "inside the loops to outline");
   }
 
+  for (auto [loop, runtime] : llvm::zip(loops, runtimeTrips))
+    if (runtime && llvm::any_of(loop.getUpperBoundOperands(), [&](Value v) {
+          return outermost->isAncestor(v.getParentRegion()->getParentOp());
+        }))
+      return fail(reason, "a band loop's trip count depends on values "
+                          "computed inside the loops to outline");
+
   // Assign M, N, K to the band loops and A, B to the loads: C is indexed by
   // M (leading dim ldc) and N (unit stride), A by M (lda) and K (unit), B by
   // K (ldb) and N (unit). A loop of one iteration matches any coefficient.
@@ -500,6 +543,8 @@ canonicalBox(SmallVector<std::pair<int64_t, int64_t>> axes) {
 
 AffineForOp BandOutliner::matchZeroFill(const Access &c,
                                         ArrayRef<unsigned> mnk) {
+  if (llvm::is_contained(runtimeTrips, true))
+    return nullptr;
   Operation *outermost = batch.empty() ? band : batch.front();
   auto fill = dyn_cast_or_null<AffineForOp>(outermost->getPrevNode());
   if (!fill)
@@ -621,12 +666,28 @@ void BandOutliner::rewrite(const Access &a, const Access &b, const Access &c,
     offsetsB = std::move(nextB);
   }
   int64_t count = offsetsA.size();
+  // Trip counts known at run time are the kernel's sizes; C's columns are
+  // then not split.
+  SmallVector<Value> sizes;
+  if (llvm::is_contained(runtimeTrips, true))
+    for (unsigned dim : mnk) {
+      AffineForOp loop = loops[dim];
+      OpFoldResult upper = affine::makeComposedFoldedAffineMin(
+          builder, loc, loop.getUpperBoundMap(),
+          getAsOpFoldResult(loop.getUpperBoundOperands()));
+      OpFoldResult trips = affine::makeComposedFoldedAffineApply(
+          builder, loc, getAffineDimExpr(0, ctx) - loop.getConstantLowerBound(),
+          {upper});
+      sizes.push_back(getValueOrCreateConstantIndexOp(builder, loc, trips));
+    }
   int64_t columns =
-      columnsPerCall(tripCounts[mnk[0]], tripCounts[mnk[1]], tripCounts[mnk[2]],
-                     count, vectorBits, l1Bytes);
+      sizes.empty()
+          ? columnsPerCall(tripCounts[mnk[0]], tripCounts[mnk[1]],
+                           tripCounts[mnk[2]], count, vectorBits, l1Bytes)
+          : tripCounts[mnk[1]];
 
   auto dispatch = GemmDispatchOp::create(
-      builder, loc, builder.getI64Type(),
+      builder, loc, builder.getI64Type(), sizes,
       builder.getI64IntegerAttr(tripCounts[mnk[0]]),
       builder.getI64IntegerAttr(columns),
       builder.getI64IntegerAttr(tripCounts[mnk[2]]),

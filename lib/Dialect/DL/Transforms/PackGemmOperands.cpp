@@ -74,8 +74,9 @@ struct PackGemmOperandsPass
     getOperation().walk([&](MatmulOp op) {
       // Padded blocks (dl-split-gemm-remainders) pack every operand.
       if (op.getPadBlocks() && !op.getBatchBlocks()) {
-        boundBatch(op,
-                   op.getA().getType().getDimSize(op.getTransposeA() ? 0 : 1));
+        int64_t k = op.getA().getType().getDimSize(op.getTransposeA() ? 0 : 1);
+        if (!ShapedType::isDynamic(k))
+          boundBatch(op, k);
         return;
       }
       if (op.getPackBlocks() || op.getStreamA())

@@ -11,109 +11,141 @@
 // RUN: not dl-opt %s --split-input-file --dl-parametric-versioning="threads=2 occupancy=0" 2>&1 | FileCheck %s --check-prefix=BADOCC
 // RUN: not dl-opt %s --split-input-file --dl-parametric-versioning="threads=2 guards=balanced" 2>&1 | FileCheck %s --check-prefix=BADGUARDS
 
-// GEMM with M, N and K dynamic (B transposed: its nest keeps k innermost,
-// the dot products of rows): parallel over M unless M < 16, then over N
-// unless N < 16, then sequential. The guards are a tree that tests M <= 15
-// once, on the output's sizes only (K, a reduction, is never a parameter);
-// each version carries its context.
+// A convolution with dynamic images N and output channels K (and input
+// channels): parallel over N unless N < 16, then over K unless K < 16,
+// then sequential (its 8 output rows and columns fail the test statically).
+// The guards are a tree that tests N <= 15 once, on the output's dynamic
+// sizes only; each version carries its context.
 // CHECK-DAG: #[[M15:.+]] = affine_set<()[s0, s1] : (-s0 + 15 >= 0)>
 // CHECK-DAG: #[[N15:.+]] = affine_set<()[s0, s1] : (-s1 + 15 >= 0)>
 // CHECK-DAG: #[[MN15:.+]] = affine_set<()[s0, s1] : (-s0 + 15 >= 0, -s1 + 15 >= 0)>
 // CHECK-DAG: #[[ALL:.+]] = affine_set<()[s0, s1] : (0 >= 0)>
-// CHECK-LABEL: func.func @gemm_mnk
+// CHECK-LABEL: func.func @conv_nk
 // CHECK: %[[M:.+]] = memref.dim %arg2, %c0
 // CHECK: %[[N:.+]] = memref.dim %arg2, %c1
 // CHECK: affine.if #[[M15]]()[%[[M]], %[[N]]] {
 // CHECK-NEXT: affine.if #[[N15]]()[%[[M]], %[[N]]] {
-// CHECK-NEXT: dl.matmul {{.*}} {dl.sequential, dl.version_context = #[[MN15]], transpose_b}
+// CHECK-NEXT: dl.conv2d {{.*}} {dl.sequential, dl.version_context = #[[MN15]], padding
 // CHECK-NEXT: } else {
-// CHECK-NEXT: dl.matmul {{.*}} {dl.parallel_depth = 1 : i64, dl.version_context = #[[M15]], transpose_b}
+// CHECK-NEXT: dl.conv2d {{.*}} {dl.parallel_depth = 1 : i64, dl.version_context = #[[M15]], padding
 // CHECK-NEXT: } {dl.version_guard}
 // CHECK-NEXT: } else {
-// CHECK-NEXT: dl.matmul {{.*}} {dl.parallel_depth = 0 : i64, dl.version_context = #[[ALL]], transpose_b}
+// CHECK-NEXT: dl.conv2d {{.*}} {dl.parallel_depth = 0 : i64, dl.version_context = #[[ALL]], padding
 // CHECK-NEXT: } {dl.version_guard}
-// CHECK-NOT: dl.matmul
+// CHECK-NOT: dl.conv2d
 // CHECK: return
 
-// The chain tests each context whole, M <= 15 twice.
-// CHAIN-LABEL: func.func @gemm_mnk
+// The chain tests each context whole, N <= 15 twice.
+// CHAIN-LABEL: func.func @conv_nk
 // CHAIN: affine.if #{{.+}}()[%{{.+}}, %{{.+}}] {
-// CHAIN-NEXT: dl.matmul {{.*}} {dl.sequential
+// CHAIN-NEXT: dl.conv2d {{.*}} {dl.sequential
 // CHAIN-NEXT: } else {
 // CHAIN-NEXT: affine.if #{{.+}}()[%{{.+}}, %{{.+}}] {
-// CHAIN-NEXT: dl.matmul {{.*}} {dl.parallel_depth = 1 : i64
+// CHAIN-NEXT: dl.conv2d {{.*}} {dl.parallel_depth = 1 : i64
 // CHAIN-NEXT: } else {
-// CHAIN-NEXT: dl.matmul {{.*}} {dl.parallel_depth = 0 : i64
+// CHAIN-NEXT: dl.conv2d {{.*}} {dl.parallel_depth = 0 : i64
 
 // Occupancy a/b: t < (a/b) * 16, i.e. 16a - b t - 1 >= 0.
 // OCC2: affine_set<()[s0, s1] : (-s0 + 31 >= 0)>
 // HALF: affine_set<()[s0, s1] : (-s0 + 7 >= 0)>
 
-// max-versions=2: parallel over M, else over N; no sequential version.
-// CAP-LABEL: func.func @gemm_mnk
+// max-versions=2: parallel over N, else over K; no sequential version.
+// CAP-LABEL: func.func @conv_nk
 // CAP: affine.if
-// CAP-NEXT: dl.matmul {{.*}} {dl.parallel_depth = 1 : i64
+// CAP-NEXT: dl.conv2d {{.*}} {dl.parallel_depth = 1 : i64
 // CAP-NEXT: } else {
-// CAP-NEXT: dl.matmul {{.*}} {dl.parallel_depth = 0 : i64
+// CAP-NEXT: dl.conv2d {{.*}} {dl.parallel_depth = 0 : i64
 // CAP-NOT: dl.sequential
 // CAP: return
 
 // One thread: nothing to version.
-// ONE-LABEL: func.func @gemm_mnk
+// ONE-LABEL: func.func @conv_nk
 // ONE-NOT: affine.if
-// ONE: dl.matmul
+// ONE: dl.conv2d
 // ONE-NOT: dl.parallel_depth
 // ONE-NOT: dl.sequential
 
 // BADOCC: occupancy must be a or a/b with integers from 1 to 2^20, got '0'
 // BADGUARDS: guards must be tree, chain or auto, got 'balanced'
-func.func @gemm_mnk(%a: memref<?x?xf32>, %b: memref<?x?xf32>,
-                    %c: memref<?x?xf32>) {
-  dl.matmul ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>)
-            outs(%c : memref<?x?xf32>) {transpose_b}
+func.func @conv_nk(%x: memref<?x?x8x8xf32>, %w: memref<?x?x3x3xf32>,
+                   %y: memref<?x?x8x8xf32>) {
+  dl.conv2d ins(%x, %w : memref<?x?x8x8xf32>, memref<?x?x3x3xf32>)
+            outs(%y : memref<?x?x8x8xf32>) {padding = array<i64: 1, 1, 1, 1>}
   return
 }
 
 // -----
 
-// A static trip count decides the test: 8 rows fail it (no guard on M),
+// A static trip count decides the test: 8 images fail it (no guard on N),
 // 64 pass it (one version, no guard at all).
 // CHECK-LABEL: func.func @decided_statically
 // CHECK: affine.if #{{.+}}()[%{{.+}}] {
-// CHECK-NEXT: dl.matmul {{.*}} outs(%arg2 : memref<8x?xf32>) {dl.sequential
+// CHECK-NEXT: dl.conv2d {{.*}} outs(%arg2 : memref<8x?x8x8xf32>) {dl.sequential
 // CHECK-NEXT: } else {
-// CHECK-NEXT: dl.matmul {{.*}} outs(%arg2 : memref<8x?xf32>) {dl.parallel_depth = 1 : i64
+// CHECK-NEXT: dl.conv2d {{.*}} outs(%arg2 : memref<8x?x8x8xf32>) {dl.parallel_depth = 1 : i64
 // CHECK-NEXT: } {dl.version_guard}
-// CHECK-NEXT: dl.matmul {{.*}} outs(%arg5 : memref<64x?xf32>) {dl.parallel_depth = 0 : i64, transpose_b}
+// CHECK-NEXT: dl.conv2d {{.*}} outs(%arg5 : memref<64x?x8x8xf32>) {dl.parallel_depth = 0 : i64
 // CHECK-NEXT: return
-func.func @decided_statically(%a: memref<8x?xf32>, %b: memref<?x?xf32>,
-                              %c: memref<8x?xf32>, %a2: memref<64x?xf32>,
-                              %b2: memref<?x?xf32>, %c2: memref<64x?xf32>) {
-  dl.matmul ins(%a, %b : memref<8x?xf32>, memref<?x?xf32>)
-            outs(%c : memref<8x?xf32>) {transpose_b}
-  dl.matmul ins(%a2, %b2 : memref<64x?xf32>, memref<?x?xf32>)
-            outs(%c2 : memref<64x?xf32>) {transpose_b}
+func.func @decided_statically(%x: memref<8x?x8x8xf32>, %w: memref<?x?x3x3xf32>,
+                              %y: memref<8x?x8x8xf32>,
+                              %x2: memref<64x?x8x8xf32>,
+                              %w2: memref<?x?x3x3xf32>,
+                              %y2: memref<64x?x8x8xf32>) {
+  dl.conv2d ins(%x, %w : memref<8x?x8x8xf32>, memref<?x?x3x3xf32>)
+            outs(%y : memref<8x?x8x8xf32>) {padding = array<i64: 1, 1, 1, 1>}
+  dl.conv2d ins(%x2, %w2 : memref<64x?x8x8xf32>, memref<?x?x3x3xf32>)
+            outs(%y2 : memref<64x?x8x8xf32>) {padding = array<i64: 1, 1, 1, 1>}
   return
 }
 
 // -----
 
-// A GEMM with B not transposed: its nest runs over (i, k, j), the columns
-// innermost (dl.columns_innermost), where they vectorize; only the rows are
-// at the same depth in the zero fill and in that nest, so N is not tried.
-// CHECK-LABEL: func.func @columns_innermost
-// CHECK: affine.if #{{.+}}()[%{{.+}}, %{{.+}}] {
-// CHECK-NEXT: dl.matmul {{.*}} {dl.columns_innermost, dl.sequential, dl.version_context
+// A GEMM with M, N and K dynamic: blocked (pack_blocks of the microkernel's
+// 64 x 64 blocks of C at 512-bit vectors, K in blocks of 128, the last
+// blocks partial: pad_blocks), its loops over blocks of C, one block per
+// thread enough: parallel over the blocks of M unless M <= 15 * 64, then
+// over those of N, then sequential. Where M, N and K are all at most 12, a
+// plain copy (columns innermost, on one thread) runs instead, under a guard
+// of its own.
+// CHECK-DAG: #[[SMALL:.+]] = affine_set<()[s0, s1, s2] : (-s0 + 12 >= 0, -s1 + 12 >= 0, -s2 + 12 >= 0)>
+// CHECK-DAG: #[[MB:.+]] = affine_set<()[s0, s1] : (-s0 + 960 >= 0)>
+// CHECK-DAG: #[[NB:.+]] = affine_set<()[s0, s1] : (-s1 + 960 >= 0)>
+// CHECK-LABEL: func.func @gemm_mnk
+// CHECK: affine.if #[[SMALL]]()[%{{.+}}, %{{.+}}, %{{.+}}] {
+// CHECK-NEXT: dl.matmul {{.*}} {dl.columns_innermost, dl.sequential, dl.version_context = #[[SMALL]]}
 // CHECK-NEXT: } else {
-// CHECK-NEXT: dl.matmul {{.*}} {dl.columns_innermost, dl.parallel_depth = 0 : i64, dl.version_context
-// CHECK-NEXT: } {dl.version_guard}
-// CHECK-NEXT: return
-// ONE-LABEL: func.func @columns_innermost
-// ONE: dl.matmul {{.*}} {dl.columns_innermost}
-func.func @columns_innermost(%a: memref<?x?xf32>, %b: memref<?x?xf32>,
-                             %c: memref<?x?xf32>) {
+// CHECK: affine.if #[[MB]]
+// CHECK-NEXT: affine.if #[[NB]]
+// CHECK-NEXT: dl.matmul {{.*}} {batch_blocks = 4 : i64, dl.sequential, {{.*}}pack_a, pack_b, pack_blocks = array<i64: 64, 64, 128>, pack_c, pad_blocks}
+// CHECK-NEXT: } else {
+// CHECK-NEXT: dl.matmul {{.*}}dl.parallel_depth = 1 : i64
+// CHECK: } else {
+// CHECK-NEXT: dl.matmul {{.*}}dl.parallel_depth = 0 : i64
+// ONE-LABEL: func.func @gemm_mnk
+// ONE: affine.if
+// ONE-NEXT: dl.matmul {{.*}} {dl.columns_innermost, dl.sequential
+// ONE-NEXT: } else {
+// ONE-NEXT: dl.matmul {{.*}}pack_blocks = array<i64: 64, 64, 128>, pack_c, pad_blocks}
+// ONE-NEXT: } {dl.version_guard}
+func.func @gemm_mnk(%a: memref<?x?xf32>, %b: memref<?x?xf32>,
+                    %c: memref<?x?xf32>) {
   dl.matmul ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>)
             outs(%c : memref<?x?xf32>)
+  return
+}
+
+// -----
+
+// Static sizes bound the blocks (8 rows: blocks of 8), and a static size
+// above 12 rules out the plain copy.
+// CHECK-LABEL: func.func @static_rows
+// CHECK-NOT: columns_innermost
+// CHECK: pack_blocks = array<i64: 8, 64, 128>
+// CHECK-NOT: columns_innermost
+func.func @static_rows(%a: memref<8x?xf32>, %b: memref<?x100xf32>,
+                       %c: memref<8x100xf32>) {
+  dl.matmul ins(%a, %b : memref<8x?xf32>, memref<?x100xf32>)
+            outs(%c : memref<8x100xf32>) {transpose_b}
   return
 }
 

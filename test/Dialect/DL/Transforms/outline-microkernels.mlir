@@ -183,7 +183,7 @@ func.func @transposed(%a: memref<8x4xf32>, %b: memref<16x4xf32>, %c: memref<8x16
 // CHECK-LABEL: func.func @dynamic
 // CHECK-NOT: dl.gemm_dispatch
 func.func @dynamic(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>) {
-  // expected-remark @+1 {{GEMM band kept as loops: a band loop has no constant trip count or a step other than 1}}
+  // expected-remark @+1 {{GEMM band kept as loops: a band loop has no constant trip count or bound, or a step other than 1}}
   dl.matmul ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>) outs(%c : memref<?x?xf32>)
   return
 }

@@ -497,12 +497,22 @@ def DL_GemmDispatchOp : DL_Op<"gemm_dispatch", [Pure]> {
 
     The op is `Pure`, so it is hoisted out of the loops around the call.
 
+    With `sizes(%m, %n, %k)`, the kernel's sizes are those values, known
+    at run time (the partial blocks of a GEMM with dynamic sizes), and the
+    attributes `m`, `n`, `k` are their largest values, against which the
+    leading dimensions are checked. A size of 0 or less gets no kernel (a
+    handle of 0). The runtime's dispatch is a lookup in LIBXSMM's registry
+    after the first call with a shape, which generates the kernel.
+
     ```mlir
     %kernel = dl.gemm_dispatch {m = 56, n = 64, k = 64, lda = 64, ldb = 64,
                                 ldc = 64, batch_offsets}
+    %edge = dl.gemm_dispatch sizes(%rows, %cols, %c64) {m = 64, n = 64,
+                                k = 64, lda = 64, ldb = 64, ldc = 64}
     ```
   }];
-  let arguments = (ins ConfinedAttr<I64Attr, [IntPositive]>:$m,
+  let arguments = (ins Variadic<Index>:$sizes,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$m,
                        ConfinedAttr<I64Attr, [IntPositive]>:$n,
                        ConfinedAttr<I64Attr, [IntPositive]>:$k,
                        I64Attr:$lda, I64Attr:$ldb, I64Attr:$ldc,
@@ -511,7 +521,7 @@ def DL_GemmDispatchOp : DL_Op<"gemm_dispatch", [Pure]> {
                        UnitAttr:$batch_offsets,
                        UnitAttr:$beta_zero);
   let results = (outs I64:$kernel);
-  let assemblyFormat = "attr-dict";
+  let assemblyFormat = "(`sizes` `(` $sizes^ `)`)? attr-dict";
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// True for the batch-reduce forms (strided or with offsets).

@@ -129,6 +129,10 @@ def ParametricVersioning
     Option<"maxVersions", "max-versions", "int64_t", "13",
            "Most distinct versions (static sizes) of one op: chunks of at "
            "most 2^(max-versions - 1)">,
+    Option<"maxBatchBytes", "max-batch-bytes", "int64_t",
+           /*default=*/"262144",
+           "Most bytes of A and B blocks one microkernel call of a blocked "
+           "generic GEMM reduces over (sets batch_blocks; 0: no bound)">,
     Option<"reportFallbacks", "report-fallbacks", "bool", "false",
            "Remark on each dynamic op left to the generic version, and why">,
     Option<"threads", "threads", "int64_t", "0",
