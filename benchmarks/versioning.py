@@ -20,9 +20,11 @@ Cases (`--cases`):
   gemm_mnk   GEMM with M, N and K dynamic;
   conv_nhw   the convolution with dynamic batch, height and width;
   conv_all   the convolution with every size dynamic.
-The last three have dynamic inner sizes, which dl-parametric-versioning
-leaves to the generic version (plain loops); they are reported so that the
-gap shows. Each dynamic build is also compiled once to an object file with
+gemm_mnk's generic version is blocked (packed operands, the partial
+blocks' kernels dispatched with run-time sizes; plain loops where every
+size is at most 12). The convolutions with dynamic inner sizes are left to
+the generic version (plain loops); they are reported so that the gap
+shows. Each dynamic build is also compiled once to an object file with
 and without versioning: compile time and object size.
 Output: a row per size:
   <case> <size> | t=<t>: static <ms> versioned <ms> (<static/versioned>)
@@ -30,7 +32,7 @@ Output: a row per size:
 then per case `compile: versioned <s> s <KiB> KiB, unversioned <s> s <KiB>
 KiB`, a CSV (<out>/versioning.csv) and per thread count a last line
   versioning versioned/static: geomean=<g> min=<m> threads=<t> sizes=<n>
-over the versioned cases (gemm_m, conv_n), where the ratio is static time
+over the versioned cases (gemm_m, conv_n, gemm_mnk), where the ratio is static time
 over versioned time (1: as fast as static).
 """
 
@@ -52,7 +54,7 @@ CASES = {
     # name: (sizes, versioned by dl-parametric-versioning)
     "gemm_m": ([1, 7, 63, 64, 65, 251, 509, 1024, 2047], True),
     "conv_n": ([1, 2, 3, 4, 5, 7, 8, 9, 13], True),
-    "gemm_mnk": ([1, 63, 64, 127, 251], False),
+    "gemm_mnk": ([1, 7, 31, 63, 64, 65, 127, 251, 509], True),
     "conv_nhw": ([1, 2, 3, 7, 8], False),
     "conv_all": ([1, 2, 3, 7, 8], False),
 }

@@ -35,3 +35,23 @@ func.func @conv_dynamic_padded(
       {strides = array<i64: 3, 2>, padding = array<i64: 2, 3, 1, 0>}
   return
 }
+
+// A generic GEMM whose sizes are dynamic in A and B but static in C: its
+// blocks must be bounded by the static sizes, and no pass may take it for
+// a static GEMM (the ranking gave it a schedule).
+// FOUND: gemm_static_c: {{.*}} ok
+func.func @gemm_static_c(%a: memref<?x4xf32> {dl.run_shape = array<i64: 16, 4>},
+                         %b: memref<4x?xf32> {dl.run_shape = array<i64: 4, 2>},
+                         %c: memref<16x2xf32>) {
+  dl.matmul ins(%a, %b : memref<?x4xf32>, memref<4x?xf32>) outs(%c : memref<16x2xf32>)
+  return
+}
+
+// M static in A only: blocks of 11 rows, not 64.
+// FOUND: gemm_static_a: {{.*}} ok
+func.func @gemm_static_a(%a: memref<11x?xf32> {dl.run_shape = array<i64: 11, 37>},
+                         %b: memref<?x?xf32> {dl.run_shape = array<i64: 37, 70>},
+                         %c: memref<?x?xf32> {dl.run_shape = array<i64: 11, 70>}) {
+  dl.matmul ins(%a, %b : memref<11x?xf32>, memref<?x?xf32>) outs(%c : memref<?x?xf32>) {alpha = 0.5 : f32}
+  return
+}

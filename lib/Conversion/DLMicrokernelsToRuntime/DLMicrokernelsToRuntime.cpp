@@ -89,10 +89,10 @@ LogicalResult lowerDispatch(GemmDispatchOp op, SymbolTable &symbols) {
   // Run-time sizes, when given, replace the static m, n, k.
   for (Value size : op.getSizes())
     args.push_back(toI64(b, loc, size));
-  SmallVector<int64_t> constants = {op.getLda(), op.getLdb(), op.getLdc()};
+  SmallVector<uint64_t> constants = {op.getLda(), op.getLdb(), op.getLdc()};
   if (op.getSizes().empty())
     constants.insert(constants.begin(), {op.getM(), op.getN(), op.getK()});
-  for (int64_t v : constants)
+  for (uint64_t v : constants)
     args.push_back(i64Constant(b, loc, v));
   if (op.getStrideA()) {
     args.push_back(i64Constant(b, loc, *op.getStrideA()));

@@ -115,12 +115,26 @@ using CopyBodyFn = function_ref<void(
     OpBuilder &, Location, ValueRange operands, unsigned numDims,
     AffineExpr row, AffineExpr col, ArrayRef<AffineExpr> blocked)>;
 
+/// `affine.for %iv = 0 to f(size)` for an expression `f` of symbol 0, at
+/// the builder's position.
+AffineForOp buildLoopTo(OpBuilder &b, Location loc, OpFoldResult size,
+                        function_ref<AffineExpr(AffineExpr)> bound) {
+  SmallVector<Value> symbols;
+  AffineExpr expr = bound(sizeExpr(b, size, symbols));
+  return AffineForOp::create(b, loc, ValueRange{}, b.getConstantAffineMap(0),
+                             symbols, AffineMap::get(0, symbols.size(), expr),
+                             1);
+}
+
 /// A nest over the elements of a matrix of `rowDim` x `colDim` in blocks:
 /// loops (block row, row, block column, column), in the order of a
-/// row-major matrix. `body` gets the map operands (the four ivs, then the
-/// ranges' offsets that are not constants, as symbols), the number of ivs,
-/// the element's (row, column) in the operand (offsets included) and its
-/// index (block row, block column, row, column) among the blocks.
+/// row-major matrix. Along the columns, the whole blocks and the partial
+/// last one are separate loops, so that the copies of whole blocks have a
+/// constant trip count (dl-vectorize-copies copies them by vectors).
+/// `body` gets the map operands (the ivs, then the ranges' offsets and the
+/// column count that are not constants, as symbols), the number of ivs, the
+/// element's (row, column) in the operand (offsets included) and its index
+/// (block row, block column, row, column) among the blocks.
 void buildBlockedElementNest(OpBuilder &b, Location loc, BlockedDim rowDim,
                              BlockedDim colDim, CopyBodyFn body) {
   AffineForOp rowBlocks = buildBlockLoop(b, loc, rowDim);
@@ -128,24 +142,47 @@ void buildBlockedElementNest(OpBuilder &b, Location loc, BlockedDim rowDim,
   AffineForOp rows =
       buildElementLoop(rb, loc, rowDim, rowBlocks.getInductionVar());
   OpBuilder rowsBody = bodyBuilder(rows);
-  AffineForOp colBlocks = buildBlockLoop(rowsBody, loc, colDim);
-  OpBuilder cb = bodyBuilder(colBlocks);
-  AffineForOp cols =
-      buildElementLoop(cb, loc, colDim, colBlocks.getInductionVar());
-  OpBuilder inner = bodyBuilder(cols);
-  SmallVector<Value> operands = {
-      rowBlocks.getInductionVar(), rows.getInductionVar(),
-      colBlocks.getInductionVar(), cols.getInductionVar()};
   SmallVector<Value> symbols;
   auto offset = [&](BlockedDim dim) {
     return dim.offset ? sizeExpr(b, dim.offset, symbols)
                       : b.getAffineConstantExpr(0);
   };
   AffineExpr rowOffset = offset(rowDim), colOffset = offset(colDim);
-  llvm::append_range(operands, symbols);
+  AffineExpr columns = sizeExpr(b, colDim.size, symbols);
+  int64_t block = colDim.block;
   auto d = [&](unsigned i) { return b.getAffineDimExpr(i); };
-  body(inner, loc, operands, 4, rowOffset + d(0) * rowDim.block + d(1),
-       colOffset + d(2) * colDim.block + d(3), {d(0), d(2), d(1), d(3)});
+  AffineExpr row = rowOffset + d(0) * rowDim.block + d(1);
+  auto emit = [&](OpBuilder &inner, SmallVector<Value> ivs, AffineExpr colBlock,
+                  AffineExpr col) {
+    unsigned numDims = ivs.size();
+    llvm::append_range(ivs, symbols);
+    body(inner, loc, ivs, numDims, row, colOffset + colBlock * block + col,
+         {d(0), colBlock, d(1), col});
+  };
+  auto isEmpty = [](AffineExpr count) {
+    auto constant = dyn_cast<AffineConstantExpr>(count);
+    return constant && constant.getValue() == 0;
+  };
+  Value rowBlock = rowBlocks.getInductionVar(), rowIv = rows.getInductionVar();
+  if (!isEmpty(columns.floorDiv(block))) {
+    AffineForOp colBlocks =
+        buildLoopTo(rowsBody, loc, colDim.size,
+                    [&](AffineExpr size) { return size.floorDiv(block); });
+    OpBuilder cb = bodyBuilder(colBlocks);
+    AffineForOp cols = AffineForOp::create(cb, loc, 0, block, 1);
+    OpBuilder inner = bodyBuilder(cols);
+    emit(inner,
+         {rowBlock, rowIv, colBlocks.getInductionVar(), cols.getInductionVar()},
+         d(2), d(3));
+  }
+  if (!isEmpty(columns % block)) {
+    AffineForOp cols =
+        buildLoopTo(rowsBody, loc, colDim.size,
+                    [&](AffineExpr size) { return size % block; });
+    OpBuilder inner = bodyBuilder(cols);
+    emit(inner, {rowBlock, rowIv, cols.getInductionVar()},
+         columns.floorDiv(block), d(2));
+  }
 }
 
 /// Index of op(X)[row][col] for an operand read as `transposed` or not.

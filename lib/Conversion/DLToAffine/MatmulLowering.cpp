@@ -574,9 +574,7 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
                   storeAt(b, l, scaledC(b, l, op, betaValue, ivs, ij),
                           op.getC(), ivs, ij);
                 });
-    if (blocks && !llvm::all_of(op->getOperandTypes(), [](Type type) {
-          return cast<MemRefType>(type).hasStaticShape();
-        })) {
+    if (blocks && op.hasDynamicSizes()) {
       lowerDynamicBlockedMatmul(rewriter, op, betaValue, alphaValue);
       epilogue.applyToOutput(rewriter, loc);
       return finish();

@@ -53,3 +53,22 @@ func.func @clash() {
   %h = dl.gemm_dispatch {m = 8, n = 16, k = 4, lda = 4, ldb = 16, ldc = 16}
   return
 }
+
+// -----
+
+// Run-time sizes replace the static m, n, k (their bounds).
+// CHECK-LABEL: func.func @runtime_sizes
+// CHECK-SAME: (%[[M:.*]]: index, %[[N:.*]]: index, %[[K:.*]]: index)
+// CHECK-DAG: %[[MI:.*]] = arith.index_cast %[[M]] : index to i64
+// CHECK-DAG: %[[NI:.*]] = arith.index_cast %[[N]] : index to i64
+// CHECK-DAG: %[[KI:.*]] = arith.index_cast %[[K]] : index to i64
+// CHECK-DAG: %[[LDA:.*]] = arith.constant 4 : i64
+// CHECK-DAG: %[[LD:.*]] = arith.constant 16 : i64
+// CHECK-DAG: %[[SA:.*]] = arith.constant 32 : i64
+// CHECK-DAG: %[[SB:.*]] = arith.constant 64 : i64
+// CHECK-DAG: %[[ACC:.*]] = arith.constant 0 : i64
+// CHECK: call @dl_brgemm_dispatch(%[[MI]], %[[NI]], %[[KI]], %[[LDA]], %[[LD]], %[[LD]], %[[SA]], %[[SB]], %[[ACC]])
+func.func @runtime_sizes(%m: index, %n: index, %k: index) -> i64 {
+  %s = dl.gemm_dispatch sizes(%m, %n, %k) {m = 8, n = 16, k = 4, lda = 4, ldb = 16, ldc = 16, stride_a = 32, stride_b = 64}
+  return %s : i64
+}

@@ -1714,6 +1714,14 @@ func.func @dispatch_zero_size() {
 
 // -----
 
+func.func @dispatch_two_sizes(%m: index) {
+  // expected-error @+1 {{'dl.gemm_dispatch' op expected no run-time sizes or three (m, n, k), got 2}}
+  %k = dl.gemm_dispatch sizes(%m, %m) {m = 8, n = 16, k = 4, lda = 4, ldb = 16, ldc = 16}
+  return
+}
+
+// -----
+
 func.func @dispatch_half_stride() {
   // expected-error @+1 {{'dl.gemm_dispatch' op stride_a and stride_b must be given together}}
   %k = dl.gemm_dispatch {m = 8, n = 16, k = 4, lda = 4, ldb = 16, ldc = 16, stride_a = 4}
@@ -1803,8 +1811,32 @@ func.func @pad_blocks_partial_c_unpacked(%a: memref<8x4xf32>, %b: memref<4x16xf3
 // -----
 
 func.func @pack_blocks_dynamic(%a: memref<?x4xf32>, %b: memref<4x16xf32>, %c: memref<?x16xf32>) {
-  // expected-error @+1 {{'dl.matmul' op pack_blocks needs a static M}}
+  // expected-error @+1 {{'dl.matmul' op pack_blocks needs a static M, or pad_blocks}}
   dl.matmul ins(%a, %b : memref<?x4xf32>, memref<4x16xf32>) outs(%c : memref<?x16xf32>) {pack_blocks = array<i64: 8, 16, 4>}
+  return
+}
+
+// -----
+
+func.func @pack_blocks_dynamic_c_unpacked(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>) {
+  // expected-error @+1 {{'dl.matmul' op pack_blocks with dynamic sizes needs pack_c and no schedule}}
+  dl.matmul ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>) outs(%c : memref<?x?xf32>) {pack_a, pack_b, pad_blocks, pack_blocks = array<i64: 8, 16, 4>}
+  return
+}
+
+// -----
+
+func.func @pack_blocks_dynamic_zero(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>) {
+  // expected-error @+1 {{'dl.matmul' op pack_blocks entry for K must be positive, got 0}}
+  dl.matmul ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>) outs(%c : memref<?x?xf32>) {pack_a, pack_b, pack_c, pad_blocks, pack_blocks = array<i64: 8, 16, 0>}
+  return
+}
+
+// -----
+
+func.func @batch_blocks_dynamic_zero(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>) {
+  // expected-error @+1 {{'dl.matmul' op batch_blocks must be positive, got 0}}
+  dl.matmul ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>) outs(%c : memref<?x?xf32>) {pack_a, pack_b, pack_c, pad_blocks, pack_blocks = array<i64: 8, 16, 4>, batch_blocks = 0}
   return
 }
 

@@ -172,8 +172,7 @@ std::optional<SmallVector<ScheduleDim>> MatmulOp::getScheduleDims() {
   int64_t m = getC().getType().getDimSize(0);
   int64_t n = getC().getType().getDimSize(1);
   int64_t k = getA().getType().getDimSize(getTransposeA() ? 0 : 1);
-  if (ShapedType::isDynamic(m) || ShapedType::isDynamic(n) ||
-      ShapedType::isDynamic(k))
+  if (hasDynamicSizes())
     return std::nullopt;
   return SmallVector<ScheduleDim>{
       {"i", llvm::divideCeilSigned(m, (*blocks)[0])},
@@ -221,7 +220,7 @@ LogicalResult MatmulOp::verifyPackBlocks(int64_t m, int64_t n, int64_t k) {
                          (hasPartialCBlocks() && !getPackC()) || hasBlockedB()))
     return emitOpError("pad_blocks needs pack_a, pack_b, a plain B, and "
                        "pack_c when bm or bn does not divide M or N");
-  if (dynamic && (!getPackC() || getScheduleAttr()))
+  if ((dynamic || hasDynamicSizes()) && (!getPackC() || getScheduleAttr()))
     return emitOpError("pack_blocks with dynamic sizes needs pack_c and no "
                        "schedule");
   if ((getPanelA() && !getPackA()) || (getPanelB() && !getPackB()) ||

@@ -485,15 +485,24 @@ bool canBlockGenericGemm(MatmulOp op) {
 /// per batch-reduce call. Returns the blocks of C (bm, bn).
 std::pair<int64_t, int64_t> blockGenericGemm(MatmulOp op, int64_t vectorBits,
                                              int64_t maxBatchBytes) {
-  // A static size bounds its block.
-  auto bound = [](int64_t block, int64_t size) {
-    return ShapedType::isDynamic(size) ? block : std::min(block, size);
+  // A size static in any operand bounds its block.
+  auto size = [](ArrayRef<std::pair<Value, int64_t>> dims) {
+    for (auto [memref, dim] : dims) {
+      int64_t extent = cast<MemRefType>(memref.getType()).getDimSize(dim);
+      if (!ShapedType::isDynamic(extent))
+        return extent;
+    }
+    return ShapedType::kDynamic;
   };
-  MemRefType c = op.getC().getType();
-  int64_t k = op.getA().getType().getDimSize(op.getTransposeA() ? 0 : 1);
-  int64_t bn = bound(microkernelColumns(vectorBits), c.getDimSize(1));
-  int64_t bm =
-      bound(gemmBlockRows(microkernelColumns(vectorBits)), c.getDimSize(0));
+  auto bound = [](int64_t block, int64_t extent) {
+    return ShapedType::isDynamic(extent) ? block : std::min(block, extent);
+  };
+  bool ta = op.getTransposeA(), tb = op.getTransposeB();
+  int64_t m = size({{op.getC(), 0}, {op.getA(), ta ? 1 : 0}});
+  int64_t n = size({{op.getC(), 1}, {op.getB(), tb ? 0 : 1}});
+  int64_t k = size({{op.getA(), ta ? 0 : 1}, {op.getB(), tb ? 1 : 0}});
+  int64_t bn = bound(microkernelColumns(vectorBits), n);
+  int64_t bm = bound(gemmBlockRows(microkernelColumns(vectorBits)), m);
   int64_t bk = bound(kGenericBlockK, k);
   op.setPackBlocks(ArrayRef<int64_t>{bm, bn, bk});
   op.setPadBlocks(true);

@@ -136,11 +136,11 @@ func.func @gemm_mnk(%a: memref<?x?xf32>, %b: memref<?x?xf32>,
 
 // -----
 
-// Static sizes bound the blocks (8 rows: blocks of 8), and a static size
-// above 12 rules out the plain copy.
+// Static sizes, in any operand, bound the blocks (8 rows of A and C, K = 100
+// in B, transposed), and a static size above 12 rules out the plain copy.
 // CHECK-LABEL: func.func @static_rows
 // CHECK-NOT: columns_innermost
-// CHECK: pack_blocks = array<i64: 8, 64, 128>
+// CHECK: pack_blocks = array<i64: 8, 64, 100>
 // CHECK-NOT: columns_innermost
 func.func @static_rows(%a: memref<8x?xf32>, %b: memref<?x100xf32>,
                        %c: memref<8x100xf32>) {

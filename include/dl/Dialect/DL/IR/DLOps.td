@@ -68,7 +68,13 @@ def DL_MatmulOp : DL_DPSOp<"matmul"> {
     buffers hold ceil(M/bm), ceil(N/bn) and ceil(K/bk) blocks, zero beyond
     the operands, so every block the microkernel computes is whole; C is
     copied into its packed buffer before the nest and back after it, where
-    it exists.
+    it exists. With dynamic sizes, `pad_blocks` (and `pack_c`, no
+    `schedule`) is required: the packed buffers hold ceil(size / block)
+    blocks, K's whole blocks and its rest (K mod bk) in separate buffers,
+    and the loops over the last, partial blocks end at their run-time sizes
+    (dl-outline-microkernels dispatches their kernels with them), so no
+    padding is read or computed; `batch_blocks` then bounds the whole K
+    blocks of one call and need not divide them.
     With a blocked `B`, `bn` and `bk` must be its blocks.
     `batch_blocks = c` (set by `dl-pack-gemm-operands`; needs
     `pack_blocks`, divides K/bk) bounds the K blocks one microkernel call
@@ -128,6 +134,13 @@ def DL_MatmulOp : DL_DPSOp<"matmul"> {
     ::llvm::LogicalResult verifyPackBlocks(int64_t m, int64_t n, int64_t k);
     /// Whether B is given blocked (rank 4, N/bn x K/bk x bk x bn).
     bool hasBlockedB() { return getB().getType().getRank() == 4; }
+    /// Whether A, B or C has a dynamic size (some of M, N, K may still be
+    /// static in another operand).
+    bool hasDynamicSizes() {
+      return !getA().getType().hasStaticShape() ||
+             !getB().getType().hasStaticShape() ||
+             !getC().getType().hasStaticShape();
+    }
     /// Whether pack_blocks leaves a partial last block of C (bm or bn does
     /// not divide M or N: pad_blocks, static sizes).
     bool hasPartialCBlocks() {
