@@ -97,7 +97,8 @@ LogicalResult dl::lowerDLToAffine(Operation *root,
       auto root = dyn_cast<AffineForOp>(created);
       if (!root)
         continue;
-      if (isSequential) {
+      // A nest the pattern marked sequential stays so.
+      if (isSequential || root->hasAttr(sequential)) {
         root->setAttr(sequential, UnitAttr::get(ctx));
         continue;
       }

@@ -131,13 +131,18 @@ AffineForOp buildLoopTo(OpBuilder &b, Location loc, OpFoldResult size,
 /// row-major matrix. Along the columns, the whole blocks and the partial
 /// last one are separate loops, so that the copies of whole blocks have a
 /// constant trip count (dl-vectorize-copies copies them by vectors).
-/// `body` gets the map operands (the ivs, then the ranges' offsets and the
-/// column count that are not constants, as symbols), the number of ivs, the
-/// element's (row, column) in the operand (offsets included) and its index
-/// (block row, block column, row, column) among the blocks.
+/// The nest runs on one thread (`dl.sequential`). `body` gets the map operands
+/// (the ivs, then the ranges' offsets and the column count that are not
+/// constants, as symbols), the number of ivs, the element's (row, column) in
+/// the operand (offsets included) and its index (block row, block column, row,
+/// column) among the blocks.
 void buildBlockedElementNest(OpBuilder &b, Location loc, BlockedDim rowDim,
                              BlockedDim colDim, CopyBodyFn body) {
   AffineForOp rowBlocks = buildBlockLoop(b, loc, rowDim);
+  // The copies run on one thread, the accumulation in parallel: at 2
+  // threads, a 65^3 GEMM whose seven nests each ran a parallel region took
+  // 45 us, against 8 on one thread.
+  rowBlocks->setAttr(DLDialect::getSequentialAttrName(), b.getUnitAttr());
   OpBuilder rb = bodyBuilder(rowBlocks);
   AffineForOp rows =
       buildElementLoop(rb, loc, rowDim, rowBlocks.getInductionVar());

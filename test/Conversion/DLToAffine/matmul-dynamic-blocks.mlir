@@ -9,7 +9,18 @@
 // a constant, the batch-reduce call's count), then the rest; both bands are
 // tagged, their row and column loops bounded by the partial blocks. C comes
 // back from its packed copy, and the buffers are freed.
+// The copies run on one thread (dl.sequential on their nests: six in the
+// first function), the accumulation as the op's parallel depth says.
 // RUN: dl-opt %s --split-input-file --convert-dl-to-affine --canonicalize | FileCheck %s
+// RUN: dl-opt %s --split-input-file --convert-dl-to-affine | FileCheck %s --check-prefix=SEQ
+// SEQ-LABEL: func.func @dynamic
+// SEQ-COUNT-5: } {dl.sequential}
+// SEQ-NOT: dl.sequential
+// SEQ: {dl.gemm_band}
+// SEQ-NOT: dl.sequential
+// SEQ: {dl.gemm_band}
+// SEQ: } {dl.sequential}
+// SEQ-LABEL: func.func @static_k
 
 // CHECK-DAG: #[[BLOCKS_M:.+]] = affine_map<()[s0] -> (s0 ceildiv 2)>
 // CHECK-DAG: #[[WHOLE_K:.+]] = affine_map<()[s0] -> (s0 floordiv 4)>

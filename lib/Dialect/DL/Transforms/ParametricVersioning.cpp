@@ -443,10 +443,12 @@ decideOccupancyVersions(MemRefType output, ArrayRef<int64_t> loopBlocks,
     // The placement test b * t >= a * threads: decided for a static trip
     // count t; assumed to pass for a dynamic one, with a version where it
     // fails: t = ceil(S / block) <= y = floor((a * threads - 1) / b), that
-    // is y * block - S >= 0. An iteration over a block of a GEMM's C is a
-    // microkernel's work: one per thread is enough.
+    // is y * block - S >= 0. An iteration over a block of a GEMM's C is
+    // microkernels' work: two per thread are enough, and keep a partial
+    // last block from idling a thread for most of the run (65 rows at 2
+    // threads: blocks of 64 and 1 rows).
     if (block > 1)
-      occupancy = Occupancy{1, 1};
+      occupancy = Occupancy{2, 1};
     if (!output.isDynamicDim(d)) {
       int64_t trips = llvm::divideCeilSigned(output.getDimSize(d), block);
       if (trips * occupancy.b >= occupancy.a * threads) {

@@ -65,10 +65,33 @@ bool isContiguousAlong(Value memref, AffineMap map, ValueRange operands,
   return true;
 }
 
-/// Rewrites `loop` if it is such a copy of a multiple of `width` elements.
+/// Rewrites the body of `loop`, a copy (`load`, then `store` of its value),
+/// to copy `width` elements per iteration.
+void vectorizeBody(AffineForOp loop, affine::AffineLoadOp load,
+                   affine::AffineStoreOp store, int64_t width) {
+  OpBuilder b(load);
+  auto vectorType = VectorType::get({width}, load.getType());
+  auto vectorLoad = affine::AffineVectorLoadOp::create(
+      b, load.getLoc(), vectorType, load.getMemRef(), load.getAffineMap(),
+      load.getMapOperands());
+  affine::AffineVectorStoreOp::create(b, store.getLoc(), vectorLoad,
+                                      store.getMemRef(), store.getAffineMap(),
+                                      store.getMapOperands());
+  store.erase();
+  load.erase();
+  loop.setStep(width);
+}
+
+/// Rewrites `loop` if it is such a copy: of a multiple of `width` elements,
+/// or of a number known at run time (from 0 to a single-result upper bound
+/// `u`: the copy of the first `floor(u / width) * width` elements by
+/// vectors, then of the rest one by one, in a loop of its own).
 void vectorizeCopy(AffineForOp loop, int64_t width) {
   std::optional<uint64_t> trips = affine::getConstantTripCount(loop);
-  if (!trips || *trips == 0 || *trips % width != 0 ||
+  bool runtimeTrips = !trips && loop.hasConstantLowerBound() &&
+                      loop.getConstantLowerBound() == 0 &&
+                      loop.getUpperBoundMap().getNumResults() == 1;
+  if ((!runtimeTrips && (!trips || *trips == 0 || *trips % width != 0)) ||
       loop.getStepAsInt() != 1 || loop.getNumIterOperands() != 0 ||
       !llvm::hasNItems(loop.getBody()->without_terminator(), 2))
     return;
@@ -89,18 +112,18 @@ void vectorizeCopy(AffineForOp loop, int64_t width) {
       !isContiguousAlong(store.getMemRef(), store.getAffineMap(),
                          store.getMapOperands(), iv))
     return;
-
-  OpBuilder b(load);
-  auto vectorType = VectorType::get({width}, load.getType());
-  auto vectorLoad = affine::AffineVectorLoadOp::create(
-      b, load.getLoc(), vectorType, load.getMemRef(), load.getAffineMap(),
-      load.getMapOperands());
-  affine::AffineVectorStoreOp::create(b, store.getLoc(), vectorLoad,
-                                      store.getMemRef(), store.getAffineMap(),
-                                      store.getMapOperands());
-  store.erase();
-  load.erase();
-  loop.setStep(width);
+  if (runtimeTrips) {
+    AffineMap upper = loop.getUpperBoundMap();
+    AffineMap whole = AffineMap::get(upper.getNumDims(), upper.getNumSymbols(),
+                                     upper.getResult(0).floorDiv(width) * width,
+                                     loop.getContext());
+    SmallVector<Value> operands(loop.getUpperBoundOperands());
+    OpBuilder b(loop->getBlock(), std::next(loop->getIterator()));
+    auto rest = cast<AffineForOp>(b.clone(*loop));
+    rest.setLowerBound(operands, whole);
+    loop.setUpperBound(operands, whole);
+  }
+  vectorizeBody(loop, load, store, width);
 }
 
 struct VectorizeCopiesPass

@@ -7,6 +7,10 @@
 
 // INVALID: error: dl-vectorize-copies: width must be >= 2
 
+// The maps of @runtime_trips.
+// CHECK-DAG: #[[WHOLE:.+]] = affine_map<()[s0] -> (((s0 mod 128) floordiv 8) * 8)>
+// CHECK-DAG: #[[ALL:.+]] = affine_map<()[s0] -> (s0 mod 128)>
+
 // A subsampled copy (strided rows and pixels, contiguous channels).
 // CHECK-LABEL: func.func @subsampled
 // CHECK: affine.for %[[C:.*]] = 0 to 32 step 8 {
@@ -107,6 +111,34 @@ func.func @left(%a: memref<12xf32>, %b: memref<12xf32>, %m: memref<16x16xf32>, %
   affine.for %i = 0 to 16 {
     %x = affine.load %va[%i] : memref<16xvector<4xf32>>
     affine.store %x, %vb[%i] : memref<16xvector<4xf32>>
+  }
+  return
+}
+
+// A trip count known only at run time (the rest of a dynamic K in a packed
+// GEMM operand): the whole vectors first, then the rest one by one.
+// CHECK-LABEL: func.func @runtime_trips
+// CHECK: affine.for %[[C:.*]] = 0 to #[[WHOLE]]()[%{{.*}}] step 8 {
+// CHECK-NEXT: %[[X:.*]] = affine.vector_load %{{.*}}[%{{.*}}, %[[C]] + 3] : memref<?x?xf32>, vector<8xf32>
+// CHECK-NEXT: affine.vector_store %[[X]], %{{.*}}[%{{.*}}, %[[C]]] : memref<?x?xf32>, vector<8xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: affine.for %[[R:.*]] = #[[WHOLE]]()[%{{.*}}] to #[[ALL]]()[%{{.*}}] {
+// CHECK-NEXT: %[[Y:.*]] = affine.load %{{.*}}[%{{.*}}, %[[R]] + 3] : memref<?x?xf32>
+// CHECK-NEXT: affine.store %[[Y]], %{{.*}}[%{{.*}}, %[[R]]] : memref<?x?xf32>
+// A minimum of several bounds is left as it is.
+// CHECK: affine.for %{{.*}} = 0 to min
+// CHECK-NOT: vector
+// CHECK: return
+func.func @runtime_trips(%in: memref<?x?xf32>, %out: memref<?x?xf32>, %n: index) {
+  affine.for %r = 0 to 4 {
+    affine.for %c = 0 to affine_map<()[s0] -> (s0 mod 128)>()[%n] {
+      %x = affine.load %in[%r, %c + 3] : memref<?x?xf32>
+      affine.store %x, %out[%r, %c] : memref<?x?xf32>
+    }
+    affine.for %c = 0 to min affine_map<()[s0] -> (64, s0)>()[%n] {
+      %x = affine.load %in[%r, %c] : memref<?x?xf32>
+      affine.store %x, %out[%r, %c] : memref<?x?xf32>
+    }
   }
   return
 }

@@ -118,9 +118,12 @@ def ParametricVersioning
     assumed to pass, and a version for the context where it fails
     (`a * threads - b * t - 1 >= 0`) tries the next dimension; the last is
     sequential (`dl.sequential`). A blocked GEMM's loops run over blocks of
-    C (t = ceil(S / block)), each a microkernel's work: one per thread is
-    enough (c = 1), and the context where the test fails is
-    `(threads - 1) * block - S >= 0`. Each version carries its context
+    C (t = ceil(S / block)), each microkernels' work: two per thread are
+    enough (c = 2, whatever `occupancy`; a partial last block then idles a
+    thread for less of the run), and the context where the test fails is
+    `(2 * threads - 1) * block - S >= 0`; its copies into and out of the
+    packed blocks run on one thread (a parallel region each cost more than
+    they saved). Each version carries its context
     (`dl.version_context`, an integer set on the dynamic output sizes); the
     guards selecting the most specialized version that holds are built as
     a tree that never tests a constraint twice on a path, or as a chain
@@ -1079,7 +1082,11 @@ def VectorizeCopies : Pass<"dl-vectorize-copies", "::mlir::func::FuncOp"> {
     last dimension of their memref one element per iteration (the copies
     into padded, subsampled and packed buffers), and whose constant trip
     count is a multiple of `width`, is rewritten to step by `width` with
-    `affine.vector_load` / `affine.vector_store` of `vector<width x T>`.
+    `affine.vector_load` / `affine.vector_store` of `vector<width x T>`. A
+    loop from 0 to a single-result bound `u` known only at run time (the
+    rest of a dynamic K in the packed operands of a blocked GEMM) copies the
+    first `floor(u / width) * width` elements so, and the rest in a scalar
+    loop after it.
     LLVM leaves these copies scalar: it fully unrolls their short loops (a
     32-channel block), and its SLP vectorizer may not move the loads above
     stores it cannot prove independent; in an OpenMP region, whose outlined
