@@ -5,12 +5,16 @@
 // computed as C^T = B^T * A^T: the kernel gets (n, m, k), B as its first
 // operand and A as its second. LIBXSMM's own code registry is the kernel
 // cache: libxsmm_smmdispatch* is thread-safe and returns the same function
-// for the same descriptor, so no second cache is kept here.
+// for the same descriptor; a small per-thread cache in front of it keeps the
+// dispatches generated code makes once per block (run-time sizes) off the
+// shared registry.
 //
 //===----------------------------------------------------------------------===//
 
 #include "dl-runtime/DLRuntime.h"
 
+#include <array>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
@@ -60,6 +64,41 @@ bool isEmpty(int64_t m, int64_t n, int64_t k) {
   return m <= 0 || n <= 0 || k <= 0;
 }
 
+/// A per-thread cache of the last dispatches: generated code dispatches the
+/// kernels of a dynamic GEMM's partial blocks with run-time sizes once per
+/// block, and LIBXSMM's registry lookup, shared by the threads, cost more
+/// than the kernel call for small blocks (a 251^3 GEMM with dynamic sizes
+/// ran no faster at 2 threads than at 1). Direct-mapped on the arguments.
+class DispatchCache {
+public:
+  using Key = std::array<int64_t, 10>;
+
+  /// The handle for `key`, from the cache or from `dispatch`.
+  template <typename Fn> int64_t lookup(const Key &key, Fn dispatch) {
+    uint64_t hash = 14695981039346656037ull;
+    for (int64_t value : key)
+      hash = (hash ^ static_cast<uint64_t>(value)) * 1099511628211ull;
+    Entry &entry = entries[hash % kEntries];
+    if (!entry.valid || entry.key != key) {
+      entry.key = key;
+      entry.handle = dispatch();
+      entry.valid = true;
+    }
+    return entry.handle;
+  }
+
+private:
+  static constexpr size_t kEntries = 64;
+  struct Entry {
+    Key key;
+    int64_t handle;
+    bool valid = false;
+  };
+  std::array<Entry, kEntries> entries;
+};
+
+thread_local DispatchCache dispatchCache;
+
 /// The handle of `kernel`; a remark when there is none.
 int64_t toHandle(const void *kernel, const char *kind, int64_t m, int64_t n,
                  int64_t k) {
@@ -81,11 +120,9 @@ int64_t toHandle(const void *kernel, const char *kind, int64_t m, int64_t n,
 }
 } // namespace
 
-extern "C" int64_t dl_gemm_dispatch(int64_t m, int64_t n, int64_t k,
-                                    int64_t lda, int64_t ldb, int64_t ldc,
-                                    int64_t beta_zero) {
-  if (isEmpty(m, n, k))
-    return 0;
+namespace {
+int64_t dispatchGemm(int64_t m, int64_t n, int64_t k, int64_t lda, int64_t ldb,
+                     int64_t ldc, int64_t beta_zero) {
   if (shouldRefuseDispatch())
     return toHandle(nullptr, "GEMM", m, n, k);
   const libxsmm_blasint xlda = ldb, xldb = lda, xldc = ldc;
@@ -93,6 +130,46 @@ extern "C" int64_t dl_gemm_dispatch(int64_t m, int64_t n, int64_t k,
   libxsmm_smmfunction kernel = libxsmm_smmdispatch(
       n, m, k, &xlda, &xldb, &xldc, &alpha, &beta, nullptr, nullptr);
   return toHandle(reinterpret_cast<const void *>(kernel), "GEMM", m, n, k);
+}
+
+int64_t dispatchStridedBatch(int64_t m, int64_t n, int64_t k, int64_t lda,
+                             int64_t ldb, int64_t ldc, int64_t stride_a,
+                             int64_t stride_b, int64_t beta_zero) {
+  if (shouldRefuseDispatch())
+    return toHandle(nullptr, "strided batch-reduce GEMM", m, n, k);
+  const libxsmm_blasint xlda = ldb, xldb = lda, xldc = ldc;
+  const float alpha = 1.0f, beta = beta_zero ? 0.0f : 1.0f;
+  // LIBXSMM 1.17 takes the strides in bytes.
+  libxsmm_smmfunction_reducebatch_strd kernel =
+      libxsmm_smmdispatch_reducebatch_strd(
+          n, m, k, stride_b * sizeof(float), stride_a * sizeof(float), &xlda,
+          &xldb, &xldc, &alpha, &beta, nullptr, nullptr);
+  return toHandle(reinterpret_cast<const void *>(kernel),
+                  "strided batch-reduce GEMM", m, n, k);
+}
+
+int64_t dispatchOffsetBatch(int64_t m, int64_t n, int64_t k, int64_t lda,
+                            int64_t ldb, int64_t ldc, int64_t beta_zero) {
+  if (shouldRefuseDispatch())
+    return toHandle(nullptr, "offset batch-reduce GEMM", m, n, k);
+  const libxsmm_blasint xlda = ldb, xldb = lda, xldc = ldc;
+  const float alpha = 1.0f, beta = beta_zero ? 0.0f : 1.0f;
+  libxsmm_smmfunction_reducebatch_offs kernel =
+      libxsmm_smmdispatch_reducebatch_offs(n, m, k, &xlda, &xldb, &xldc, &alpha,
+                                           &beta, nullptr, nullptr);
+  return toHandle(reinterpret_cast<const void *>(kernel),
+                  "offset batch-reduce GEMM", m, n, k);
+}
+} // namespace
+
+extern "C" int64_t dl_gemm_dispatch(int64_t m, int64_t n, int64_t k,
+                                    int64_t lda, int64_t ldb, int64_t ldc,
+                                    int64_t beta_zero) {
+  if (isEmpty(m, n, k))
+    return 0;
+  return dispatchCache.lookup(
+      {0, m, n, k, lda, ldb, ldc, 0, 0, beta_zero},
+      [&] { return dispatchGemm(m, n, k, lda, ldb, ldc, beta_zero); });
 }
 
 extern "C" void dl_gemm_invoke(int64_t kernel, intptr_t a, int64_t a_offset,
@@ -108,17 +185,11 @@ extern "C" int64_t dl_brgemm_dispatch(int64_t m, int64_t n, int64_t k,
                                       int64_t beta_zero) {
   if (isEmpty(m, n, k))
     return 0;
-  if (shouldRefuseDispatch())
-    return toHandle(nullptr, "strided batch-reduce GEMM", m, n, k);
-  const libxsmm_blasint xlda = ldb, xldb = lda, xldc = ldc;
-  const float alpha = 1.0f, beta = beta_zero ? 0.0f : 1.0f;
-  // LIBXSMM 1.17 takes the strides in bytes.
-  libxsmm_smmfunction_reducebatch_strd kernel =
-      libxsmm_smmdispatch_reducebatch_strd(
-          n, m, k, stride_b * sizeof(float), stride_a * sizeof(float), &xlda,
-          &xldb, &xldc, &alpha, &beta, nullptr, nullptr);
-  return toHandle(reinterpret_cast<const void *>(kernel),
-                  "strided batch-reduce GEMM", m, n, k);
+  return dispatchCache.lookup(
+      {1, m, n, k, lda, ldb, ldc, stride_a, stride_b, beta_zero}, [&] {
+        return dispatchStridedBatch(m, n, k, lda, ldb, ldc, stride_a, stride_b,
+                                    beta_zero);
+      });
 }
 
 extern "C" void dl_brgemm_invoke(int64_t kernel, intptr_t a, int64_t a_offset,
@@ -134,15 +205,9 @@ extern "C" int64_t dl_brgemm_offs_dispatch(int64_t m, int64_t n, int64_t k,
                                            int64_t ldc, int64_t beta_zero) {
   if (isEmpty(m, n, k))
     return 0;
-  if (shouldRefuseDispatch())
-    return toHandle(nullptr, "offset batch-reduce GEMM", m, n, k);
-  const libxsmm_blasint xlda = ldb, xldb = lda, xldc = ldc;
-  const float alpha = 1.0f, beta = beta_zero ? 0.0f : 1.0f;
-  libxsmm_smmfunction_reducebatch_offs kernel =
-      libxsmm_smmdispatch_reducebatch_offs(n, m, k, &xlda, &xldb, &xldc, &alpha,
-                                           &beta, nullptr, nullptr);
-  return toHandle(reinterpret_cast<const void *>(kernel),
-                  "offset batch-reduce GEMM", m, n, k);
+  return dispatchCache.lookup(
+      {2, m, n, k, lda, ldb, ldc, 0, 0, beta_zero},
+      [&] { return dispatchOffsetBatch(m, n, k, lda, ldb, ldc, beta_zero); });
 }
 
 extern "C" void dl_brgemm_offs_invoke(int64_t kernel, intptr_t a,
