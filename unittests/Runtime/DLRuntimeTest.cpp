@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <tuple>
 #include <vector>
 
 namespace {
@@ -98,6 +99,41 @@ TEST(Gemm, OffsetsAddressSubMatrices) {
   reference(4, 4, 4, a.data() + 23, 10, b.data() + 23, 10, ref.data() + 23, 10,
             true);
   expectNear(c, ref);
+}
+
+// The empty remainder of a dynamic size: no kernel, whatever the kind.
+TEST(Dispatch, EmptySizesHaveNoKernel) {
+  for (auto [m, n, k] : {std::tuple(0, 4, 4), std::tuple(4, 0, 4),
+                         std::tuple(4, 4, 0), std::tuple(-1, 4, 4)}) {
+    EXPECT_EQ(dl_gemm_dispatch(m, n, k, 4, 4, 4, 1), 0);
+    EXPECT_EQ(dl_brgemm_dispatch(m, n, k, 4, 4, 4, 16, 16, 0), 0);
+    EXPECT_EQ(dl_brgemm_offs_dispatch(m, n, k, 4, 4, 4, 0), 0);
+  }
+}
+
+// The per-thread cache in front of LIBXSMM's registry returns, for each of
+// more shapes than it holds, asked in any order, the kernel of that shape.
+TEST(Dispatch, CacheKeepsShapesApart) {
+  if (!hasLibxsmm())
+    GTEST_SKIP() << "runtime built without LIBXSMM";
+  std::vector<std::pair<int64_t, int64_t>> shapes;
+  for (int64_t m = 1; m <= 16; ++m)
+    for (int64_t n = 1; n <= 16; n += 3)
+      shapes.push_back({m, n});
+  std::vector<int64_t> first;
+  for (auto [m, n] : shapes) {
+    first.push_back(dl_brgemm_dispatch(m, n, 8, 8, 16, 16, 128, 128, 0));
+    ASSERT_NE(first.back(), 0);
+  }
+  for (size_t i = shapes.size(); i-- > 0;) {
+    auto [m, n] = shapes[i];
+    EXPECT_EQ(dl_brgemm_dispatch(m, n, 8, 8, 16, 16, 128, 128, 0), first[i]);
+    // Same sizes, another kind or another beta: another kernel.
+    EXPECT_NE(dl_brgemm_dispatch(m, n, 8, 8, 16, 16, 128, 128, 1), first[i]);
+    EXPECT_NE(dl_gemm_dispatch(m, n, 8, 8, 16, 16, 0), first[i]);
+  }
+  for (size_t i = 1; i < first.size(); ++i)
+    EXPECT_NE(first[i], first[i - 1]);
 }
 
 TEST(BatchReduceGemm, StridedBlocks) {
