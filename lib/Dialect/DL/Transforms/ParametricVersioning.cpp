@@ -30,16 +30,12 @@
 //
 // Dynamic sizes elsewhere (a dynamic inner dimension sets a leading
 // dimension of the microkernels, which take static ones; a dynamic
-// reduction) are left to the generic version: the op stays as it is, with a
-// remark under `report-fallbacks`. At several threads, its generic nests
-// are versioned on occupancy instead (R-Stream's placement test): the
-// outermost output dimension with enough iterations per thread runs in
-// parallel, and a dynamic trip count is assumed large with a version for
-// the context where it is not. Those versions' contexts overlap (each
-// holds in the previous one); the guards selecting the most specialized are
-// a tree (dl/Analysis/GuardTree.h).
+// reduction) are left to the generic version (GenericVersions.cpp), with a
+// remark under `report-fallbacks`.
 //
 //===----------------------------------------------------------------------===//
+
+#include "GenericVersions.h"
 
 #include "dl/Analysis/GuardTree.h"
 #include "dl/Dialect/DL/IR/DLDialect.h"
@@ -386,248 +382,6 @@ void emitVersions(OpBuilder &b, Operation *op, const Parameter &parameter,
   }
 }
 
-/// Erases the memref.dim ops of `parameters` (and their constant indices
-/// left unused).
-void eraseParameters(ArrayRef<Value> parameters) {
-  for (Value parameter : parameters) {
-    Operation *dim = parameter.getDefiningOp();
-    Operation *index = dim->getOperand(1).getDefiningOp();
-    dim->erase();
-    if (index && index->use_empty())
-      index->erase();
-  }
-}
-
-/// Iterations per thread a parallel loop needs: a/b.
-struct Occupancy {
-  int64_t a = 4, b = 1;
-};
-
-/// Largest numerator and denominator of an occupancy (the guards' integer
-/// arithmetic stays far from overflow).
-constexpr int64_t kMaxOccupancyTerm = int64_t(1) << 20;
-
-FailureOr<Occupancy> parseOccupancy(StringRef text) {
-  auto [numerator, denominator] = text.split('/');
-  Occupancy occupancy;
-  if (numerator.trim().getAsInteger(10, occupancy.a) ||
-      (!denominator.empty() &&
-       denominator.trim().getAsInteger(10, occupancy.b)) ||
-      occupancy.a <= 0 || occupancy.b <= 0 || occupancy.a > kMaxOccupancyTerm ||
-      occupancy.b > kMaxOccupancyTerm)
-    return failure();
-  return occupancy;
-}
-
-/// An occupancy version of a generic op: where `context` holds, the loop at
-/// `parallelDepth` of its nests runs in parallel (none: sequential).
-struct OccupancyVersion {
-  GuardContext context;
-  std::optional<int64_t> parallelDepth;
-};
-
-/// The occupancy versions of `op`'s generic nests, whose outer loops run
-/// over the output's dimensions (C of a GEMM, the output of a convolution)
-/// in order, least specialized first; the first `loopBlocks.size()` of them
-/// may run in parallel, loop d over the blocks of loopBlocks[d] elements
-/// (ceil(size / block) iterations). `parameterOf[d]` is the parameter that
-/// output size d is, if it is dynamic.
-SmallVector<OccupancyVersion>
-decideOccupancyVersions(MemRefType output, ArrayRef<int64_t> loopBlocks,
-                        ArrayRef<int> parameterOf, unsigned numParameters,
-                        int64_t threads, Occupancy occupancy,
-                        int64_t maxVersions) {
-  SmallVector<OccupancyVersion> family;
-  GuardContext known;
-  for (auto [d, block] : llvm::enumerate(loopBlocks)) {
-    // The placement test b * t >= a * threads: decided for a static trip
-    // count t; assumed to pass for a dynamic one, with a version where it
-    // fails: t = ceil(S / block) <= y = floor((a * threads - 1) / b), that
-    // is y * block - S >= 0. An iteration over a block of a GEMM's C is
-    // microkernels' work: two per thread are enough, and keep a partial
-    // last block from idling a thread for most of the run (65 rows at 2
-    // threads: blocks of 64 and 1 rows).
-    if (block > 1)
-      occupancy = Occupancy{2, 1};
-    if (!output.isDynamicDim(d)) {
-      int64_t trips = llvm::divideCeilSigned(output.getDimSize(d), block);
-      if (trips * occupancy.b >= occupancy.a * threads) {
-        family.push_back({known, static_cast<int64_t>(d)});
-        return family;
-      }
-      continue;
-    }
-    family.push_back({known, static_cast<int64_t>(d)});
-    if (static_cast<int64_t>(family.size()) >= maxVersions)
-      return family;
-    GuardConstraint fails(numParameters + 1, 0);
-    fails[parameterOf[d]] = -1;
-    fails.back() = (occupancy.a * threads - 1) / occupancy.b * block;
-    known.push_back(normalizeGuardConstraint(fails));
-  }
-  family.push_back({known, std::nullopt});
-  return family;
-}
-
-/// Largest block along K of a blocked generic GEMM, as dl-pack-gemm-operands'
-/// default `block-k`.
-constexpr int64_t kGenericBlockK = 128;
-
-/// Whether the generic GEMM `op` has no blocks or layout decided already.
-bool canBlockGenericGemm(MatmulOp op) {
-  return !op.getPackBlocks() && !op.getStreamA() && !op.hasBlockedB();
-}
-
-/// Blocks the generic GEMM `op` (dynamic sizes the static versions do not
-/// take): pack_blocks of the microkernel's rows and columns and
-/// kGenericBlockK, its operands packed into blocks of which the last ones
-/// are partial (pad_blocks; convert-dl-to-affine reads and computes none of
-/// their padding, and dl-outline-microkernels dispatches the partial
-/// blocks' kernels with run-time sizes), `maxBatchBytes` of A and B blocks
-/// per batch-reduce call. Returns the blocks of C (bm, bn).
-std::pair<int64_t, int64_t> blockGenericGemm(MatmulOp op, int64_t vectorBits,
-                                             int64_t maxBatchBytes) {
-  // A size static in any operand bounds its block.
-  auto size = [](ArrayRef<std::pair<Value, int64_t>> dims) {
-    for (auto [memref, dim] : dims) {
-      int64_t extent = cast<MemRefType>(memref.getType()).getDimSize(dim);
-      if (!ShapedType::isDynamic(extent))
-        return extent;
-    }
-    return ShapedType::kDynamic;
-  };
-  auto bound = [](int64_t block, int64_t extent) {
-    return ShapedType::isDynamic(extent) ? block : std::min(block, extent);
-  };
-  bool ta = op.getTransposeA(), tb = op.getTransposeB();
-  int64_t m = size({{op.getC(), 0}, {op.getA(), ta ? 1 : 0}});
-  int64_t n = size({{op.getC(), 1}, {op.getB(), tb ? 0 : 1}});
-  int64_t k = size({{op.getA(), ta ? 0 : 1}, {op.getB(), tb ? 1 : 0}});
-  int64_t bn = bound(microkernelColumns(vectorBits), n);
-  int64_t bm = bound(gemmBlockRows(microkernelColumns(vectorBits)), m);
-  int64_t bk = bound(kGenericBlockK, k);
-  op.setPackBlocks(ArrayRef<int64_t>{bm, bn, bk});
-  op.setPadBlocks(true);
-  op.setPackA(true);
-  op.setPackB(true);
-  op.setPackC(true);
-  if (maxBatchBytes > 0) {
-    int64_t batch =
-        std::max<int64_t>(1, maxBatchBytes / batchElementBytes(bm, bn, bk));
-    // A static K's blocks take a divisor (dl.matmul's verifier).
-    if (!ShapedType::isDynamic(k))
-      batch = largestDivisorAtMost(llvm::divideCeilSigned(k, bk), batch);
-    op.setBatchBlocks(batch);
-  }
-  return std::pair(bm, bn);
-}
-
-/// Puts the columns innermost in the plain nest of the generic `op`
-/// (dl.columns_innermost) where they are contiguous in B and C, so the
-/// innermost loop vectorizes (in a C loop nest on this machine, 20x faster
-/// than dot products down a strided column of B). Returns whether it did.
-bool putColumnsInnermost(MatmulOp op) {
-  if (op.getPackBlocks() || op.getStreamA() || op.getTransposeB() ||
-      op.hasBlockedB())
-    return false;
-  op->setAttr(DLDialect::getColumnsInnermostAttrName(),
-              UnitAttr::get(op->getContext()));
-  return true;
-}
-
-/// Largest GEMM, in every dimension, whose plain nest runs faster than its
-/// blocked generic version, which packs its operands and dispatches a
-/// kernel per block (8^3 ran in 1.3 us blocked and 0.3 plain, 16^3 in 1.9
-/// and 2.2).
-constexpr int64_t kPlainGemmSize = 12;
-
-/// Where every size of the generic GEMM `op` may be at most kPlainGemmSize,
-/// guards a plain copy of it (columns innermost, on one thread) with that
-/// context and moves `op` to the guard's else branch. Returns whether it
-/// did.
-bool guardSmallGemm(MatmulOp op) {
-  SmallVector<std::pair<Value, int64_t>> sizes = {
-      {op.getC(), 0}, {op.getC(), 1}, {op.getA(), op.getTransposeA() ? 0 : 1}};
-  SmallVector<std::pair<Value, int64_t>> dynamicSizes;
-  for (auto [memref, dim] : sizes) {
-    auto type = cast<MemRefType>(memref.getType());
-    if (type.isDynamicDim(dim))
-      dynamicSizes.push_back({memref, dim});
-    else if (type.getDimSize(dim) > kPlainGemmSize)
-      return false;
-  }
-  OpBuilder b(op);
-  Location loc = op.getLoc();
-  SmallVector<Value> parameters;
-  for (auto [memref, dim] : dynamicSizes) {
-    Value size = memref::DimOp::create(b, loc, memref, dim);
-    parameters.push_back(size);
-    if (!affine::isValidSymbol(size)) {
-      eraseParameters(parameters);
-      return false;
-    }
-  }
-  GuardContext small;
-  for (unsigned i = 0; i < parameters.size(); ++i) {
-    GuardConstraint atMost(parameters.size() + 1, 0); // size - P >= 0
-    atMost[i] = -1;
-    atMost.back() = kPlainGemmSize;
-    small.push_back(atMost);
-  }
-  IntegerSet set = getGuardSet(small, parameters.size(), op.getContext());
-  auto guard = affine::AffineIfOp::create(b, loc, set, parameters,
-                                          /*withElseRegion=*/true);
-  guard->setAttr(DLDialect::getVersionGuardAttrName(), b.getUnitAttr());
-  OpBuilder then = guard.getThenBodyBuilder();
-  auto plain = cast<MatmulOp>(then.clone(*op));
-  putColumnsInnermost(plain);
-  plain->setAttr(DLDialect::getSequentialAttrName(), b.getUnitAttr());
-  plain->setAttr(DLDialect::getVersionContextAttrName(),
-                 IntegerSetAttr::get(set));
-  op->moveBefore(guard.getElseBlock()->getTerminator());
-  return true;
-}
-
-/// Marks `version` with the decision of `decided`.
-void markOccupancyVersion(Operation *version, const OccupancyVersion &decided) {
-  Builder b(version->getContext());
-  if (decided.parallelDepth)
-    version->setAttr(DLDialect::getParallelDepthAttrName(),
-                     b.getI64IntegerAttr(*decided.parallelDepth));
-  else
-    version->setAttr(DLDialect::getSequentialAttrName(), b.getUnitAttr());
-}
-
-/// Emits the guards of `node` before the insertion point of `b`, cloning
-/// `op` for each version it selects.
-void emitGuards(OpBuilder &b, Operation *op, const GuardNode &node,
-                ArrayRef<OccupancyVersion> versions, ValueRange parameters) {
-  MLIRContext *ctx = op->getContext();
-  if (node.isLeaf()) {
-    if (!node.version)
-      return;
-    const OccupancyVersion &decided = versions[*node.version];
-    Operation *version = b.clone(*op);
-    markOccupancyVersion(version, decided);
-    version->setAttr(DLDialect::getVersionContextAttrName(),
-                     IntegerSetAttr::get(
-                         getGuardSet(decided.context, parameters.size(), ctx)));
-    return;
-  }
-  bool hasElse =
-      node.elseNode && !(node.elseNode->isLeaf() && !node.elseNode->version);
-  auto guard = affine::AffineIfOp::create(
-      b, op->getLoc(), getGuardSet(node.test, parameters.size(), ctx),
-      parameters, hasElse);
-  guard->setAttr(DLDialect::getVersionGuardAttrName(), b.getUnitAttr());
-  OpBuilder then = guard.getThenBodyBuilder();
-  emitGuards(then, op, *node.thenNode, versions, parameters);
-  if (hasElse) {
-    OpBuilder otherwise = guard.getElseBodyBuilder();
-    emitGuards(otherwise, op, *node.elseNode, versions, parameters);
-  }
-}
-
 struct ParametricVersioningPass
     : dl::impl::ParametricVersioningBase<ParametricVersioningPass> {
   using ParametricVersioningBase::ParametricVersioningBase;
@@ -657,6 +411,14 @@ struct ParametricVersioningPass
           << guards << "'";
       return signalPassFailure();
     }
+    GenericVersionOptions genericOptions;
+    genericOptions.threads = threads;
+    genericOptions.occupancy = *parsedOccupancy;
+    genericOptions.arrangement = *arrangement;
+    genericOptions.maxVersions = maxVersions;
+    genericOptions.vectorBits = vectorBits;
+    genericOptions.maxBatchBytes = maxBatchBytes;
+    genericOptions.reportFallbacks = reportFallbacks;
     SmallVector<Operation *> ops;
     getOperation().walk([&](Operation *op) {
       if (!isa<MatmulOp, Conv2DOp>(op))
@@ -683,30 +445,7 @@ struct ParametricVersioningPass
         }
       }
       if (failed(parameter)) {
-        auto matmul = dyn_cast<MatmulOp>(op);
-        bool blocked = matmul && canBlockGenericGemm(matmul);
-        if (reportFallbacks)
-          op->emitRemark(blocked ? "generic version, blocked (packed "
-                                   "operands, kernels of run-time sizes for "
-                                   "the partial blocks): "
-                                 : "generic version only (plain loops, no "
-                                   "microkernel): ")
-              << reason;
-        // The output dimensions the outer loops of the op's nests run over
-        // in the same order, each in steps of its block.
-        auto rank = cast<MemRefType>(op->getOperand(2).getType()).getRank();
-        SmallVector<int64_t> loopBlocks(rank, 1);
-        if (blocked) {
-          // Small GEMMs keep the plain nest: the blocked version's copies
-          // and dispatches would cost more.
-          guardSmallGemm(matmul);
-          auto [bm, bn] = blockGenericGemm(matmul, vectorBits, maxBatchBytes);
-          loopBlocks = {bm, bn};
-        } else if (matmul && putColumnsInnermost(matmul)) {
-          loopBlocks = {1};
-        }
-        if (threads > 1)
-          versionOnOccupancy(op, *parsedOccupancy, *arrangement, loopBlocks);
+        versionGeneric(op, reason, genericOptions);
         continue;
       }
       // Versions of 1, 2, 4, ..., chunk rows (chunks beyond 2^30 rows would
@@ -751,62 +490,6 @@ struct ParametricVersioningPass
       emitVersions(otherwise, op, *parameter, size, chunk);
       op->erase();
     }
-  }
-
-  /// Replaces the generic `op` by its occupancy versions under their
-  /// guards, or marks it where one version holds for every size. The outer
-  /// loops of its nests run over the blocks of `loopBlocks` of the first
-  /// output dimensions (a GEMM's nest over (i, k, j) has only the rows at
-  /// the same depth in its zero fill and in its GEMM nest).
-  void versionOnOccupancy(Operation *op, Occupancy occupancy,
-                          GuardArrangement arrangement,
-                          ArrayRef<int64_t> loopBlocks) {
-    Value output = op->getOperand(2);
-    auto type = cast<MemRefType>(output.getType());
-    SmallVector<int> parameterOf(type.getRank(), -1);
-    int numParameters = 0;
-    for (int64_t d = 0; d < type.getRank(); ++d)
-      if (type.isDynamicDim(d))
-        parameterOf[d] = numParameters++;
-    SmallVector<OccupancyVersion> family =
-        decideOccupancyVersions(type, loopBlocks, parameterOf, numParameters,
-                                threads, occupancy, maxVersions);
-    if (family.size() == 1) {
-      markOccupancyVersion(op, family.front());
-      return;
-    }
-    OpBuilder b(op);
-    SmallVector<Value> parameters;
-    for (int64_t d = 0; d < type.getRank(); ++d)
-      if (type.isDynamicDim(d))
-        parameters.push_back(memref::DimOp::create(b, op->getLoc(), output, d));
-    if (!llvm::all_of(parameters,
-                      [](Value v) { return affine::isValidSymbol(v); })) {
-      eraseParameters(parameters);
-      if (reportFallbacks)
-        op->emitRemark("no occupancy versions: an output size is not a "
-                       "valid affine symbol here");
-      return;
-    }
-    // Most specialized first: each context holds in the ones before it.
-    std::reverse(family.begin(), family.end());
-    GuardContext root;
-    for (unsigned i = 0; i < parameters.size(); ++i) {
-      GuardConstraint nonNegative(parameters.size() + 1, 0);
-      nonNegative[i] = 1;
-      root.push_back(nonNegative);
-    }
-    SmallVector<GuardContext> contexts =
-        llvm::map_to_vector(family, [](const OccupancyVersion &version) {
-          return version.context;
-        });
-    std::unique_ptr<GuardNode> tree = buildGuardTree(
-        parameters.size(), contexts, root, {arrangement, /*maxTreeNodes=*/64});
-    LLVM_DEBUG(llvm::dbgs()
-               << "occupancy versions of " << *op << ": " << family.size()
-               << ", " << tree->countTests() << " guard(s)\n");
-    emitGuards(b, op, *tree, family, parameters);
-    op->erase();
   }
 };
 
