@@ -53,14 +53,22 @@ struct BlockedDim {
   OpFoldResult offset = {};
 };
 
+/// `affine.for %iv = 0 to f(size)` for an expression `f` of symbol 0, at
+/// the builder's position.
+AffineForOp buildLoopTo(OpBuilder &b, Location loc, OpFoldResult size,
+                        function_ref<AffineExpr(AffineExpr)> bound) {
+  SmallVector<Value> symbols;
+  AffineExpr expr = bound(sizeExpr(b, size, symbols));
+  return AffineForOp::create(b, loc, ValueRange{}, b.getConstantAffineMap(0),
+                             symbols, AffineMap::get(0, symbols.size(), expr),
+                             1);
+}
+
 /// `affine.for %iv = 0 to ceil(size / block)`, the loop over the blocks of
 /// `dim`, at the builder's position; its body is left for the caller.
 AffineForOp buildBlockLoop(OpBuilder &b, Location loc, BlockedDim dim) {
-  SmallVector<Value> symbols;
-  AffineExpr size = sizeExpr(b, dim.size, symbols);
-  return AffineForOp::create(
-      b, loc, ValueRange{}, b.getConstantAffineMap(0), symbols,
-      AffineMap::get(0, symbols.size(), size.ceilDiv(dim.block)), 1);
+  return buildLoopTo(b, loc, dim.size,
+                     [&](AffineExpr size) { return size.ceilDiv(dim.block); });
 }
 
 /// `affine.for %iv = 0 to min(block, size - blockIv * block)`, the loop over
@@ -114,17 +122,6 @@ Value allocBlocks(OpBuilder &b, Location loc, BlockedDim rowDim,
 using CopyBodyFn = function_ref<void(
     OpBuilder &, Location, ValueRange operands, unsigned numDims,
     AffineExpr row, AffineExpr col, ArrayRef<AffineExpr> blocked)>;
-
-/// `affine.for %iv = 0 to f(size)` for an expression `f` of symbol 0, at
-/// the builder's position.
-AffineForOp buildLoopTo(OpBuilder &b, Location loc, OpFoldResult size,
-                        function_ref<AffineExpr(AffineExpr)> bound) {
-  SmallVector<Value> symbols;
-  AffineExpr expr = bound(sizeExpr(b, size, symbols));
-  return AffineForOp::create(b, loc, ValueRange{}, b.getConstantAffineMap(0),
-                             symbols, AffineMap::get(0, symbols.size(), expr),
-                             1);
-}
 
 /// A nest over the elements of a matrix of `rowDim` x `colDim` in blocks:
 /// loops (block row, row, block column, column), in the order of a
