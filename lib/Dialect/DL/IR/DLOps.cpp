@@ -196,7 +196,6 @@ LogicalResult MatmulOp::verifyPackBlocks(int64_t m, int64_t n, int64_t k) {
            << blocks->size();
   int64_t sizes[] = {m, n, k};
   const char *names[] = {"M", "N", "K"};
-  bool dynamic = false;
   for (auto [block, size, name] : llvm::zip(*blocks, sizes, names)) {
     if (ShapedType::isDynamic(size)) {
       if (!getPadBlocks())
@@ -205,7 +204,6 @@ LogicalResult MatmulOp::verifyPackBlocks(int64_t m, int64_t n, int64_t k) {
       if (block < 1)
         return emitOpError("pack_blocks entry for ")
                << name << " must be positive, got " << block;
-      dynamic = true;
       continue;
     }
     if (getPadBlocks() ? block < 1 || block > size
@@ -220,7 +218,7 @@ LogicalResult MatmulOp::verifyPackBlocks(int64_t m, int64_t n, int64_t k) {
                          (hasPartialCBlocks() && !getPackC()) || hasBlockedB()))
     return emitOpError("pad_blocks needs pack_a, pack_b, a plain B, and "
                        "pack_c when bm or bn does not divide M or N");
-  if ((dynamic || hasDynamicSizes()) && (!getPackC() || getScheduleAttr()))
+  if (hasDynamicSizes() && (!getPackC() || getScheduleAttr()))
     return emitOpError("pack_blocks with dynamic sizes needs pack_c and no "
                        "schedule");
   if ((getPanelA() && !getPackA()) || (getPanelB() && !getPackB()) ||

@@ -146,7 +146,8 @@ static std::optional<VariableBatchLoop> getVariableBatchLoop(AffineForOp loop) {
 
 /// The largest trip count of `loop` with a constant lower bound whose upper
 /// bound (composed with the affine.apply ops of its operands) is a minimum
-/// with a constant among its results, or a remainder `e mod c`.
+/// with a constant among its results, or a remainder `e mod c`. Written
+/// here because MLIR's getBoundForAffineExpr takes no `mod`.
 static std::optional<int64_t> getConstantTripBound(AffineForOp loop) {
   if (!loop.hasConstantLowerBound())
     return std::nullopt;
