@@ -11,7 +11,10 @@ run.py):
                dl.run_shape), through the default pipeline
                (dl-parametric-versioning on);
   unversioned  the same dynamic op with `--versioning=false`, for contrast
-               (timed with one run, without warm-up: it runs plain loops).
+               (one warm-up run and one timed run: where it runs plain
+               loops, they take seconds; a convolution with static
+               channels is blocked by dl-block-conv-layouts either way,
+               without the occupancy versions).
 Cases (`--cases`):
   gemm_m     GEMM with M dynamic (K = N = 512, `--inner`): the batch of a
              serving system;
@@ -20,19 +23,22 @@ Cases (`--cases`):
   gemm_mnk   GEMM with M, N and K dynamic;
   conv_nhw   the convolution with dynamic batch, height and width;
   conv_all   the convolution with every size dynamic.
+A convolution's size is `<images>x<height and width>` (padding 1: the
+output is as wide), or one number n for n x (7n + 3) (conv_n: n x 28).
 gemm_mnk's generic version is blocked (packed operands, the partial
 blocks' kernels dispatched with run-time sizes; plain loops where every
-size is at most 12). The convolutions with dynamic inner sizes are left to
-the generic version (plain loops); they are reported so that the gap
-shows. Each dynamic build is also compiled once to an object file with
-and without versioning: compile time and object size.
+size is at most 12); so are the convolutions' (channel blocks, dynamic
+channels padded to whole blocks of 64, output rows in blocks of 128
+columns, the last one's kernels dispatched with run-time rows). Each
+dynamic build is also compiled once to an object file with and without
+versioning: compile time and object size.
 Output: a row per size:
   <case> <size> | t=<t>: static <ms> versioned <ms> (<static/versioned>)
                   unversioned <ms> (<static/unversioned>) | ...
 then per case `compile: versioned <s> s <KiB> KiB, unversioned <s> s <KiB>
 KiB`, a CSV (<out>/versioning.csv) and per thread count a last line
   versioning versioned/static: geomean=<g> min=<m> threads=<t> sizes=<n>
-over the versioned cases (gemm_m, conv_n, gemm_mnk), where the ratio is static time
+over all cases, where the ratio is static time
 over versioned time (1: as fast as static).
 """
 
@@ -51,12 +57,15 @@ from run import run_json  # noqa: E402
 CONV_HW = 28
 
 CASES = {
-    # name: (sizes, versioned by dl-parametric-versioning)
-    "gemm_m": ([1, 7, 63, 64, 65, 251, 509, 1024, 2047], True),
-    "conv_n": ([1, 2, 3, 4, 5, 7, 8, 9, 13], True),
-    "gemm_mnk": ([1, 7, 31, 63, 64, 65, 127, 251, 509], True),
-    "conv_nhw": ([1, 2, 3, 7, 8], False),
-    "conv_all": ([1, 2, 3, 7, 8], False),
+    # name: sizes
+    "gemm_m": [1, 7, 63, 64, 65, 251, 509, 1024, 2047],
+    "conv_n": [1, 2, 3, 4, 5, 7, 8, 9, 13],
+    "gemm_mnk": [1, 7, 31, 63, 64, 65, 127, 251, 509],
+    # A prime, 127-129 around the blocks of 128 output columns, large.
+    "conv_nhw": ["1x7", "2x17", "3x24", "1x56", "2x59", "1x127", "1x128",
+                 "1x129", "1x224"],
+    "conv_all": ["1x7", "2x17", "3x24", "1x56", "2x59", "1x127", "1x128",
+                 "1x129", "1x224"],
 }
 
 
@@ -73,11 +82,21 @@ def arg(name, shape, dynamic):
     return text, type_
 
 
+def conv_shape(case, size):
+    """(images, height = width) of a convolution case's `size`."""
+    text = str(size)
+    if "x" in text:
+        n, hw = text.split("x")
+        return int(n), int(hw)
+    return int(text), CONV_HW if case == "conv_n" else 7 * int(text) + 3
+
+
 def module(case, size, dynamic, inner):
     """The case's op at `size` as a function @f, with its dynamic sizes as
     `?` when `dynamic` (run at `size` through dl.run_shape); `inner` is the
     GEMM's N and K and the convolution's channels."""
     if case.startswith("gemm"):
+        size = int(size)
         m, n, k = (size, size, size) if case == "gemm_mnk" else (size, inner, inner)
         dm = dynamic
         dnk = dynamic and case == "gemm_mnk"
@@ -87,8 +106,7 @@ def module(case, size, dynamic, inner):
         return (f"func.func @f({', '.join(a for a, _ in args)}) {{\n"
                 f"  dl.matmul ins(%a, %b : {types[0]}, {types[1]}) outs(%c : {types[2]})\n"
                 "  return\n}\n")
-    hw = CONV_HW if case == "conv_n" else 7 * size + 3
-    n = size
+    n, hw = conv_shape(case, size)
     spatial = dynamic and case in ("conv_nhw", "conv_all")
     channels = dynamic and case == "conv_all"
     args = [arg("x", (n, inner, hw, hw), (dynamic, channels, spatial, spatial)),
@@ -111,7 +129,8 @@ def main():
     parser.add_argument("--min-time", type=float, default=0.2)
     parser.add_argument("--cases", default=",".join(CASES))
     parser.add_argument("--sizes", default=None,
-                        help="comma-separated sizes for every case (default: each case's own)")
+                        help="comma-separated sizes for every case (default: each case's own); "
+                             "a convolution's as <images>x<height> or n for n x (7n + 3)")
     parser.add_argument("--inner", type=int, default=None,
                         help="the GEMMs' N and K (default 512) and the convolutions' "
                              "channels (default 64)")
@@ -138,8 +157,16 @@ def main():
     rows = []
     ratios = {t: [] for t in threads}
     for case in cases:
-        sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else CASES[case][0]
-        versioned_case = CASES[case][1]
+        sizes = args.sizes.split(",") if args.sizes else CASES[case]
+        for size in sizes:
+            try:
+                if case.startswith("gemm"):
+                    int(size)
+                else:
+                    conv_shape(case, size)
+            except ValueError:
+                sys.exit(f"error: bad size '{size}' for {case} (a number, or "
+                         "<images>x<height> for a convolution)")
         # Compile cost of the dynamic build (the same for every size).
         dyn_path = os.path.join(tmp, f"{case}_compile.mlir")
         with open(dyn_path, "w") as f:
@@ -179,13 +206,12 @@ def main():
                 line += f" | t={t}: static {static:.4f} versioned {versioned:.4f} ({ratio:.3f})"
                 row.update({f"static_ms_t{t}": static, f"versioned_ms_t{t}": versioned,
                             f"ratio_t{t}": ratio})
-                if versioned_case:
-                    ratios[t].append(ratio)
+                ratios[t].append(ratio)
                 if not args.skip_unversioned:
                     res = run_json([dl_compile, paths["versioned"], f"--threads={t}",
                                     "--versioning=false", "--bench", "--json",
                                     "--bench-min-reps=1", "--bench-min-time=0",
-                                    "--bench-warmup=0"], t)
+                                    "--bench-warmup=1"], t)
                     unversioned = res["functions"][0]["median_ms"]
                     line += f" unversioned {unversioned:.4f} ({static / unversioned:.3f})"
                     row[f"unversioned_ms_t{t}"] = unversioned

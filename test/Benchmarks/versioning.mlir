@@ -13,7 +13,7 @@
 // CHECK: conv_nhw 3 | t=1:
 // CHECK: conv_nhw compile:
 // CHECK: csv: {{.*}}versioning.csv
-// CHECK: versioning versioned/static: geomean={{[0-9.]+}} min={{[0-9.]+}} threads=1 sizes=2
+// CHECK: versioning versioned/static: geomean={{[0-9.]+}} min={{[0-9.]+}} threads=1 sizes=4
 // CSV: case,size,
 // CSV: gemm_m,1,
 // BAD: error: unknown case gemm_x

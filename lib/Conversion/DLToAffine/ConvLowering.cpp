@@ -3,9 +3,11 @@
 // The lowering of dl.conv2d: the plain nest, whose taps in the zero padding
 // are skipped with affine.if, or the blocked one, whose filter-row bounds skip
 // the padding rows and whose padding columns are a zero-padded copy (or runs
-// of filter columns with skip_padding_columns), its (ow, c, k) band a GEMM,
-// and its epilogue applied to each output tile after the tile's reduction;
-// pixel_vectors convolutions go to ConvPixelVectors.
+// of filter columns with skip_padding_columns), its (ow, c, k) band a GEMM
+// (over blocks of 128 output columns where the output width is dynamic, so
+// that its trip count has a bound), and its epilogue applied to each output
+// tile after the tile's reduction; pixel_vectors convolutions go to
+// ConvPixelVectors.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +15,8 @@
 #include "Epilogue.h"
 #include "Lowerings.h"
 #include "NestBuilders.h"
+
+#include "dl/Dialect/DL/Transforms/Blocking.h"
 
 #include "mlir/IR/IntegerSet.h"
 
@@ -177,7 +181,11 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
     //            (ow, c, k) is a GEMM out[ow][k] += in[ow][c] * w[c][k],
     //            and (cb, r, s) around it its batch-reduce (cb's
     //            innermost loop).
-    enum { N, K, OH, OW, C, R, S, CB, KI, NumLoops };
+    //   A dynamic output width runs the band over blocks of
+    //   kMaxKernelRows columns (owb, last), the last block partial: the
+    //   band's trip count is bounded by a constant, and its kernels take
+    //   their rows at run time.
+    enum { N, K, OH, OW, C, R, S, CB, KI, OWB, NumLoops };
     std::array<unsigned, NumLoops> pos;
     SmallVector<OpFoldResult> bounds;
     OuterLoops outer;
@@ -192,12 +200,13 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
           {outSizes[0], outSizes[1], outSizes[2], filterSizes[1]});
       unsigned first = outer.bounds.size();
       pos[R] = first, pos[S] = first + 1, pos[OW] = first + 2,
-      pos[C] = first + 3, pos[KI] = first + 4;
+      pos[C] = first + 3, pos[KI] = first + 4, pos[OWB] = first + 5;
       bounds = outer.bounds;
       bounds.append({filterSizes[2], filterSizes[3], outSizes[3],
                      filterSizes[4], filterSizes[5]});
     }
 
+    bool columnBlocks = blocked && !getConstantIntValue(outSizes[3]);
     SmallVector<Value> bandIvs;
     Value parallelIv;
     auto body = [&](OpBuilder &b, Location l, ValueRange ivs) {
@@ -212,7 +221,10 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
       if (outer.parallelLoop)
         parallelIv = ivs[*outer.parallelLoop];
       AffineExpr ih = d(OH) * strides[0] + d(R) * dilations[0] - padding[0];
-      AffineExpr iw = d(OW) * strides[1] + d(S) * dilations[1] - padding[1];
+      AffineExpr ow = d(OW);
+      if (columnBlocks)
+        ow = ow + d(OWB) * kMaxKernelRows;
+      AffineExpr iw = ow * strides[1] + d(S) * dilations[1] - padding[1];
       if (blocked)
         bandIvs.push_back(ivs[pos[OW]]);
 
@@ -242,11 +254,11 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
       if (!blocked) {
         inIdx = {d(N), d(C), ih, iw};
         filterIdx = {d(K), d(C), d(R), d(S)};
-        outIdx = {d(N), d(K), d(OH), d(OW)};
+        outIdx = {d(N), d(K), d(OH), ow};
       } else {
         inIdx = {d(N), d(CB), ih, iw, d(C)};
         filterIdx = {d(K), d(CB), d(R), d(S), d(C), d(KI)};
-        outIdx = {d(N), d(K), d(OH), d(OW), d(KI)};
+        outIdx = {d(N), d(K), d(OH), ow, d(KI)};
       }
       // Separate statements: the IR's order must not depend on the
       // compiler's order of evaluating arguments.
@@ -346,7 +358,57 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
       // schedule, 1 thread.)
       ArrayRef<OpFoldResult> channelBounds =
           ArrayRef(bounds).drop_front(pos[C]);
+      Value outWidth = dyn_cast<Value>(outSizes[3]);
+      // The band of block `columnBlock` of a dynamic output width: (ow, c,
+      // k), ow to min(kMaxKernelRows, OW - columnBlock * kMaxKernelRows).
+      auto buildColumnBlockBand = [&](OpBuilder &b, Location l,
+                                      ValueRange outerIvs, Value row, Value tap,
+                                      Value columnBlock) {
+        AffineExpr block = b.getAffineDimExpr(0),
+                   width = b.getAffineSymbolExpr(0);
+        AffineMap upper =
+            AffineMap::get(1, 1,
+                           {b.getAffineConstantExpr(kMaxKernelRows),
+                            width - block * kMaxKernelRows},
+                           b.getContext());
+        AffineForOp::create(
+            b, l, ValueRange{}, b.getConstantAffineMap(0),
+            ValueRange{columnBlock, outWidth}, upper, 1, ValueRange{},
+            [&](OpBuilder &cb, Location cl, Value column, ValueRange) {
+              buildNest(cb, cl, channelBounds,
+                        [&](OpBuilder &nb, Location nl, ValueRange inner) {
+                          SmallVector<Value> ivs(outerIvs);
+                          ivs.append({row, tap, column});
+                          llvm::append_range(ivs, inner);
+                          ivs.push_back(columnBlock);
+                          body(nb, nl, ivs);
+                        });
+              affine::AffineYieldOp::create(cb, cl);
+            });
+      };
       auto reduction = [&](OpBuilder &b, Location l, ValueRange outerIvs) {
+        if (columnBlocks) {
+          AffineMap blocks = AffineMap::get(
+              0, 1, b.getAffineSymbolExpr(0).ceilDiv(kMaxKernelRows),
+              b.getContext());
+          AffineForOp::create(
+              b, l, ValueRange{}, b.getConstantAffineMap(0), outWidth, blocks,
+              1, ValueRange{},
+              [&](OpBuilder &ob, Location ol, Value columnBlock, ValueRange) {
+                buildFilterRowLoop(
+                    ob, ol, outerIvs,
+                    [&](OpBuilder &rb, Location rl, Value row) {
+                      buildNest(
+                          rb, rl, {bounds[pos[S]]},
+                          [&](OpBuilder &sb, Location sl, ValueRange tap) {
+                            buildColumnBlockBand(sb, sl, outerIvs, row,
+                                                 tap.front(), columnBlock);
+                          });
+                    });
+                affine::AffineYieldOp::create(ob, ol);
+              });
+          return;
+        }
         if (!tapRuns) {
           buildFilterRowLoop(
               b, l, outerIvs, [&](OpBuilder &rb, Location rl, Value row) {

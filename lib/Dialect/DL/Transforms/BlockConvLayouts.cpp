@@ -1,7 +1,8 @@
 //===- BlockConvLayouts.cpp - blocked layouts for plain convolutions ------===//
 //
 // The pass `dl-block-conv-layouts`: a plain-layout (NCHW/KCRS) dl.conv2d
-// with static sizes becomes dl.pack of its input and filter, the blocked
+// (any of its sizes may be dynamic) becomes dl.pack of its input and
+// filter, the blocked
 // convolution, and dl.unpack of its result; one with a few output channels
 // stays plain, marked `pixel_vectors` (vectorized along its output pixels). The
 // blocked form is the one whose inner band is a batch-reduce GEMM, so the
@@ -16,10 +17,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dl/Dialect/DL/IR/DLDialect.h"
 #include "dl/Dialect/DL/IR/DLOps.h"
 #include "dl/Dialect/DL/Transforms/Blocking.h"
 #include "dl/Dialect/DL/Transforms/Passes.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/SetVector.h"
@@ -96,11 +99,7 @@ public:
       // A convolution already marked pixel_vectors keeps its plain layout,
       // and so does one given an epilogue (its operands are plain; the
       // pipeline fuses after this pass, on the blocked convolution).
-      if (!op.isBlocked() && !op.getPixelVectors() &&
-          op.getEpilogueOperands().empty() && !op.getEpilogue() &&
-          op.getInput().getType().hasStaticShape() &&
-          op.getFilter().getType().hasStaticShape() &&
-          op.getOutput().getType().hasStaticShape())
+      if (hasBlockableLayout(op))
         plainConvs.push_back(op);
     });
     if (plainConvs.empty())
@@ -122,8 +121,32 @@ private:
     return MemRefType::get(shape, Float32Type::get(func.getContext()));
   }
 
-  Value allocateScratch(OpBuilder &b, Location loc, MemRefType type) {
-    Value buffer = memref::AllocOp::create(b, loc, type);
+  /// Scratch of `type`, a blocked copy of the plain buffer `like`, its
+  /// dynamic sizes taken from `like`: a dim is the same dim of `like`,
+  /// except the channel blocks (dim 1 of an activation, dims 0 and 1 of a
+  /// filter), ceil(channels / block) of the channels.
+  Value allocateScratch(OpBuilder &b, Location loc, MemRefType type,
+                        Value like) {
+    SmallVector<Value> sizes;
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      if (!type.isDynamicDim(d))
+        continue;
+      Value size = memref::DimOp::create(b, loc, like, d);
+      std::optional<int64_t> blockDim;
+      if (d == 1)
+        blockDim = 4;
+      else if (d == 0 && type.getRank() == 6)
+        blockDim = 5;
+      if (blockDim) {
+        AffineExpr channels = b.getAffineSymbolExpr(0);
+        size = affine::AffineApplyOp::create(
+            b, loc,
+            AffineMap::get(0, 1, channels.ceilDiv(type.getDimSize(*blockDim))),
+            ValueRange{size});
+      }
+      sizes.push_back(size);
+    }
+    Value buffer = memref::AllocOp::create(b, loc, type, sizes);
     scratch.insert(buffer);
     return buffer;
   }
@@ -133,50 +156,56 @@ private:
     ArrayRef<int64_t> input = op.getInput().getType().getShape();
     ArrayRef<int64_t> filter = op.getFilter().getType().getShape();
     ArrayRef<int64_t> output = op.getOutput().getType().getShape();
-    int64_t channels = input[1], outChannels = filter[0];
-    if (channels < 1 || outChannels < 1)
-      return; // Nothing to compute, no block to pick.
-    // Output channels are the microkernels' vector dimension (four vectors
-    // per row at the default limit).
-    int64_t vectorFloats = std::max<int64_t>(1, blockK / 4);
-    // A few output channels: the output pixels fill the vectors instead.
-    if (vectorizesPixels(outChannels, output[3], vectorFloats)) {
+    std::optional<ConvChannelBlocks> blocks =
+        chooseConvChannelBlocks(op, blockC, blockK);
+    if (!blocks) {
       op.setPixelVectors(true);
       return;
     }
-    int64_t cb = paddedChannelBlock(channels, blockC);
-    // The kernels' rows: the output rows, joined for a pointwise
-    // unit-stride convolution (dl-merge-conv-rows).
-    int64_t kernelRows = output[3];
-    if (op.hasJoinableRows())
-      kernelRows *= output[2];
-    int64_t kb =
-        paddedVectorBlock(outChannels, blockK, vectorFloats, kernelRows, cb);
+    auto [cb, kb] = *blocks;
+    int64_t channels = getConvChannels(op),
+            outChannels = getConvOutChannels(op);
+    int64_t vectorFloats = std::max<int64_t>(1, blockK / 4);
     // The kernels' vector dimension is the output channels: a few of them
     // leave most lanes of every register idle.
-    if (2 * outChannels < vectorFloats)
+    if (!ShapedType::isDynamic(outChannels) && 2 * outChannels < vectorFloats)
       op.emitRemark("dl-block-conv-layouts: ")
           << outChannels << " output channels fill " << outChannels << " of "
           << vectorFloats
           << " lanes of the microkernels' vectors; expect a fraction of the "
              "peak";
-    int64_t cBlocks = channelBlocks(channels, cb);
-    int64_t kBlocks = channelBlocks(outChannels, kb);
+    auto blocksOf = [](int64_t size, int64_t block) {
+      return ShapedType::isDynamic(size) ? size : channelBlocks(size, block);
+    };
+    int64_t cBlocks = blocksOf(channels, cb);
+    int64_t kBlocks = blocksOf(outChannels, kb);
 
     OpBuilder b(op);
     Location loc = op.getLoc();
     Value blockedInput = allocateScratch(
-        b, loc, blockedType({input[0], cBlocks, input[2], input[3], cb}));
-    PackOp::create(b, loc, op.getInput(), blockedInput);
+        b, loc, blockedType({input[0], cBlocks, input[2], input[3], cb}),
+        op.getInput());
+    // A version's occupancy decision (dl-parametric-versioning) holds for
+    // the copies of its activations too: their nests run over images,
+    // channel blocks and rows as the convolution's do.
+    auto copyOccupancy = [&](Operation *copy) {
+      for (StringRef name : {DLDialect::getParallelDepthAttrName(),
+                             DLDialect::getSequentialAttrName()})
+        if (Attribute decided = op->getAttr(name))
+          copy->setAttr(name, decided);
+    };
+    copyOccupancy(PackOp::create(b, loc, op.getInput(), blockedInput));
     Value blockedFilter = allocateScratch(
-        b, loc, blockedType({kBlocks, cBlocks, filter[2], filter[3], cb, kb}));
+        b, loc, blockedType({kBlocks, cBlocks, filter[2], filter[3], cb, kb}),
+        op.getFilter());
     PackOp::create(b, loc, op.getFilter(), blockedFilter);
     Value blockedOutput = allocateScratch(
-        b, loc, blockedType({output[0], kBlocks, output[2], output[3], kb}));
+        b, loc, blockedType({output[0], kBlocks, output[2], output[3], kb}),
+        op.getOutput());
     Conv2DOp::create(b, loc, TypeRange{},
                      ValueRange{blockedInput, blockedFilter, blockedOutput},
                      op->getAttrs());
-    UnpackOp::create(b, loc, blockedOutput, op.getOutput());
+    copyOccupancy(UnpackOp::create(b, loc, blockedOutput, op.getOutput()));
     op.erase();
   }
 
@@ -281,7 +310,8 @@ private:
     // other buffer; otherwise into a new blocked buffer.
     Value destCopy = mapping.lookupOrNull(dest);
     if (!destCopy || !copies.onlyCopyOf(destCopy, dest))
-      destCopy = allocateScratch(b, op->getLoc(), cast<MemRefType>(copyType));
+      destCopy =
+          allocateScratch(b, op->getLoc(), cast<MemRefType>(copyType), dest);
     mapping.map(dest, destCopy);
     b.clone(*op, mapping);
     UnpackOp::create(b, op->getLoc(), destCopy, dest);

@@ -74,15 +74,15 @@ decideOccupancyVersions(MemRefType output, ArrayRef<int64_t> loopBlocks,
     // The placement test b * t >= a * threads: decided for a static trip
     // count t; assumed to pass for a dynamic one, with a version where it
     // fails: t = ceil(S / block) <= y = floor((a * threads - 1) / b), that
-    // is y * block - S >= 0. An iteration over a block of a GEMM's C is
-    // microkernels' work: two per thread are enough, and keep a partial
+    // is y * block - S >= 0. An iteration over a block of a GEMM's C (or
+    // of a convolution's output channels) is microkernels' work: two per
+    // thread are enough, and keep a partial
     // last block from idling a thread for most of the run (65 rows at 2
     // threads: blocks of 64 and 1 rows).
-    if (block > 1)
-      occupancy = Occupancy{2, 1};
+    Occupancy needed = block > 1 ? Occupancy{2, 1} : occupancy;
     if (!output.isDynamicDim(d)) {
       int64_t trips = llvm::divideCeilSigned(output.getDimSize(d), block);
-      if (trips * occupancy.b >= occupancy.a * threads) {
+      if (trips * needed.b >= needed.a * threads) {
         family.push_back({known, static_cast<int64_t>(d)});
         return family;
       }
@@ -93,7 +93,7 @@ decideOccupancyVersions(MemRefType output, ArrayRef<int64_t> loopBlocks,
       return family;
     GuardConstraint fails(numParameters + 1, 0);
     fails[parameterOf[d]] = -1;
-    fails.back() = (occupancy.a * threads - 1) / occupancy.b * block;
+    fails.back() = (needed.a * threads - 1) / needed.b * block;
     known.push_back(normalizeGuardConstraint(fails));
   }
   family.push_back({known, std::nullopt});
@@ -331,18 +331,42 @@ void dl::versionGeneric(Operation *op, StringRef reason,
                         const GenericVersionOptions &options) {
   auto matmul = dyn_cast<MatmulOp>(op);
   bool blocked = matmul && canBlockGenericGemm(matmul);
-  if (options.reportFallbacks)
-    op->emitRemark(blocked ? "generic version, blocked (packed "
-                             "operands, kernels of run-time sizes for "
-                             "the partial blocks): "
-                           : "generic version only (plain loops, no "
-                             "microkernel): ")
-        << reason;
+  // A convolution dl-block-conv-layouts will block (static channels and
+  // filter): its kernels run over the output rows in blocks, the last one
+  // of a run-time size.
+  auto conv = dyn_cast<Conv2DOp>(op);
+  std::optional<ConvChannelBlocks> convBlocks;
+  if (conv && hasBlockableLayout(conv)) {
+    int64_t columns = microkernelColumns(options.vectorBits);
+    convBlocks = chooseConvChannelBlocks(conv, columns, columns);
+  }
+  if (options.reportFallbacks) {
+    InFlightDiagnostic remark = op->emitRemark();
+    if (blocked)
+      remark << "generic version, blocked (packed operands, kernels of "
+                "run-time sizes for the partial blocks): ";
+    else if (convBlocks) {
+      remark << "generic version, blocked (channel blocks";
+      if (ShapedType::isDynamic(getConvChannels(conv)) ||
+          ShapedType::isDynamic(getConvOutChannels(conv)))
+        remark << ", dynamic channels padded to whole blocks";
+      if (conv.getOutput().getType().isDynamicDim(3))
+        remark << ", output rows in blocks of " << kMaxKernelRows
+               << " columns, kernels of run-time sizes for the partial "
+                  "blocks";
+      remark << "): ";
+    } else
+      remark << "generic version only (plain loops, no microkernel): ";
+    remark << reason;
+  }
   // The output dimensions the outer loops of the op's nests run over
   // in the same order, each in steps of its block.
   auto rank = cast<MemRefType>(op->getOperand(2).getType()).getRank();
   SmallVector<int64_t> loopBlocks(rank, 1);
-  if (blocked) {
+  if (convBlocks) {
+    // The blocked nest's outer loops: images, output-channel blocks, rows.
+    loopBlocks = {1, convBlocks->output, 1};
+  } else if (blocked) {
     // Small GEMMs keep the plain nest: the blocked version's copies
     // and dispatches would cost more.
     guardSmallGemm(matmul);

@@ -508,11 +508,15 @@ LogicalResult BandOutliner::run(std::string &reason) {
       while (maxBatchBytes > 0 && batch.size() > 1 &&
              batchCount() * blockBytes > maxBatchBytes)
         batch.erase(batch.begin());
-      bool batchStatic = llvm::all_of(batch, [&](AffineForOp loop) {
+      // The kernel's batch strides and offsets are static: a loop that
+      // moves a block by a dynamic stride (a convolution's filter rows in
+      // an input of dynamic width) stays around the call, with the loops
+      // outside it.
+      auto staticStride = [&](AffineForOp loop) {
         return a->coefficient(leafDim(loop)) && b->coefficient(leafDim(loop));
-      });
-      if (!batchStatic)
-        return fail(reason, "a batch loop moves a block by a dynamic stride");
+      };
+      while (!batch.empty() && !llvm::all_of(batch, staticStride))
+        batch.erase(batch.begin());
       rewrite(*a, *b, *c, {mDim, nDim, kDim}, {*lda, *ldb, *ldc},
               matchZeroFill(*c, {mDim, nDim, kDim}));
       return success();

@@ -99,14 +99,13 @@ func.func @short_rows(%in: memref<1x64x8x5xf32>, %f: memref<112x64x3x3xf32>, %ou
 // against 1). One output channel of one column: blocks of one (kernels of
 // one-float rows still beat loops). 3 output channels: pixels with 8 and
 // with 16 lanes, blocked at block-k=8 (kernels of 2-float vectors, which 3
-// channels fill). Left alone: dynamic sizes; a convolution already blocked;
-// one already marked pixel_vectors.
+// channels fill). Left alone: a convolution already blocked; one already
+// marked pixel_vectors.
 // CHECK-LABEL: func @left_alone
 // CHECK: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<1x8x9x9xf32>, memref<1x8x3x3xf32>) outs(%{{.*}} : memref<1x1x7x7xf32>) {pixel_vectors}
 // CHECK: dl.pack ins(%{{.*}} : memref<1x8x9x3xf32>) outs(%{{.*}} : memref<1x1x9x3x8xf32>)
 // CHECK: dl.pack ins(%{{.*}} : memref<1x8x3x3xf32>) outs(%{{.*}} : memref<1x1x3x3x8x1xf32>)
 // CHECK: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<1x8x9x9xf32>, memref<3x8x3x3xf32>) outs(%{{.*}} : memref<1x3x7x7xf32>) {pixel_vectors}
-// CHECK: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<?x8x9x9xf32>, memref<16x8x3x3xf32>)
 // CHECK: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<1x1x9x9x8xf32>, memref<2x1x3x3x8x8xf32>)
 // CHECK: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<1x8x9x9xf32>, memref<16x8x3x3xf32>) outs(%{{.*}} : memref<1x16x7x7xf32>) {pixel_vectors}
 // CHECK-NOT: dl.unpack ins(%{{.*}} : memref<1x2x7x7x8xf32>)
@@ -117,15 +116,13 @@ func.func @short_rows(%in: memref<1x64x8x5xf32>, %f: memref<112x64x3x3xf32>, %ou
 func.func @left_alone(%in: memref<1x8x9x9xf32>, %f: memref<1x8x3x3xf32>, %out: memref<1x1x7x7xf32>,
                       %nin: memref<1x8x9x3xf32>, %nout: memref<1x1x7x1xf32>,
                       %f3: memref<3x8x3x3xf32>, %out3: memref<1x3x7x7xf32>,
-                      %din: memref<?x8x9x9xf32>, %df: memref<16x8x3x3xf32>, %dout: memref<?x16x7x7xf32>,
                       %bin: memref<1x1x9x9x8xf32>, %bf: memref<2x1x3x3x8x8xf32>, %bout: memref<1x2x7x7x8xf32>,
-                      %out16: memref<1x16x7x7xf32>) {
+                      %f16: memref<16x8x3x3xf32>, %out16: memref<1x16x7x7xf32>) {
   dl.conv2d ins(%in, %f : memref<1x8x9x9xf32>, memref<1x8x3x3xf32>) outs(%out : memref<1x1x7x7xf32>)
   dl.conv2d ins(%nin, %f : memref<1x8x9x3xf32>, memref<1x8x3x3xf32>) outs(%nout : memref<1x1x7x1xf32>)
   dl.conv2d ins(%in, %f3 : memref<1x8x9x9xf32>, memref<3x8x3x3xf32>) outs(%out3 : memref<1x3x7x7xf32>)
-  dl.conv2d ins(%din, %df : memref<?x8x9x9xf32>, memref<16x8x3x3xf32>) outs(%dout : memref<?x16x7x7xf32>)
   dl.conv2d ins(%bin, %bf : memref<1x1x9x9x8xf32>, memref<2x1x3x3x8x8xf32>) outs(%bout : memref<1x2x7x7x8xf32>)
-  dl.conv2d ins(%in, %df : memref<1x8x9x9xf32>, memref<16x8x3x3xf32>) outs(%out16 : memref<1x16x7x7xf32>) {pixel_vectors}
+  dl.conv2d ins(%in, %f16 : memref<1x8x9x9xf32>, memref<16x8x3x3xf32>) outs(%out16 : memref<1x16x7x7xf32>) {pixel_vectors}
   return
 }
 
@@ -323,5 +320,52 @@ func.func @plain_with_epilogue(%in: memref<1x32x8x8xf32>, %f: memref<32x32x3x3xf
   dl.conv2d ins(%in, %f : memref<1x32x8x8xf32>, memref<32x32x3x3xf32>)
       outs(%out : memref<1x32x8x8xf32>) epilogue(%b : memref<32xf32>)
       {padding = array<i64: 1, 1, 1, 1>, epilogue = [#dl.post_op<bias_add>]}
+  return
+}
+
+// -----
+
+// Dynamic images and spatial sizes (static channels and filter): blocked,
+// the blocked copies allocated with the plain buffers' sizes; so is the
+// ReLU after it, on the blocked copy. With one output channel the rows,
+// whose width is known only at run time, are not vectorized instead
+// (pixel_vectors needs static rows): blocked too. Dynamic channels take
+// blocks of the limit (32 at 256-bit vectors), ceil(channels / 32) of them.
+// CHECK-DAG: #[[BLOCKS:.+]] = affine_map<()[s0] -> (s0 ceildiv 32)>
+// CHECK-LABEL: func @dynamic_images_and_rows
+// CHECK: %[[N:.+]] = memref.dim %arg0, %c0
+// CHECK: %[[H:.+]] = memref.dim %arg0, %c2
+// CHECK: %[[W:.+]] = memref.dim %arg0, %c3
+// CHECK: %[[IN:.+]] = memref.alloc(%[[N]], %[[H]], %[[W]]) : memref<?x1x?x?x8xf32>
+// CHECK: dl.pack ins(%arg0 : memref<?x8x?x?xf32>) outs(%[[IN]] : memref<?x1x?x?x8xf32>)
+// CHECK: dl.pack ins(%arg1 : memref<16x8x3x3xf32>) outs(%{{.+}} : memref<1x1x3x3x8x16xf32>)
+// CHECK: %[[OUT:.+]] = memref.alloc(%{{.+}}, %{{.+}}, %{{.+}}) : memref<?x1x?x?x16xf32>
+// CHECK: dl.conv2d ins(%[[IN]], %{{.+}} : memref<?x1x?x?x8xf32>, memref<1x1x3x3x8x16xf32>) outs(%[[OUT]] : memref<?x1x?x?x16xf32>)
+// CHECK: dl.relu ins(%[[OUT]] : memref<?x1x?x?x16xf32>) outs(%[[OUT]] : memref<?x1x?x?x16xf32>)
+// CHECK: dl.unpack ins(%[[OUT]] : memref<?x1x?x?x16xf32>) outs(%arg2 : memref<?x16x?x?xf32>)
+// CHECK: dl.conv2d ins(%{{.+}}, %{{.+}} : memref<?x1x?x?x8xf32>, memref<1x1x3x3x8x1xf32>) outs(%{{.+}} : memref<?x1x?x?x1xf32>)
+// CHECK-NOT: pixel_vectors
+// CHECK-LABEL: func @dynamic_channels
+// CHECK: %[[C:.+]] = memref.dim %arg0, %c1
+// CHECK: %[[CB:.+]] = affine.apply #[[BLOCKS]]()[%[[C]]]
+// CHECK: memref.alloc(%{{.+}}, %[[CB]], %{{.+}}, %{{.+}}) : memref<?x?x?x?x32xf32>
+// CHECK: %[[K:.+]] = memref.dim %arg1, %c0
+// CHECK: %[[KB:.+]] = affine.apply #[[BLOCKS]]()[%[[K]]]
+// CHECK: %[[FC:.+]] = memref.dim %arg1, %c1
+// CHECK: %[[FCB:.+]] = affine.apply #[[BLOCKS]]()[%[[FC]]]
+// CHECK: memref.alloc(%[[KB]], %[[FCB]], %{{.+}}, %{{.+}}) : memref<?x?x?x?x32x32xf32>
+// CHECK: dl.conv2d {{.*}} outs(%{{.+}} : memref<?x?x?x?x32xf32>)
+func.func @dynamic_images_and_rows(%in: memref<?x8x?x?xf32>, %f: memref<16x8x3x3xf32>,
+                                   %out: memref<?x16x?x?xf32>,
+                                   %f1: memref<1x8x3x3xf32>, %out1: memref<?x1x?x?xf32>) {
+  dl.conv2d ins(%in, %f : memref<?x8x?x?xf32>, memref<16x8x3x3xf32>) outs(%out : memref<?x16x?x?xf32>)
+  dl.relu ins(%out : memref<?x16x?x?xf32>) outs(%out : memref<?x16x?x?xf32>)
+  dl.conv2d ins(%in, %f1 : memref<?x8x?x?xf32>, memref<1x8x3x3xf32>) outs(%out1 : memref<?x1x?x?xf32>)
+  return
+}
+
+func.func @dynamic_channels(%in: memref<?x?x?x?xf32>, %f: memref<?x?x?x?xf32>,
+                            %out: memref<?x?x?x?xf32>) {
+  dl.conv2d ins(%in, %f : memref<?x?x?x?xf32>, memref<?x?x?x?xf32>) outs(%out : memref<?x?x?x?xf32>)
   return
 }

@@ -129,10 +129,12 @@ func.func @conv_images(%x: memref<?x64x56x56xf32>, %w: memref<64x64x3x3xf32>,
 
 // -----
 
-// Dynamic sizes elsewhere keep the generic version, with the reason. A GEMM
-// is blocked (pack_blocks, pad_blocks: packed operands whose last blocks are
-// partial), its blocks bounded by its static sizes; where all of its sizes
-// may be at most 12, a plain copy runs instead.
+// Dynamic sizes elsewhere keep the generic version, with the reason. A
+// convolution with static channels and filter is left to
+// dl-block-conv-layouts, which blocks it. A GEMM is blocked (pack_blocks,
+// pad_blocks: packed operands whose last blocks are partial), its blocks
+// bounded by its static sizes; where all of its sizes may be at most 12, a
+// plain copy runs instead.
 // CHECK-LABEL: func.func @generic_versions
 // CHECK-NOT: dl.version =
 // CHECK: affine.if
@@ -152,7 +154,7 @@ func.func @generic_versions(%a: memref<?x?xf32>, %b: memref<?x?xf32>,
   // expected-remark @below {{generic version, blocked (packed operands, kernels of run-time sizes for the partial blocks): operand #0 has a dynamic size in dimension 1, a leading dimension of its rows; only a dynamic outermost size is versioned}}
   dl.matmul ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>)
             outs(%c : memref<?x?xf32>)
-  // expected-remark @below {{operand #0 has a dynamic size in dimension 2}}
+  // expected-remark @below {{generic version, blocked (channel blocks, output rows in blocks of 128 columns, kernels of run-time sizes for the partial blocks): operand #0 has a dynamic size in dimension 2}}
   dl.conv2d ins(%x, %w : memref<2x3x?x?xf32>, memref<8x3x3x3xf32>)
             outs(%y : memref<2x8x?x?xf32>)
   // expected-remark @below {{operand #0 has a dynamic size in dimension 1}}

@@ -16,11 +16,13 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <tuple>
 
 namespace mlir {
 namespace dl {
 
+class Conv2DOp;
 class MatmulOp;
 
 /// Floats per vector of the loops dl writes with vector ops itself (the
@@ -306,6 +308,36 @@ inline LogicalResult verifyMaxBatchBytes(Operation *op, StringRef pass,
     return success();
   return op->emitError() << pass << ": max-batch-bytes must be >= 0";
 }
+
+/// Most rows of a blocked convolution's microkernel calls (output columns)
+/// where its output width is dynamic: convert-dl-to-affine runs such a row
+/// in blocks of this many columns, the last one partial (its kernels get
+/// their rows at run time). dl-tile-gemm-bands' `max-block` default.
+constexpr int64_t kMaxKernelRows = 128;
+
+/// The channel blocks of a convolution's blocked layout: input channels
+/// (the kernels' K) and output channels (their vector dimension N).
+struct ConvChannelBlocks {
+  int64_t input, output;
+};
+
+/// The input and the output channels of the plain convolution `op`, where
+/// static in any operand (else ShapedType::kDynamic).
+int64_t getConvChannels(Conv2DOp op);
+int64_t getConvOutChannels(Conv2DOp op);
+
+/// Whether dl-block-conv-layouts gives the plain convolution `op` a blocked
+/// layout: it has no epilogue, is not pixel_vectors and has channels (none
+/// of its channel counts is a static 0). Any of its sizes may be dynamic.
+bool hasBlockableLayout(Conv2DOp op);
+
+/// The channel blocks of `op`'s blocked layout with blocks of at most
+/// `blockC` input and `blockK` output channels, or nullopt when its output
+/// pixels fill the vectors instead (a few output channels, static rows:
+/// `pixel_vectors`). A dynamic output row counts as kMaxKernelRows columns;
+/// dynamic channels take blocks of the limit, the last one padded.
+std::optional<ConvChannelBlocks>
+chooseConvChannelBlocks(Conv2DOp op, int64_t blockC, int64_t blockK);
 
 /// Whether `op` (with pack_blocks) should compute C in packed blocks
 /// (`pack_c`) under its effective schedule: when its bm x bn blocks are not

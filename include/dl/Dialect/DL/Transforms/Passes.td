@@ -105,8 +105,11 @@ def ParametricVersioning
     innermost, on one thread), under a guard of its own (`dl.version_guard`;
     the copy carries `dl.version_context`): there, the copies and
     dispatches of the blocked version cost more than the whole product
-    (8^3: 1.3 us blocked, 0.3 plain). Other generic ops are lowered to plain
-    loops. Static ops are left unchanged. Run the size checks
+    (8^3: 1.3 us blocked, 0.3 plain). A convolution is blocked by
+    `dl-block-conv-layouts` (dynamic channels padded to whole blocks, its
+    output rows in blocks of 128 columns, the last one's kernels dispatched
+    with its run-time rows). Other generic ops (a convolution fused with an
+    epilogue) are lowered to plain loops. Static ops are left unchanged. Run the size checks
     (`dl-insert-size-checks`) before it: the versions are static.
 
     With `threads` > 1, the generic version is versioned on occupancy (R-Stream's
@@ -118,10 +121,11 @@ def ParametricVersioning
     assumed to pass, and a version for the context where it fails
     (`a * threads - b * t - 1 >= 0`) tries the next dimension; the last is
     sequential (`dl.sequential`). A blocked GEMM's loops run over blocks of
-    C (t = ceil(S / block)), each microkernels' work: two per thread are
-    enough (c = 2, whatever `occupancy`; a partial last block then idles a
-    thread for less of the run), and the context where the test fails is
-    `(2 * threads - 1) * block - S >= 0`; its copies into and out of the
+    C (t = ceil(S / block)), a blocked convolution's over images, blocks of
+    output channels and rows; a block is microkernels' work: two per
+    thread are enough (c = 2, whatever `occupancy`; a partial last block
+    then idles a thread for less of the run), and the context where the
+    test fails is `(2 * threads - 1) * block - S >= 0`; its copies into and out of the
     packed blocks run on one thread (a parallel region each cost more than
     they saved). Each version carries its context
     (`dl.version_context`, an integer set on the dynamic output sizes); the
@@ -173,7 +177,7 @@ def BlockConvLayouts : Pass<"dl-block-conv-layouts", "::mlir::func::FuncOp"> {
   let summary = "Run plain-layout convolutions in the blocked layout";
   let description = [{
     Rewrites every `dl.conv2d` in the plain layout (`NCHW` input, `KCRS`
-    filter) with static sizes into `dl.pack` of its input and filter into
+    filter) into `dl.pack` of its input and filter into
     fresh buffers in the blocked layouts (`NCHW{c}c`, `KCRS{c}c{k}k`), the
     same convolution on them, and `dl.unpack` of its result into the
     original output. Only the blocked form has the batch-reduce GEMM band
@@ -219,7 +223,17 @@ def BlockConvLayouts : Pass<"dl-block-conv-layouts", "::mlir::func::FuncOp"> {
     `dl.conv2d`). One output channel of a 64-channel 56x56 3x3 convolution
     ran at 11.5 GFLOPS blocked (kernel rows of one float; the plain loops
     0.55, oneDNN 12.7), at 63-70 vectorized along its pixels. Otherwise (a
-    row of one column) it is blocked, with a remark.
+    row of one column, or rows of a dynamic width) it is blocked, with a
+    remark.
+
+    Any size may be dynamic (`dl-parametric-versioning` leaves such a
+    convolution as its generic version): the blocked copies are allocated
+    at the plain buffers' sizes, dynamic channels take blocks of the limit
+    (`ceil(C / block)` of them, the last one padded), and
+    `convert-dl-to-affine` runs an output row of a dynamic width in blocks
+    of 128 columns whose last one's kernels take their rows at run time. A
+    version's occupancy decision (`dl.parallel_depth`, `dl.sequential`)
+    goes to the copies of its activations too.
 
     Between convolutions the activations stay blocked. Along each block's
     ops, the pass tracks which plain buffers have an up-to-date blocked copy
@@ -253,7 +267,8 @@ def BlockConvLayouts : Pass<"dl-block-conv-layouts", "::mlir::func::FuncOp"> {
     memref.dealloc ...
     ```
   }];
-  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::memref::MemRefDialect"];
   let options = [
     Option<"blockC", "block-c", "int64_t", /*default=*/"0",
            "Largest block of input channels (the microkernel's reduction; "
@@ -1158,7 +1173,10 @@ def OutlineMicrokernels
     the batch's A and B blocks should stay in cache between tiles: while
     one call would read more than `max-batch-bytes` of them, the outermost
     batch loop stays around the call instead (a single batch loop is never
-    split; `batch_blocks` and schedules tile it beforehand).
+    split; `batch_blocks` and schedules tile it beforehand). So does a
+    batch loop that moves a block by a dynamic stride (the filter rows of a
+    convolution whose input width is dynamic), with the batch loops outside
+    it: the kernel's batch strides and offsets are static.
     When the op right before the outlined loops is a nest storing `0.0`
     into exactly the block of `C` the kernel computes (the per-tile
     initialization of `convert-dl-to-affine`; checked on the linearized
