@@ -74,9 +74,12 @@ dl::chooseConvChannelBlocks(Conv2DOp op, int64_t blockC, int64_t blockK) {
   int64_t vectorFloats = std::max<int64_t>(1, blockK / 4);
   bool dynamicRows =
       ShapedType::isDynamic(output[2]) || ShapedType::isDynamic(output[3]);
-  // A few output channels: the output pixels fill the vectors instead.
-  if (!dynamicRows && !ShapedType::isDynamic(outChannels) &&
-      vectorizesPixels(outChannels, output[3], vectorFloats))
+  // A few output channels: the output pixels fill the vectors instead
+  // (pixel_vectors needs static sizes).
+  bool isStatic = op.getInput().getType().hasStaticShape() &&
+                  op.getFilter().getType().hasStaticShape() &&
+                  op.getOutput().getType().hasStaticShape();
+  if (isStatic && vectorizesPixels(outChannels, output[3], vectorFloats))
     return std::nullopt;
   // Dynamic channels take whole blocks of the limit, the last one padded.
   int64_t cb = ShapedType::isDynamic(channels)

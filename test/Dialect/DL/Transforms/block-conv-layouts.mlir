@@ -355,6 +355,10 @@ func.func @plain_with_epilogue(%in: memref<1x32x8x8xf32>, %f: memref<32x32x3x3xf
 // CHECK: %[[FCB:.+]] = affine.apply #[[BLOCKS]]()[%[[FC]]]
 // CHECK: memref.alloc(%[[KB]], %[[FCB]], %{{.+}}, %{{.+}}) : memref<?x?x?x?x32x32xf32>
 // CHECK: dl.conv2d {{.*}} outs(%{{.+}} : memref<?x?x?x?x32xf32>)
+// A static output of 3 channels, its input and filter dynamic: blocked
+// (pixel_vectors needs static sizes).
+// CHECK: dl.conv2d {{.*}} outs(%{{.+}} : memref<1x1x7x7x3xf32>)
+// CHECK-NOT: pixel_vectors
 func.func @dynamic_images_and_rows(%in: memref<?x8x?x?xf32>, %f: memref<16x8x3x3xf32>,
                                    %out: memref<?x16x?x?xf32>,
                                    %f1: memref<1x8x3x3xf32>, %out1: memref<?x1x?x?xf32>) {
@@ -365,7 +369,8 @@ func.func @dynamic_images_and_rows(%in: memref<?x8x?x?xf32>, %f: memref<16x8x3x3
 }
 
 func.func @dynamic_channels(%in: memref<?x?x?x?xf32>, %f: memref<?x?x?x?xf32>,
-                            %out: memref<?x?x?x?xf32>) {
+                            %out: memref<?x?x?x?xf32>, %out3: memref<1x3x7x7xf32>) {
   dl.conv2d ins(%in, %f : memref<?x?x?x?xf32>, memref<?x?x?x?xf32>) outs(%out : memref<?x?x?x?xf32>)
+  dl.conv2d ins(%in, %f : memref<?x?x?x?xf32>, memref<?x?x?x?xf32>) outs(%out3 : memref<1x3x7x7xf32>)
   return
 }
