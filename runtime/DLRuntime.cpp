@@ -269,16 +269,20 @@ extern "C" const char *dl_runtime_target(void) { return "none"; }
 // them with munmap, so every call would page-fault its buffers in anew (a
 // third of the time of a 128x2048x4096 GEMM). The dl-to-llvm pipeline lowers
 // memref.alloc/dealloc to the generic functions below (MLIR's
-// `use-generic-functions`), which keep a few large freed blocks per thread
-// and hand them out again: every block from glibc's default mmap threshold
-// (128 KiB) up, so also the few-hundred-KiB packed and padded activations of
-// a convolution (a 56x56x64 one spent 2 of its 5 ms in page faults). Written
+// `use-generic-functions`), which keep a few freed blocks per thread and
+// hand them out again: every block from 4 KiB up, so also the few-hundred-KiB
+// packed and padded activations of a convolution (a 56x56x64 one spent 2 of
+// its 5 ms in page faults), and the tens of KiB of a small GEMM's packed
+// blocks, which glibc's free merges into chunks past its consolidation
+// threshold (64 KiB) and then sweeps its fast bins on every call (a 31^3
+// GEMM with dynamic sizes: 3.1 us a call with blocks from 128 KiB cached,
+// 1.4-1.8 with blocks from 4 KiB). Written
 // here because the allocator must live in the library the generated code
 // links against; blocks carry their size in a header so free knows it.
 
 namespace {
 constexpr size_t kHeaderBytes = 64; // Keeps the user pointer 64-byte aligned.
-constexpr size_t kCachedMinBytes = size_t(128) << 10;
+constexpr size_t kCachedMinBytes = size_t(4) << 10;
 constexpr int kCacheSlots = 8;
 
 struct ScratchCache {
