@@ -358,6 +358,22 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
       // schedule, 1 thread.)
       ArrayRef<OpFoldResult> channelBounds =
           ArrayRef(bounds).drop_front(pos[C]);
+      // The band's (c, k) loops at filter row `row` and column `tap`,
+      // output column `column` (of block `columnBlock` of a dynamic output
+      // width, if any).
+      auto buildChannelLoops = [&](OpBuilder &b, Location l,
+                                   ValueRange outerIvs, Value row, Value tap,
+                                   Value column, Value columnBlock) {
+        buildNest(b, l, channelBounds,
+                  [&](OpBuilder &nb, Location nl, ValueRange inner) {
+                    SmallVector<Value> ivs(outerIvs);
+                    ivs.append({row, tap, column});
+                    llvm::append_range(ivs, inner);
+                    if (columnBlock)
+                      ivs.push_back(columnBlock);
+                    body(nb, nl, ivs);
+                  });
+      };
       Value outWidth = dyn_cast<Value>(outSizes[3]);
       // The band of block `columnBlock` of a dynamic output width: (ow, c,
       // k), ow to min(kMaxKernelRows, OW - columnBlock * kMaxKernelRows).
@@ -375,14 +391,8 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
             b, l, ValueRange{}, b.getConstantAffineMap(0),
             ValueRange{columnBlock, outWidth}, upper, 1, ValueRange{},
             [&](OpBuilder &cb, Location cl, Value column, ValueRange) {
-              buildNest(cb, cl, channelBounds,
-                        [&](OpBuilder &nb, Location nl, ValueRange inner) {
-                          SmallVector<Value> ivs(outerIvs);
-                          ivs.append({row, tap, column});
-                          llvm::append_range(ivs, inner);
-                          ivs.push_back(columnBlock);
-                          body(nb, nl, ivs);
-                        });
+              buildChannelLoops(cb, cl, outerIvs, row, tap, column,
+                                columnBlock);
               affine::AffineYieldOp::create(cb, cl);
             });
       };
@@ -427,13 +437,8 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
             AffineForOp::create(
                 rb, rl, run.firstColumn, run.endColumn, 1, ValueRange{},
                 [&](OpBuilder &cb, Location cl, Value column, ValueRange) {
-                  buildNest(cb, cl, channelBounds,
-                            [&](OpBuilder &nb, Location nl, ValueRange inner) {
-                              SmallVector<Value> ivs(outerIvs);
-                              ivs.append({row, tap, column});
-                              llvm::append_range(ivs, inner);
-                              body(nb, nl, ivs);
-                            });
+                  buildChannelLoops(cb, cl, outerIvs, row, tap, column,
+                                    Value());
                   affine::AffineYieldOp::create(cb, cl);
                 });
           };

@@ -22,7 +22,6 @@ Conv versioned_conv, generic_conv, generic_conv_strided;
   buf, buf, 0, n, c, h, w, (c) * (h) * (w), (h) * (w), w, 1
 
 enum { K = 40, N = 96 }; /* versioned_gemm's */
-enum { CI = 3, H = 6, W = 5, CO = 8, R = 3, OH = 3, OW = 3 };
 
 static float value(int64_t i) { return (float)((i * 37 + 11) % 19) - 9.0f; }
 
@@ -60,52 +59,12 @@ static int checkGemm(Gemm *gemm, const char *name, int64_t m, int64_t n,
   return ok;
 }
 
-static int checkConv(int64_t n) {
-  int64_t xs = n * CI * H * W, ys = n * CO * OH * OW;
-  float *x = malloc(sizeof(float) * (xs ? xs : 1));
-  float *w = malloc(sizeof(float) * CO * CI * R * R);
-  float *y = malloc(sizeof(float) * (ys ? ys : 1));
-  for (int64_t i = 0; i < xs; ++i)
-    x[i] = value(i);
-  for (int64_t i = 0; i < CO * CI * R * R; ++i)
-    w[i] = value(i + 3) * 0.25f;
-  for (int64_t i = 0; i < ys; ++i)
-    y[i] = NAN;
-  versioned_conv(PASS4(x, n, CI, H, W), PASS4(w, CO, CI, R, R),
-                 PASS4(y, n, CO, OH, OW));
-  int ok = 1;
-  for (int64_t i = 0; i < ys && ok; ++i) {
-    int64_t ow = i % OW, oh = i / OW % OH, co = i / (OW * OH) % CO,
-            img = i / (OW * OH * CO);
-    double sum = 0.0;
-    for (int64_t ci = 0; ci < CI; ++ci)
-      for (int64_t r = 0; r < R; ++r)
-        for (int64_t s = 0; s < R; ++s) {
-          int64_t ih = oh * 2 - 1 + r, iw = ow * 2 - 1 + s;
-          if (ih < 0 || ih >= H || iw < 0 || iw >= W)
-            continue;
-          sum += (double)x[((img * CI + ci) * H + ih) * W + iw] *
-                 w[((co * CI + ci) * R + r) * R + s];
-        }
-    if (!(fabs(sum - y[i]) <= 1e-3 * (1.0 + fabs(sum)))) {
-      printf("conv N=%lld: element %lld = %g, expected %g\n", (long long)n,
-             (long long)i, y[i], sum);
-      ok = 0;
-    }
-  }
-  free(x);
-  free(w);
-  free(y);
-  return ok;
-}
-
-/* The generic convolutions: GCI -> GCO channels, 3x3, padding 1, the
- * output starting as NaN (an element not computed is wrong). */
-enum { GCI = 19, GCO = 33 };
-static int checkGenericConv(Conv *conv, const char *name, int64_t stride,
-                            int64_t n, int64_t h, int64_t w) {
+/* A convolution from ci to co channels, 3x3, padding 1, at n images of
+ * h x w, its output starting as NaN (an element not computed is wrong). */
+static int checkConv(Conv *conv, const char *name, int64_t ci, int64_t co,
+                     int64_t stride, int64_t n, int64_t h, int64_t w) {
   int64_t oh = (h - 1) / stride + 1, ow = (w - 1) / stride + 1;
-  int64_t xs = n * GCI * h * w, ys = n * GCO * oh * ow, ws = GCO * GCI * 9;
+  int64_t xs = n * ci * h * w, ys = n * co * oh * ow, ws = co * ci * 9;
   float *x = malloc(sizeof(float) * (xs ? xs : 1));
   float *f = malloc(sizeof(float) * ws);
   float *y = malloc(sizeof(float) * (ys ? ys : 1));
@@ -115,21 +74,20 @@ static int checkGenericConv(Conv *conv, const char *name, int64_t stride,
     f[i] = value(i + 3) * 0.25f;
   for (int64_t i = 0; i < ys; ++i)
     y[i] = NAN;
-  conv(PASS4(x, n, GCI, h, w), PASS4(f, GCO, GCI, 3, 3),
-       PASS4(y, n, GCO, oh, ow));
+  conv(PASS4(x, n, ci, h, w), PASS4(f, co, ci, 3, 3), PASS4(y, n, co, oh, ow));
   int ok = 1;
   for (int64_t i = 0; i < ys && ok; ++i) {
-    int64_t col = i % ow, row = i / ow % oh, co = i / (ow * oh) % GCO,
-            img = i / (ow * oh * GCO);
+    int64_t col = i % ow, row = i / ow % oh, k = i / (ow * oh) % co,
+            img = i / (ow * oh * co);
     double sum = 0.0;
-    for (int64_t ci = 0; ci < GCI; ++ci)
+    for (int64_t c = 0; c < ci; ++c)
       for (int64_t r = 0; r < 3; ++r)
         for (int64_t s = 0; s < 3; ++s) {
           int64_t ih = row * stride - 1 + r, iw = col * stride - 1 + s;
           if (ih < 0 || ih >= h || iw < 0 || iw >= w)
             continue;
-          sum += (double)x[((img * GCI + ci) * h + ih) * w + iw] *
-                 f[((co * GCI + ci) * 3 + r) * 3 + s];
+          sum += (double)x[((img * ci + c) * h + ih) * w + iw] *
+                 f[((k * ci + c) * 3 + r) * 3 + s];
         }
     if (!(fabs(sum - y[i]) <= 1e-3 * (1.0 + fabs(sum)))) {
       printf("%s N=%lld H=%lld W=%lld: element %lld = %g, expected %g\n", name,
@@ -168,7 +126,7 @@ int main(void) {
   sizes = 0;
   ok = 1;
   for (int64_t n = 0; n <= 20; ++n, ++sizes)
-    ok &= checkConv(n);
+    ok &= checkConv(versioned_conv, "conv", 3, 8, 2, n, 6, 5);
   printf("conv: %d sizes %s\n", sizes, ok ? "ok" : "FAILED");
   /* Output widths on both sides of each block of 128 columns, images and
    * rows below and above the threads. */
@@ -179,13 +137,13 @@ int main(void) {
   for (unsigned i = 0; i < 3; ++i)
     for (unsigned j = 0; j < 2; ++j)
       for (unsigned k = 0; k < 8; ++k, ++sizes) {
-        ok &= checkGenericConv(generic_conv, "generic conv", 1, images[i],
-                               heights[j], widths[k]);
+        ok &= checkConv(generic_conv, "generic conv", 19, 33, 1, images[i],
+                        heights[j], widths[k]);
         /* Strided: widths * 2 - 1 and * 2 give the same output widths. */
-        ok &= checkGenericConv(generic_conv_strided, "generic conv strided", 2,
-                               images[i], heights[j], 2 * widths[k] - 1);
-        ok &= checkGenericConv(generic_conv_strided, "generic conv strided", 2,
-                               images[i], heights[j], 2 * widths[k]);
+        ok &= checkConv(generic_conv_strided, "generic conv strided", 19, 33, 2,
+                        images[i], heights[j], 2 * widths[k] - 1);
+        ok &= checkConv(generic_conv_strided, "generic conv strided", 19, 33, 2,
+                        images[i], heights[j], 2 * widths[k]);
       }
   printf("generic conv: %d sizes %s\n", sizes, ok ? "ok" : "FAILED");
   return 0;
