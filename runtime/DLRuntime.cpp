@@ -276,9 +276,9 @@ extern "C" const char *dl_runtime_target(void) { return "none"; }
 // blocks, which glibc's free merges into chunks past its consolidation
 // threshold (64 KiB) and then sweeps its fast bins on every call (a 31^3
 // GEMM with dynamic sizes: 3.1 us a call with blocks from 128 KiB cached,
-// 1.4-1.8 with blocks from 4 KiB). Written
-// here because the allocator must live in the library the generated code
-// links against; blocks carry their size in a header so free knows it.
+// 1.4-1.8 with blocks from 4 KiB). Written here because the allocator must
+// live in the library the generated code links against; blocks carry their
+// size in a header so free knows it.
 
 namespace {
 constexpr size_t kHeaderBytes = 64; // Keeps the user pointer 64-byte aligned.

@@ -2,9 +2,9 @@
 //
 // The pass `dl-block-conv-layouts`: a plain-layout (NCHW/KCRS) dl.conv2d
 // (any of its sizes may be dynamic) becomes dl.pack of its input and
-// filter, the blocked
-// convolution, and dl.unpack of its result; one with a few output channels
-// stays plain, marked `pixel_vectors` (vectorized along its output pixels). The
+// filter, the blocked convolution, and dl.unpack of its result; one with a
+// few output channels stays plain, marked `pixel_vectors` (vectorized along
+// its output pixels). The
 // blocked form is the one whose inner band is a batch-reduce GEMM, so the
 // scheduling passes and the microkernel outlining apply to convolutions written
 // in the plain layout too. Between convolutions the activations then stay

@@ -76,9 +76,8 @@ decideOccupancyVersions(MemRefType output, ArrayRef<int64_t> loopBlocks,
     // fails: t = ceil(S / block) <= y = floor((a * threads - 1) / b), that
     // is y * block - S >= 0. An iteration over a block of a GEMM's C (or
     // of a convolution's output channels) is microkernels' work: two per
-    // thread are enough, and keep a partial
-    // last block from idling a thread for most of the run (65 rows at 2
-    // threads: blocks of 64 and 1 rows).
+    // thread are enough, and keep a partial last block from idling a thread
+    // for most of the run (65 rows at 2 threads: blocks of 64 and 1 rows).
     Occupancy needed = block > 1 ? Occupancy{2, 1} : occupancy;
     if (!output.isDynamicDim(d)) {
       int64_t trips = llvm::divideCeilSigned(output.getDimSize(d), block);
@@ -331,9 +330,9 @@ void dl::versionGeneric(Operation *op, StringRef reason,
                         const GenericVersionOptions &options) {
   auto matmul = dyn_cast<MatmulOp>(op);
   bool blocked = matmul && canBlockGenericGemm(matmul);
-  // A convolution dl-block-conv-layouts will block (static channels and
-  // filter): its kernels run over the output rows in blocks, the last one
-  // of a run-time size.
+  // A convolution dl-block-conv-layouts will block (whatever its dynamic
+  // sizes): its nest's outer loops run over images, blocks of output
+  // channels and rows.
   auto conv = dyn_cast<Conv2DOp>(op);
   std::optional<ConvChannelBlocks> convBlocks;
   if (conv && hasBlockableLayout(conv)) {

@@ -109,8 +109,9 @@ def ParametricVersioning
     `dl-block-conv-layouts` (dynamic channels padded to whole blocks, its
     output rows in blocks of 128 columns, the last one's kernels dispatched
     with its run-time rows). Other generic ops (a convolution fused with an
-    epilogue) are lowered to plain loops. Static ops are left unchanged. Run the size checks
-    (`dl-insert-size-checks`) before it: the versions are static.
+    epilogue) are lowered to plain loops. Static ops are left unchanged.
+    Run the size checks (`dl-insert-size-checks`) before it: the versions
+    are static.
 
     With `threads` > 1, the generic version is versioned on occupancy (R-Stream's
     placement test, ../shared/docs/papers/002-parametric-versioning.md
@@ -125,9 +126,9 @@ def ParametricVersioning
     output channels and rows; a block is microkernels' work: two per
     thread are enough (c = 2, whatever `occupancy`; a partial last block
     then idles a thread for less of the run), and the context where the
-    test fails is `(2 * threads - 1) * block - S >= 0`; its copies into and out of the
-    packed blocks run on one thread (a parallel region each cost more than
-    they saved). Each version carries its context
+    test fails is `(2 * threads - 1) * block - S >= 0`; a GEMM's copies
+    into and out of the packed blocks run on one thread (a parallel region
+    each cost more than they saved). Each version carries its context
     (`dl.version_context`, an integer set on the dynamic output sizes); the
     guards selecting the most specialized version that holds are built as
     a tree that never tests a constraint twice on a path, or as a chain
