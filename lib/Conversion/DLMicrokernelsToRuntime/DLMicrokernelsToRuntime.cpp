@@ -89,11 +89,15 @@ LogicalResult lowerDispatch(GemmDispatchOp op, SymbolTable &symbols) {
   // Run-time sizes, when given, replace the static m, n, k.
   for (Value size : op.getSizes())
     args.push_back(toI64(b, loc, size));
-  SmallVector<uint64_t> constants = {op.getLda(), op.getLdb(), op.getLdc()};
   if (op.getSizes().empty())
-    constants.insert(constants.begin(), {op.getM(), op.getN(), op.getK()});
-  for (uint64_t v : constants)
-    args.push_back(i64Constant(b, loc, v));
+    for (uint64_t size : {op.getM(), op.getN(), op.getK()})
+      args.push_back(i64Constant(b, loc, size));
+  // Run-time leading dimensions, when given, replace the static ones.
+  for (Value leadingDim : op.getLeadingDims())
+    args.push_back(toI64(b, loc, leadingDim));
+  if (op.getLeadingDims().empty())
+    for (uint64_t leadingDim : {*op.getLda(), *op.getLdb(), *op.getLdc()})
+      args.push_back(i64Constant(b, loc, leadingDim));
   if (op.getStrideA()) {
     args.push_back(i64Constant(b, loc, *op.getStrideA()));
     args.push_back(i64Constant(b, loc, *op.getStrideB()));

@@ -613,8 +613,7 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
                 storeAt(b, l, arith::AddFOp::create(b, l, c, product),
                         op.getC(), ivs, ij);
               });
-    if (!alphaValue && !op.getTransposeA() && !op.getTransposeB() &&
-        !op.hasBlockedB() && !columnsInnermost)
+    if (op.hasPlainGemmBand() && !columnsInnermost)
       tagGemmBand(rewriter, bandIv);
     epilogue.applyToOutput(rewriter, loc);
     return finish();

@@ -72,3 +72,23 @@ func.func @runtime_sizes(%m: index, %n: index, %k: index) -> i64 {
   %s = dl.gemm_dispatch sizes(%m, %n, %k) {m = 8, n = 16, k = 4, lda = 4, ldb = 16, ldc = 16, stride_a = 32, stride_b = 64}
   return %s : i64
 }
+
+// -----
+
+// Run-time leading dimensions replace the static lda, ldb, ldc (a GEMM of
+// dynamic sizes on its operands in place).
+// CHECK-LABEL: func.func @runtime_leading_dims
+// CHECK-SAME: (%[[M:.*]]: index, %[[N:.*]]: index, %[[K:.*]]: index, %[[LDA:.*]]: index, %[[LDB:.*]]: index, %[[LDC:.*]]: index)
+// CHECK-DAG: %[[MI:.*]] = arith.index_cast %[[M]] : index to i64
+// CHECK-DAG: %[[NI:.*]] = arith.index_cast %[[N]] : index to i64
+// CHECK-DAG: %[[KI:.*]] = arith.index_cast %[[K]] : index to i64
+// CHECK-DAG: %[[LDAI:.*]] = arith.index_cast %[[LDA]] : index to i64
+// CHECK-DAG: %[[LDBI:.*]] = arith.index_cast %[[LDB]] : index to i64
+// CHECK-DAG: %[[LDCI:.*]] = arith.index_cast %[[LDC]] : index to i64
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 1 : i64
+// CHECK: call @dl_gemm_dispatch(%[[MI]], %[[NI]], %[[KI]], %[[LDAI]], %[[LDBI]], %[[LDCI]], %[[ZERO]])
+func.func @runtime_leading_dims(%m: index, %n: index, %k: index, %lda: index,
+                                %ldb: index, %ldc: index) -> i64 {
+  %s = dl.gemm_dispatch sizes(%m, %n, %k) leading_dims(%lda, %ldb, %ldc) {m = 64, n = 64, k = 64, beta_zero}
+  return %s : i64
+}

@@ -1714,6 +1714,30 @@ func.func @dispatch_zero_size() {
 
 // -----
 
+func.func @dispatch_two_leading_dims(%m: index) {
+  // expected-error @+1 {{'dl.gemm_dispatch' op expected three run-time leading dimensions (lda, ldb, ldc), got 2}}
+  %k = dl.gemm_dispatch leading_dims(%m, %m) {m = 8, n = 16, k = 4}
+  return
+}
+
+// -----
+
+func.func @dispatch_leading_dims_twice(%m: index) {
+  // expected-error @+1 {{'dl.gemm_dispatch' op expected the leading dimensions either as the attributes lda, ldb, ldc or as three run-time values}}
+  %k = dl.gemm_dispatch leading_dims(%m, %m, %m) {m = 8, n = 16, k = 4, lda = 4, ldb = 16, ldc = 16}
+  return
+}
+
+// -----
+
+func.func @dispatch_no_leading_dims() {
+  // expected-error @+1 {{'dl.gemm_dispatch' op expected the leading dimensions either as the attributes lda, ldb, ldc or as three run-time values}}
+  %k = dl.gemm_dispatch {m = 8, n = 16, k = 4, lda = 4}
+  return
+}
+
+// -----
+
 func.func @dispatch_two_sizes(%m: index) {
   // expected-error @+1 {{'dl.gemm_dispatch' op expected no run-time sizes or three (m, n, k), got 2}}
   %k = dl.gemm_dispatch sizes(%m, %m) {m = 8, n = 16, k = 4, lda = 4, ldb = 16, ldc = 16}

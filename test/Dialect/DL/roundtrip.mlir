@@ -486,10 +486,12 @@ func.func @microkernels(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x
 // blocked GEMM of dynamic sizes they come from.
 // CHECK-LABEL: func.func @runtime_sizes
 // CHECK: dl.gemm_dispatch sizes(%{{.*}}, %{{.*}}, %{{.*}}) {k = 4 : i64, lda = 4 : i64, ldb = 16 : i64, ldc = 16 : i64, m = 8 : i64, n = 16 : i64, stride_a = 32 : i64, stride_b = 64 : i64}
+// CHECK: dl.gemm_dispatch sizes(%{{.*}}, %{{.*}}, %{{.*}}) leading_dims(%{{.*}}, %{{.*}}, %{{.*}}) {beta_zero, k = 64 : i64, m = 64 : i64, n = 64 : i64}
 // CHECK: dl.matmul {{.*}} {batch_blocks = 4 : i64, pack_a, pack_b, pack_blocks = array<i64: 8, 16, 4>, pack_c, pad_blocks}
 func.func @runtime_sizes(%m: index, %n: index, %k: index, %a: memref<?x?xf32>,
                          %b: memref<?x?xf32>, %c: memref<?x?xf32>) {
   %s = dl.gemm_dispatch sizes(%m, %n, %k) {m = 8, n = 16, k = 4, lda = 4, ldb = 16, ldc = 16, stride_a = 32, stride_b = 64}
+  %w = dl.gemm_dispatch sizes(%m, %n, %k) leading_dims(%k, %n, %n) {m = 64, n = 64, k = 64, beta_zero}
   dl.matmul ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>) outs(%c : memref<?x?xf32>)
       {pack_a, pack_b, pack_c, pad_blocks, pack_blocks = array<i64: 8, 16, 4>, batch_blocks = 4}
   return

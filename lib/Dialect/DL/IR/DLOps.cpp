@@ -618,7 +618,17 @@ LogicalResult GemmDispatchOp::verify() {
   if (!getSizes().empty() && getSizes().size() != 3)
     return emitOpError("expected no run-time sizes or three (m, n, k), got ")
            << getSizes().size();
-  if (getLda() < getK() || getLdb() < getN() || getLdc() < getN())
+  bool staticLeadingDims = getLda() && getLdb() && getLdc();
+  if (getLeadingDims().empty() != staticLeadingDims ||
+      (!staticLeadingDims && (getLda() || getLdb() || getLdc())))
+    return emitOpError("expected the leading dimensions either as the "
+                       "attributes lda, ldb, ldc or as three run-time values");
+  if (!getLeadingDims().empty() && getLeadingDims().size() != 3)
+    return emitOpError("expected three run-time leading dimensions (lda, "
+                       "ldb, ldc), got ")
+           << getLeadingDims().size();
+  if (staticLeadingDims &&
+      (*getLda() < getK() || *getLdb() < getN() || *getLdc() < getN()))
     return emitOpError("leading dimensions must be at least the row lengths "
                        "(lda >= k, ldb >= n, ldc >= n)");
   if (getStrideA().has_value() != getStrideB().has_value())

@@ -165,17 +165,27 @@ bool putColumnsInnermost(MatmulOp op) {
   return true;
 }
 
-/// Largest GEMM, in every dimension, whose plain nest runs faster than its
-/// blocked generic version, which packs its operands and dispatches a
+/// Largest GEMM, in every dimension, whose plain loop nest runs faster than
+/// its blocked generic version, which packs its operands and dispatches a
 /// kernel per block (8^3 ran in 1.3 us blocked and 0.3 plain, 16^3 in 1.9
 /// and 2.2).
 constexpr int64_t kPlainGemmSize = 12;
 
-/// Where every size of the generic GEMM `op` may be at most kPlainGemmSize,
-/// guards a plain copy of it (columns innermost, on one thread) with that
-/// context and moves `op` to the guard's else branch. Returns whether it
-/// did.
-bool guardSmallGemm(MatmulOp op) {
+/// Largest GEMM, in every dimension, that runs as one microkernel on its
+/// operands in place (run-time sizes and leading dimensions), as the static
+/// build runs it: its operands fit the L1 and L2, so blocking them buys
+/// nothing, and the blocked version's copies cost more than the product.
+constexpr int64_t kInPlaceGemmSize = 64;
+
+/// Where every size of the generic GEMM `op` may be small, guards a plain
+/// copy of it, on one thread, with that context and moves `op` to the
+/// guard's else branch: sizes up to kInPlaceGemmSize where its plain nest is
+/// a GEMM band (one microkernel call, dispatched with run-time sizes and
+/// leading dimensions), else up to kPlainGemmSize (loops, columns
+/// innermost). Returns the sizes' bound where it did.
+std::optional<int64_t> guardSmallGemm(MatmulOp op) {
+  bool inPlace = op.hasPlainGemmBand();
+  int64_t smallSize = inPlace ? kInPlaceGemmSize : kPlainGemmSize;
   SmallVector<std::pair<Value, int64_t>> sizes = {
       {op.getC(), 0}, {op.getC(), 1}, {op.getA(), op.getTransposeA() ? 0 : 1}};
   SmallVector<std::pair<Value, int64_t>> dynamicSizes;
@@ -183,8 +193,8 @@ bool guardSmallGemm(MatmulOp op) {
     auto type = cast<MemRefType>(memref.getType());
     if (type.isDynamicDim(dim))
       dynamicSizes.push_back({memref, dim});
-    else if (type.getDimSize(dim) > kPlainGemmSize)
-      return false;
+    else if (type.getDimSize(dim) > smallSize)
+      return std::nullopt;
   }
   OpBuilder b(op);
   Location loc = op.getLoc();
@@ -194,14 +204,14 @@ bool guardSmallGemm(MatmulOp op) {
     parameters.push_back(size);
     if (!affine::isValidSymbol(size)) {
       eraseParameters(parameters);
-      return false;
+      return std::nullopt;
     }
   }
   GuardContext small;
   for (unsigned i = 0; i < parameters.size(); ++i) {
     GuardConstraint atMost(parameters.size() + 1, 0); // size - P >= 0
     atMost[i] = -1;
-    atMost.back() = kPlainGemmSize;
+    atMost.back() = smallSize;
     small.push_back(atMost);
   }
   IntegerSet set = getGuardSet(small, parameters.size(), op.getContext());
@@ -210,12 +220,13 @@ bool guardSmallGemm(MatmulOp op) {
   guard->setAttr(DLDialect::getVersionGuardAttrName(), b.getUnitAttr());
   OpBuilder then = guard.getThenBodyBuilder();
   auto plain = cast<MatmulOp>(then.clone(*op));
-  putColumnsInnermost(plain);
+  if (!inPlace)
+    putColumnsInnermost(plain);
   plain->setAttr(DLDialect::getSequentialAttrName(), b.getUnitAttr());
   plain->setAttr(DLDialect::getVersionContextAttrName(),
                  IntegerSetAttr::get(set));
   op->moveBefore(guard.getElseBlock()->getTerminator());
-  return true;
+  return smallSize;
 }
 
 /// Marks `version` with the decision of `decided`.
@@ -339,12 +350,23 @@ void dl::versionGeneric(Operation *op, StringRef reason,
     int64_t columns = microkernelColumns(options.vectorBits);
     convBlocks = chooseConvChannelBlocks(conv, columns, columns);
   }
+  // Small GEMMs keep the plain nest: the blocked version's copies and
+  // dispatches would cost more.
+  std::optional<int64_t> smallGemm;
+  if (blocked)
+    smallGemm = guardSmallGemm(matmul);
   if (options.reportFallbacks) {
     InFlightDiagnostic remark = op->emitRemark();
-    if (blocked)
+    if (blocked) {
       remark << "generic version, blocked (packed operands, kernels of "
-                "run-time sizes for the partial blocks): ";
-    else if (convBlocks) {
+                "run-time sizes for the partial blocks";
+      if (smallGemm)
+        remark << "; where every size is at most " << *smallGemm
+               << (matmul.hasPlainGemmBand()
+                       ? ", one kernel on the operands in place"
+                       : ", plain loops");
+      remark << "): ";
+    } else if (convBlocks) {
       remark << "generic version, blocked (channel blocks";
       if (ShapedType::isDynamic(getConvChannels(conv)) ||
           ShapedType::isDynamic(getConvOutChannels(conv)))
@@ -366,9 +388,6 @@ void dl::versionGeneric(Operation *op, StringRef reason,
     // The blocked nest's outer loops: images, output-channel blocks, rows.
     loopBlocks = {1, convBlocks->output, 1};
   } else if (blocked) {
-    // Small GEMMs keep the plain nest: the blocked version's copies
-    // and dispatches would cost more.
-    guardSmallGemm(matmul);
     auto [bm, bn] =
         blockGenericGemm(matmul, options.vectorBits, options.maxBatchBytes);
     loopBlocks = {bm, bn};

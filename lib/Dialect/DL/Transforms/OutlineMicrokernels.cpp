@@ -9,7 +9,9 @@
 // and the kernel's sizes, leading dimensions and batch strides are read off
 // the linearized affine accesses, so any loop order and any row-major
 // layout of the band is recognized, and nothing is trusted from the tag
-// alone. One batch loop may have bounds that vary with the loops outside
+// alone; a leading dimension that is a dynamic stride is read at run time,
+// and a trip count that is a dynamic size is bounded by the guards around
+// the band (the small version of a GEMM of dynamic sizes, in place). One batch loop may have bounds that vary with the loops outside
 // the call (a convolution's filter rows that skip its padding rows): each
 // call starts at its lower bound and takes the blocks of its iterations,
 // which lead the offset tables. Where splitting C's columns in halves makes
@@ -32,6 +34,7 @@
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IntegerSet.h"
 #include "mlir/IR/SymbolTable.h"
 
 namespace mlir {
@@ -116,6 +119,37 @@ struct Access {
     }
     return sum;
   }
+
+  /// coefficient(dim) built as a value before `b`'s insertion point, the
+  /// dynamic strides read from the memref.
+  Value coefficientValue(OpBuilder &b, Location loc, unsigned dim) const {
+    auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+    AffineExpr sum = getAffineConstantExpr(0, b.getContext());
+    SmallVector<OpFoldResult> strideValues;
+    for (auto [row, stride, value] :
+         llvm::zip(flat, strides, metadata.getStrides())) {
+      if (row[dim] == 0)
+        continue;
+      sum = sum +
+            getAffineSymbolExpr(strideValues.size(), b.getContext()) * row[dim];
+      strideValues.push_back(ShapedType::isDynamic(stride)
+                                 ? OpFoldResult(value)
+                                 : OpFoldResult(b.getIndexAttr(stride)));
+    }
+    return getValueOrCreateConstantIndexOp(
+        b, loc,
+        affine::makeComposedFoldedAffineApply(
+            b, loc, AffineMap::get(0, strideValues.size(), sum), strideValues));
+  }
+};
+
+/// A leading dimension of a kernel's operand: a constant, or the
+/// coefficient of band dimension `dim` in `access` (a multiple of a dynamic
+/// stride), read at run time.
+struct LeadingDim {
+  std::optional<int64_t> constant;
+  const Access *access = nullptr;
+  unsigned dim = 0;
 };
 
 /// A batch loop whose bounds vary with the loops outside the call: every
@@ -144,10 +178,92 @@ static std::optional<VariableBatchLoop> getVariableBatchLoop(AffineForOp loop) {
   return VariableBatchLoop{loop, *first, *last};
 }
 
+/// Whether `a` and `b` are the same size: one value, or the same dimension
+/// of one memref read by two memref.dim ops.
+static bool isSameSize(Value a, Value b) {
+  if (a == b)
+    return true;
+  auto dimA = a.getDefiningOp<memref::DimOp>();
+  auto dimB = b.getDefiningOp<memref::DimOp>();
+  if (!dimA || !dimB || dimA.getSource() != dimB.getSource())
+    return false;
+  std::optional<int64_t> indexA = dimA.getConstantIndex();
+  std::optional<int64_t> indexB = dimB.getConstantIndex();
+  return indexA && indexA == indexB;
+}
+
+/// The least bound `c` that a constraint `c - size >= 0` (or `size == c`)
+/// of an affine.if around `op`, whose then region holds it, puts on `size`
+/// (a version of an op for small sizes, under its guard).
+static std::optional<int64_t> getGuardedBound(Operation *op, Value size) {
+  std::optional<int64_t> least;
+  for (Operation *inner = op, *parent = op->getParentOp(); parent;
+       inner = parent, parent = parent->getParentOp()) {
+    auto guard = dyn_cast<affine::AffineIfOp>(parent);
+    if (!guard || inner->getParentRegion() != &guard.getThenRegion())
+      continue;
+    IntegerSet set = guard.getIntegerSet();
+    unsigned numVars = set.getNumDims() + set.getNumSymbols();
+    for (auto [i, constraint] : llvm::enumerate(set.getConstraints())) {
+      SmallVector<int64_t> flat;
+      if (failed(getFlattenedAffineExpr(constraint, set.getNumDims(),
+                                        set.getNumSymbols(), &flat)) ||
+          flat.size() != numVars + 1)
+        continue;
+      // One variable, with coefficient -1 (or +-1 in an equality).
+      std::optional<unsigned> var;
+      for (unsigned v = 0; v < numVars; ++v)
+        if (flat[v] != 0)
+          var = var ? numVars : v;
+      if (!var || *var == numVars || !isSameSize(guard.getOperand(*var), size))
+        continue;
+      std::optional<int64_t> bound;
+      if (flat[*var] == -1)
+        bound = flat.back();
+      else if (flat[*var] == 1 && set.isEq(i))
+        bound = -flat.back();
+      if (bound)
+        least = std::min(least.value_or(*bound), *bound);
+    }
+  }
+  return least;
+}
+
+/// The size `loop` runs to: the value of its upper bound when that is one
+/// operand (composed with the affine.apply ops of its operands), else null.
+static Value getUpperBoundSize(AffineForOp loop) {
+  AffineMap map = loop.getUpperBoundMap();
+  SmallVector<Value> operands(loop.getUpperBoundOperands());
+  affine::fullyComposeAffineMapAndOperands(&map, &operands);
+  if (map.getNumResults() != 1)
+    return nullptr;
+  if (auto dim = dyn_cast<AffineDimExpr>(map.getResult(0)))
+    return operands[dim.getPosition()];
+  if (auto symbol = dyn_cast<AffineSymbolExpr>(map.getResult(0)))
+    return operands[map.getNumDims() + symbol.getPosition()];
+  return nullptr;
+}
+
+/// Whether loops `a` and `b` run the same iterations: equal constant lower
+/// bounds and steps, and upper bounds of one size (a constant, or the same
+/// value).
+static bool haveSameIterations(AffineForOp a, AffineForOp b) {
+  if (!a.hasConstantLowerBound() || !b.hasConstantLowerBound() ||
+      a.getConstantLowerBound() != b.getConstantLowerBound() ||
+      a.getStepAsInt() != b.getStepAsInt())
+    return false;
+  if (a.hasConstantUpperBound() || b.hasConstantUpperBound())
+    return a.hasConstantUpperBound() && b.hasConstantUpperBound() &&
+           a.getConstantUpperBound() == b.getConstantUpperBound();
+  Value sizeA = getUpperBoundSize(a), sizeB = getUpperBoundSize(b);
+  return sizeA && sizeB && isSameSize(sizeA, sizeB);
+}
+
 /// The largest trip count of `loop` with a constant lower bound whose upper
 /// bound (composed with the affine.apply ops of its operands) is a minimum
-/// with a constant among its results, or a remainder `e mod c`. Written
-/// here because MLIR's getBoundForAffineExpr takes no `mod`.
+/// with a constant among its results, a remainder `e mod c`, or a size the
+/// guards around the loop bound. Written here because MLIR's
+/// getBoundForAffineExpr takes no `mod` and no guard.
 static std::optional<int64_t> getConstantTripBound(AffineForOp loop) {
   if (!loop.hasConstantLowerBound())
     return std::nullopt;
@@ -163,6 +279,11 @@ static std::optional<int64_t> getConstantTripBound(AffineForOp loop) {
              binary && binary.getKind() == AffineExprKind::Mod)
       if (auto divisor = dyn_cast<AffineConstantExpr>(binary.getRHS()))
         bound = divisor.getValue() - 1;
+    if (auto dim = dyn_cast<AffineDimExpr>(result))
+      bound = getGuardedBound(loop, operands[dim.getPosition()]);
+    if (auto symbol = dyn_cast<AffineSymbolExpr>(result))
+      bound = getGuardedBound(
+          loop, operands[map.getNumDims() + symbol.getPosition()]);
     if (bound)
       upper = std::min(upper.value_or(*bound), *bound);
   }
@@ -197,7 +318,7 @@ private:
   /// Creates the dispatch, the branch and the invoke; with a `zeroFill`, the
   /// kernel does not read C (beta = 0) and the fill moves to the fallback.
   void rewrite(const Access &a, const Access &b, const Access &c,
-               ArrayRef<unsigned> mnk, ArrayRef<int64_t> lds,
+               ArrayRef<unsigned> mnk, ArrayRef<LeadingDim> lds,
                AffineForOp zeroFill);
   /// The dimension of leaf `v` in the expanded accesses.
   unsigned leafDim(Value v) const {
@@ -476,26 +597,29 @@ LogicalResult BandOutliner::run(std::string &reason) {
       std::optional<int64_t> coefficient = access.coefficient(dim);
       return coefficient && (trip == 1 || *coefficient == expected);
     };
+    // A leading dimension that multiplies a dynamic stride is read at run
+    // time: the rows of a memref do not overlap, so it is at least the row
+    // length of the in-bounds accesses.
     auto leadingDim = [](const Access &access, unsigned dim, int64_t trip,
-                         int64_t rowLength) -> std::optional<int64_t> {
+                         int64_t rowLength) -> std::optional<LeadingDim> {
       std::optional<int64_t> coefficient = access.coefficient(dim);
-      if (!coefficient)
-        return std::nullopt;
       if (trip == 1)
-        return std::max(*coefficient, rowLength);
+        return LeadingDim{std::max(coefficient.value_or(0), rowLength)};
+      if (!coefficient)
+        return LeadingDim{std::nullopt, &access, dim};
       if (*coefficient < rowLength)
         return std::nullopt;
-      return coefficient;
+      return LeadingDim{coefficient};
     };
     if (!is(*c, nDim, n, 1) || !is(*c, kDim, k, 0))
       continue;
-    std::optional<int64_t> ldc = leadingDim(*c, mDim, m, n);
+    std::optional<LeadingDim> ldc = leadingDim(*c, mDim, m, n);
     for (auto [a, b] : {std::pair(&*x, &*y), std::pair(&*y, &*x)}) {
       if (!ldc || !is(*a, kDim, k, 1) || !is(*a, nDim, n, 0) ||
           !is(*b, nDim, n, 1) || !is(*b, mDim, m, 0))
         continue;
-      std::optional<int64_t> lda = leadingDim(*a, mDim, m, k);
-      std::optional<int64_t> ldb = leadingDim(*b, kDim, k, n);
+      std::optional<LeadingDim> lda = leadingDim(*a, mDim, m, k);
+      std::optional<LeadingDim> ldb = leadingDim(*b, kDim, k, n);
       if (!lda || !ldb)
         continue;
       // LIBXSMM 1.17's batch-reduce kernel runs the whole batch inside each
@@ -548,8 +672,7 @@ canonicalBox(SmallVector<std::pair<int64_t, int64_t>> axes) {
 
 AffineForOp BandOutliner::matchZeroFill(const Access &c,
                                         ArrayRef<unsigned> mnk) {
-  if (llvm::is_contained(runtimeTrips, true))
-    return nullptr;
+  bool runtimeSizes = llvm::is_contained(runtimeTrips, true);
   Operation *outermost = batch.empty() ? band : batch.front();
   auto fill = dyn_cast_or_null<AffineForOp>(outermost->getPrevNode());
   if (!fill)
@@ -565,8 +688,9 @@ AffineForOp BandOutliner::matchZeroFill(const Access &c,
       store.getMemRef() != c.memref)
     return nullptr;
   for (AffineForOp loop : fillLoops)
-    if (!loop.hasConstantBounds() || loop.getConstantLowerBound() != 0 ||
-        loop.getStepAsInt() != 1)
+    if (!loop.hasConstantLowerBound() || loop.getConstantLowerBound() != 0 ||
+        loop.getStepAsInt() != 1 ||
+        (!runtimeSizes && !loop.hasConstantUpperBound()))
       return nullptr;
 
   // The fill's linear offset over (its loops, then the band's leaves): its
@@ -589,6 +713,36 @@ AffineForOp BandOutliner::matchZeroFill(const Access &c,
         numFill + (llvm::find(leaves, operand) - leaves.begin()), ctx));
   }
   unsigned numDims = numFill + leaves.size();
+  // With run-time sizes (and strides), the fill's loops must be the band's
+  // M and N loops (the same iterations) and its index C's.
+  if (runtimeSizes) {
+    if (numFill != 2)
+      return nullptr;
+    for (auto [first, second] :
+         {std::pair(mnk[0], mnk[1]), std::pair(mnk[1], mnk[0])}) {
+      if (!haveSameIterations(fillLoops[0], loops[first]) ||
+          !haveSameIterations(fillLoops[1], loops[second]))
+        continue;
+      SmallVector<AffineExpr> toBand = {getAffineDimExpr(first, ctx),
+                                        getAffineDimExpr(second, ctx)};
+      for (unsigned leaf = 0; leaf < leaves.size(); ++leaf)
+        toBand.push_back(getAffineDimExpr(3 + leaf, ctx));
+      auto sameIndex = [&](auto pair) {
+        auto [result, expected] = pair;
+        AffineExpr index =
+            result
+                .replaceDimsAndSymbols(
+                    ArrayRef(replacements).take_front(map.getNumDims()),
+                    ArrayRef(replacements).drop_front(map.getNumDims()))
+                .replaceDims(toBand);
+        return simplifyAffineExpr(index, toBand.size() + 1, 0) ==
+               simplifyAffineExpr(expected, toBand.size() + 1, 0);
+      };
+      if (llvm::all_of(llvm::zip(map.getResults(), c.index), sameIndex))
+        return fill;
+    }
+    return nullptr;
+  }
   SmallVector<int64_t> fillOffset(numDims + 1, 0);
   for (auto [result, stride] : llvm::zip(map.getResults(), c.strides)) {
     SmallVector<int64_t> flat;
@@ -624,7 +778,7 @@ AffineForOp BandOutliner::matchZeroFill(const Access &c,
 }
 
 void BandOutliner::rewrite(const Access &a, const Access &b, const Access &c,
-                           ArrayRef<unsigned> mnk, ArrayRef<int64_t> lds,
+                           ArrayRef<unsigned> mnk, ArrayRef<LeadingDim> lds,
                            AffineForOp zeroFill) {
   Operation *outermost = batch.empty() ? band : batch.front();
   Location loc = band.getLoc();
@@ -691,13 +845,25 @@ void BandOutliner::rewrite(const Access &a, const Access &b, const Access &c,
                            tripCounts[mnk[2]], count, vectorBits, l1Bytes)
           : tripCounts[mnk[1]];
 
+  // Leading dimensions are attributes, or all three values when one is
+  // known at run time only.
+  SmallVector<IntegerAttr, 3> ldAttrs(3);
+  SmallVector<Value, 3> ldValues;
+  if (llvm::all_of(lds, [](const LeadingDim &ld) { return ld.constant; }))
+    for (auto [attr, ld] : llvm::zip(ldAttrs, lds))
+      attr = builder.getI64IntegerAttr(*ld.constant);
+  else
+    for (const LeadingDim &ld : lds)
+      ldValues.push_back(
+          ld.constant
+              ? arith::ConstantIndexOp::create(builder, loc, *ld.constant)
+              : ld.access->coefficientValue(builder, loc, ld.dim));
   auto dispatch = GemmDispatchOp::create(
-      builder, loc, builder.getI64Type(), sizes,
+      builder, loc, builder.getI64Type(), sizes, ldValues,
       builder.getI64IntegerAttr(tripCounts[mnk[0]]),
       builder.getI64IntegerAttr(columns),
-      builder.getI64IntegerAttr(tripCounts[mnk[2]]),
-      builder.getI64IntegerAttr(lds[0]), builder.getI64IntegerAttr(lds[1]),
-      builder.getI64IntegerAttr(lds[2]), strideA, strideB, withOffsets,
+      builder.getI64IntegerAttr(tripCounts[mnk[2]]), ldAttrs[0], ldAttrs[1],
+      ldAttrs[2], strideA, strideB, withOffsets,
       zeroFill ? builder.getUnitAttr() : UnitAttr());
   Value zero = arith::ConstantIntOp::create(builder, loc, 0, 64);
   Value found = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne,

@@ -106,15 +106,15 @@ func.func @decided_statically(%x: memref<8x?x8x8xf32>, %w: memref<?x?x3x3xf32>,
 // 64 x 64 blocks of C at 512-bit vectors, K in blocks of 128, the last
 // blocks partial: pad_blocks), its loops over blocks of C, two blocks per
 // thread enough: parallel over the blocks of M unless M <= 31 * 64, then
-// over those of N, then sequential. Where M, N and K are all at most 12, a
-// plain copy (columns innermost, on one thread) runs instead, under a guard
-// of its own.
-// CHECK-DAG: #[[SMALL:.+]] = affine_set<()[s0, s1, s2] : (-s0 + 12 >= 0, -s1 + 12 >= 0, -s2 + 12 >= 0)>
+// over those of N, then sequential. Where M, N and K are all at most 64, a
+// plain copy (one microkernel in place, on one thread) runs instead, under
+// a guard of its own.
+// CHECK-DAG: #[[SMALL:.+]] = affine_set<()[s0, s1, s2] : (-s0 + 64 >= 0, -s1 + 64 >= 0, -s2 + 64 >= 0)>
 // CHECK-DAG: #[[MB:.+]] = affine_set<()[s0, s1] : (-s0 + 1984 >= 0)>
 // CHECK-DAG: #[[NB:.+]] = affine_set<()[s0, s1] : (-s1 + 1984 >= 0)>
 // CHECK-LABEL: func.func @gemm_mnk
 // CHECK: affine.if #[[SMALL]]()[%{{.+}}, %{{.+}}, %{{.+}}] {
-// CHECK-NEXT: dl.matmul {{.*}} {dl.columns_innermost, dl.sequential, dl.version_context = #[[SMALL]]}
+// CHECK-NEXT: dl.matmul {{.*}} {dl.sequential, dl.version_context = #[[SMALL]]}
 // CHECK-NEXT: } else {
 // CHECK: affine.if #[[MB]]
 // CHECK-NEXT: affine.if #[[NB]]
@@ -125,7 +125,7 @@ func.func @decided_statically(%x: memref<8x?x8x8xf32>, %w: memref<?x?x3x3xf32>,
 // CHECK-NEXT: dl.matmul {{.*}}dl.parallel_depth = 0 : i64
 // ONE-LABEL: func.func @gemm_mnk
 // ONE: affine.if
-// ONE-NEXT: dl.matmul {{.*}} {dl.columns_innermost, dl.sequential
+// ONE-NEXT: dl.matmul {{.*}} {dl.sequential
 // ONE-NEXT: } else {
 // ONE-NEXT: dl.matmul {{.*}}pack_blocks = array<i64: 64, 64, 128>, pack_c, pad_blocks}
 // ONE-NEXT: } {dl.version_guard}

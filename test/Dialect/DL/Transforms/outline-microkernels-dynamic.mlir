@@ -34,3 +34,40 @@ func.func @dynamic(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>
        batch_blocks = 2}
   return
 }
+
+// A plain GEMM band of dynamic sizes under a guard that bounds them (the
+// small version of dl-parametric-versioning) is one call on the operands in
+// place: its sizes and leading dimensions (the memrefs' dynamic strides) are
+// run-time values, the attributes m, n, k the guard's bounds. Its zero fill
+// runs the band's M and N loops, so the kernel overwrites C (beta_zero) and
+// the fill moves to the fallback. In the guard's else branch the sizes have
+// no bound: the band stays loops.
+// CHECK-LABEL: func.func @in_place
+// CHECK: affine.if
+// CHECK: %{{.*}}, %{{.*}}, %{{.*}}:2, %[[SA:.*]]:2 = memref.extract_strided_metadata %[[A:[^ ]+]]
+// CHECK: %{{.*}}, %{{.*}}, %{{.*}}:2, %[[SB:.*]]:2 = memref.extract_strided_metadata %[[B:[^ ]+]]
+// CHECK: %{{.*}}, %{{.*}}, %{{.*}}:2, %[[SC:.*]]:2 = memref.extract_strided_metadata %[[C:[^ ]+]]
+// CHECK: %[[K:.+]] = dl.gemm_dispatch sizes(%{{.+}}, %{{.+}}, %{{.+}}) leading_dims(%[[SA]]#0, %[[SB]]#0, %[[SC]]#0) {beta_zero, k = 32 : i64, m = 64 : i64, n = 48 : i64}
+// CHECK: scf.if
+// CHECK-NEXT: dl.gemm_invoke %[[K]](%[[A]][%[[Z:.+]], %[[Z]]], %[[B]][%[[Z]], %[[Z]]], %[[C]][%[[Z]], %[[Z]]])
+// CHECK-NEXT: } else {
+// CHECK-NEXT: affine.for
+// CHECK-NEXT: affine.for
+// CHECK-NEXT: affine.store %{{.+}}, %[[C]]
+// CHECK: } else {
+// CHECK-NOT: dl.gemm_dispatch
+// CHECK: return
+func.func @in_place(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = memref.dim %c, %c0 : memref<?x?xf32>
+  %n = memref.dim %c, %c1 : memref<?x?xf32>
+  %k = memref.dim %a, %c1 : memref<?x?xf32>
+  affine.if affine_set<()[s0, s1, s2] : (-s0 + 64 >= 0, -s1 + 48 >= 0, -s2 + 32 >= 0)>()[%m, %n, %k] {
+    dl.matmul ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>) outs(%c : memref<?x?xf32>)
+  } else {
+    // expected-remark @below {{GEMM band kept as loops: a band loop has no constant trip count or bound, or a step other than 1}}
+    dl.matmul ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>) outs(%c : memref<?x?xf32>)
+  }
+  return
+}

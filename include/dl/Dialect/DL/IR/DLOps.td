@@ -134,6 +134,13 @@ def DL_MatmulOp : DL_DPSOp<"matmul"> {
     ::llvm::LogicalResult verifyPackBlocks(int64_t m, int64_t n, int64_t k);
     /// Whether B is given blocked (rank 4, N/bn x K/bk x bk x bn).
     bool hasBlockedB() { return getB().getType().getRank() == 4; }
+    /// Whether its plain nest is the GEMM band C += A * B that
+    /// dl-outline-microkernels turns into a call (no transposes, no alpha
+    /// scaling, B plain).
+    bool hasPlainGemmBand() {
+      return getAlpha().isExactlyValue(1.0) && !getTransposeA() &&
+             !getTransposeB() && !hasBlockedB();
+    }
     /// Whether A, B or C has a dynamic size (some of M, N, K may still be
     /// static in another operand).
     bool hasDynamicSizes() {
@@ -496,7 +503,8 @@ def DL_UnpackOp : DL_LayoutOp<"unpack", "unpack"> {
 // Microkernels (created by dl-outline-microkernels, lowered to runtime calls)
 //===----------------------------------------------------------------------===//
 
-def DL_GemmDispatchOp : DL_Op<"gemm_dispatch", [Pure]> {
+def DL_GemmDispatchOp : DL_Op<"gemm_dispatch",
+                              [Pure, AttrSizedOperandSegments]> {
   let summary = "select a GEMM microkernel for static sizes";
   let description = [{
     Returns a handle to a microkernel computing, on row-major fp32 blocks,
@@ -517,24 +525,35 @@ def DL_GemmDispatchOp : DL_Op<"gemm_dispatch", [Pure]> {
     handle of 0). The runtime's dispatch is a lookup in LIBXSMM's registry
     after the first call with a shape, which generates the kernel.
 
+    With `leading_dims(%lda, %ldb, %ldc)`, the leading dimensions are those
+    values, known at run time (a GEMM on operands of dynamic sizes, in
+    place), and the attributes `lda`, `ldb`, `ldc` are absent.
+
     ```mlir
     %kernel = dl.gemm_dispatch {m = 56, n = 64, k = 64, lda = 64, ldb = 64,
                                 ldc = 64, batch_offsets}
     %edge = dl.gemm_dispatch sizes(%rows, %cols, %c64) {m = 64, n = 64,
                                 k = 64, lda = 64, ldb = 64, ldc = 64}
+    %whole = dl.gemm_dispatch sizes(%m, %n, %k) leading_dims(%k, %n, %n)
+                              {m = 64, n = 64, k = 64, beta_zero}
     ```
   }];
   let arguments = (ins Variadic<Index>:$sizes,
+                       Variadic<Index>:$leading_dims,
                        ConfinedAttr<I64Attr, [IntPositive]>:$m,
                        ConfinedAttr<I64Attr, [IntPositive]>:$n,
                        ConfinedAttr<I64Attr, [IntPositive]>:$k,
-                       I64Attr:$lda, I64Attr:$ldb, I64Attr:$ldc,
+                       OptionalAttr<I64Attr>:$lda, OptionalAttr<I64Attr>:$ldb,
+                       OptionalAttr<I64Attr>:$ldc,
                        OptionalAttr<I64Attr>:$stride_a,
                        OptionalAttr<I64Attr>:$stride_b,
                        UnitAttr:$batch_offsets,
                        UnitAttr:$beta_zero);
   let results = (outs I64:$kernel);
-  let assemblyFormat = "(`sizes` `(` $sizes^ `)`)? attr-dict";
+  let assemblyFormat = [{
+    (`sizes` `(` $sizes^ `)`)? (`leading_dims` `(` $leading_dims^ `)`)?
+    attr-dict
+  }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// True for the batch-reduce forms (strided or with offsets).

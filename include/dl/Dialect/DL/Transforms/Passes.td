@@ -101,11 +101,16 @@ def ParametricVersioning
     the partial blocks with their run-time sizes, so every block runs a
     microkernel whatever the sizes (a 251^3 GEMM with M, N and K dynamic:
     0.24 ms against 0.20 static; plain loops took 1.9 ms). Where every size
-    may be at most 12, a plain copy of the GEMM runs instead (its columns
-    innermost, on one thread), under a guard of its own (`dl.version_guard`;
-    the copy carries `dl.version_context`): there, the copies and
-    dispatches of the blocked version cost more than the whole product
-    (8^3: 1.3 us blocked, 0.3 plain). A convolution is blocked by
+    may be at most 64, a plain copy of the GEMM runs instead, on one thread,
+    under a guard of its own (`dl.version_guard`; the copy carries
+    `dl.version_context`): its nest is one GEMM band, which
+    `dl-outline-microkernels` turns into one kernel call on the operands in
+    place, with run-time sizes and leading dimensions, as the static build
+    runs these sizes (the blocked version's copies cost more than the
+    product: 31^3 ran 0.25x its static build blocked, 1.0x in place). With a
+    transposed operand or `alpha` (no GEMM band), the bound is 12 and the
+    copy's loops run with its columns innermost (8^3: 1.3 us blocked, 0.3
+    plain). A convolution is blocked by
     `dl-block-conv-layouts` (dynamic channels padded to whole blocks, its
     output rows in blocks of 128 columns, the last one's kernels dispatched
     with its run-time rows). Other generic ops (a convolution fused with an
@@ -1169,7 +1174,13 @@ def OutlineMicrokernels
     which `convert-dl-to-affine` builds for `pad_blocks`) gives a kernel
     dispatched with run-time sizes (`dl.gemm_dispatch sizes(%m, %n, %k)`,
     the attributes their bounds), computed right before the call; a size of
-    0 gets no kernel, and the loops run no iteration.
+    0 gets no kernel, and the loops run no iteration. So does a loop up to a
+    size that the `affine.if` ops around the band bound (a constraint
+    `c - size >= 0` of a guard whose then region holds it: the small
+    version of a GEMM with dynamic sizes), its bound the least such `c`.
+    A leading dimension that is a dynamic stride of its memref (an operand
+    of dynamic sizes, in place) is read from the memref at run time
+    (`leading_dims(%lda, %ldb, %ldc)`).
     The kernel runs its whole batch inside each of its register tiles, so
     the batch's A and B blocks should stay in cache between tiles: while
     one call would read more than `max-batch-bytes` of them, the outermost
@@ -1181,7 +1192,9 @@ def OutlineMicrokernels
     When the op right before the outlined loops is a nest storing `0.0`
     into exactly the block of `C` the kernel computes (the per-tile
     initialization of `convert-dl-to-affine`; checked on the linearized
-    offsets, not trusted), the kernel is dispatched with `beta_zero` (it
+    offsets, not trusted; with run-time sizes, its two loops must run the
+    band's M and N iterations and store at C's index), the kernel is
+    dispatched with `beta_zero` (it
     writes `C` without reading it) and the fill moves into the fallback
     branch.
     LIBXSMM's AVX-512 kernels keep a row of up to 4 vector registers of `C`
