@@ -50,12 +50,12 @@ func.func @conv(%x: memref<1x4x15x15x16xf32>, %w: memref<4x4x3x3x16x16xf32>, %y:
 }
 
 // The dynamic GEMM is the generic version (dl-parametric-versioning says
-// why), blocked, with a version for sizes up to 64 that runs one kernel on
+// why), blocked, with a version for sizes up to 128 that runs one kernel on
 // the operands in place; at 33 x 40 x 17 that version runs, its kernel
 // dispatched with the run-time sizes and leading dimensions, which the
 // runtime refuses here too; without versioning, its plain (i, j, k) band
 // stays loops (dl-outline-microkernels says why).
-// GENERIC: fallbacks.mlir:[[@LINE+8]]:3: remark: generic version, blocked (packed operands, kernels of run-time sizes for the partial blocks; where every size is at most 64, one kernel on the operands in place): operand #0 has a dynamic size in dimension 1
+// GENERIC: fallbacks.mlir:[[@LINE+8]]:3: remark: generic version, blocked (packed operands, kernels of run-time sizes for the partial blocks; where every size is at most 128, one kernel on the operands in place): operand #0 has a dynamic size in dimension 1
 // REFUSED-DAG: dl-runtime: remark: no GEMM microkernel for m=33 n=40 k=17 (DL_RUNTIME_REFUSE_DISPATCH); the loops run instead
 // BAND: fallbacks.mlir:[[@LINE+6]]:3: remark: GEMM band kept as loops: a band loop has no constant trip count or bound, or a step other than 1
 // OK: dynamic: max_abs_err={{.*}} ok

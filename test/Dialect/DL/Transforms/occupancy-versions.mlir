@@ -106,10 +106,10 @@ func.func @decided_statically(%x: memref<8x?x8x8xf32>, %w: memref<?x?x3x3xf32>,
 // 64 x 64 blocks of C at 512-bit vectors, K in blocks of 128, the last
 // blocks partial: pad_blocks), its loops over blocks of C, two blocks per
 // thread enough: parallel over the blocks of M unless M <= 31 * 64, then
-// over those of N, then sequential. Where M, N and K are all at most 64, a
+// over those of N, then sequential. Where M, N and K are all at most 128, a
 // plain copy (one microkernel in place, on one thread) runs instead, under
 // a guard of its own.
-// CHECK-DAG: #[[SMALL:.+]] = affine_set<()[s0, s1, s2] : (-s0 + 64 >= 0, -s1 + 64 >= 0, -s2 + 64 >= 0)>
+// CHECK-DAG: #[[SMALL:.+]] = affine_set<()[s0, s1, s2] : (-s0 + 128 >= 0, -s1 + 128 >= 0, -s2 + 128 >= 0)>
 // CHECK-DAG: #[[MB:.+]] = affine_set<()[s0, s1] : (-s0 + 1984 >= 0)>
 // CHECK-DAG: #[[NB:.+]] = affine_set<()[s0, s1] : (-s1 + 1984 >= 0)>
 // CHECK-LABEL: func.func @gemm_mnk

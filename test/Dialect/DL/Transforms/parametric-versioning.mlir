@@ -133,7 +133,7 @@ func.func @conv_images(%x: memref<?x64x56x56xf32>, %w: memref<64x64x3x3xf32>,
 // convolution with static channels and filter is left to
 // dl-block-conv-layouts, which blocks it. A GEMM is blocked (pack_blocks,
 // pad_blocks: packed operands whose last blocks are partial), its blocks
-// bounded by its static sizes; where all of its sizes may be at most 64, a
+// bounded by its static sizes; where all of its sizes may be at most 128, a
 // plain copy runs instead (one microkernel in place); at most 12 with a
 // transposed operand (plain loops).
 // CHECK-LABEL: func.func @generic_versions
@@ -152,7 +152,7 @@ func.func @generic_versions(%a: memref<?x?xf32>, %b: memref<?x?xf32>,
                             %ak: memref<?x8xf32>, %c8: memref<8x64xf32>,
                             %a8: memref<64x40xf32>, %xn: memref<?x3x5x5xf32>,
                             %y2: memref<2x8x3x3xf32>) {
-  // expected-remark @below {{generic version, blocked (packed operands, kernels of run-time sizes for the partial blocks; where every size is at most 64, one kernel on the operands in place): operand #0 has a dynamic size in dimension 1, a leading dimension of its rows; only a dynamic outermost size is versioned}}
+  // expected-remark @below {{generic version, blocked (packed operands, kernels of run-time sizes for the partial blocks; where every size is at most 128, one kernel on the operands in place): operand #0 has a dynamic size in dimension 1, a leading dimension of its rows; only a dynamic outermost size is versioned}}
   dl.matmul ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>)
             outs(%c : memref<?x?xf32>)
   // expected-remark @below {{generic version, blocked (channel blocks, output rows in blocks of 128 columns, kernels of run-time sizes for the partial blocks): operand #0 has a dynamic size in dimension 2}}

@@ -101,13 +101,14 @@ def ParametricVersioning
     the partial blocks with their run-time sizes, so every block runs a
     microkernel whatever the sizes (a 251^3 GEMM with M, N and K dynamic:
     0.24 ms against 0.20 static; plain loops took 1.9 ms). Where every size
-    may be at most 64, a plain copy of the GEMM runs instead, on one thread,
+    may be at most 128, a plain copy of the GEMM runs instead, on one thread,
     under a guard of its own (`dl.version_guard`; the copy carries
     `dl.version_context`): its nest is one GEMM band, which
     `dl-outline-microkernels` turns into one kernel call on the operands in
     place, with run-time sizes and leading dimensions, as the static build
     runs these sizes (the blocked version's copies cost more than the
-    product: 31^3 ran 0.25x its static build blocked, 1.0x in place). With a
+    product: 31^3 ran 0.25x its static build blocked, 1.0x in place; 127^3
+    0.89x and 1.0x). With a
     transposed operand or `alpha` (no GEMM band), the bound is 12 and the
     copy's loops run with its columns innermost (8^3: 1.3 us blocked, 0.3
     plain). A convolution is blocked by
