@@ -112,17 +112,19 @@ struct PackGemmOperandsPass
       // A block is contiguous in place when it spans whole rows of its
       // operand: A's (bm x bk) when bk == K, B's (bk x bn) when bn == N (and
       // the operand is not part of a wider one). Whether rows conflict in
-      // the L1 depends on the operand's row stride, a part's included.
-      bool packA =
-          op.getTransposeA() || !op.getAlpha().isExactlyValue(1.0) ||
-          (bk != k && (n / bn >= minReuse || conflictingRows(rowStride(a))));
+      // the L1 depends on the operand's row stride, a part's included; it
+      // matters only for a block that more than one call reads.
+      bool packA = op.getTransposeA() || !op.getAlpha().isExactlyValue(1.0) ||
+                   (bk != k && (n / bn >= minReuse ||
+                                (n / bn > 1 && conflictingRows(rowStride(a)))));
       // Each row of an A block read in place is a memory stream of its own.
       if (!packA && bk != k && prefetchStreams > 0 && bm > prefetchStreams)
         bm = largestDivisorAtMost(m, prefetchStreams);
       bool packB =
           !blockedB &&
           (op.getTransposeB() ||
-           (bn != n && (m / bm >= minReuse || conflictingRows(rowStride(b)))));
+           (bn != n && (m / bm >= minReuse ||
+                        (m / bm > 1 && conflictingRows(rowStride(b))))));
       op.setPackBlocks(ArrayRef<int64_t>{bm, bn, bk});
       boundBatch(op, k);
       op.setPackA(packA);

@@ -39,11 +39,12 @@ func.func @square(%a: memref<512x512xf32>, %b: memref<512x512xf32>, %c: memref<5
 
 // -----
 
-// M = 128 is one row block, so B is read once; it is packed anyway because
-// its rows are 8 KiB apart (L1 set conflicts). With the small limits B is
-// read 4 times: packed by reuse.
+// M = 128 is one row block, so B is read by one kernel call per block: it
+// stays in place though its rows are 8 KiB apart (L1 set conflicts make the
+// kernel re-read a block from the L2, which costs less than copying all of
+// B). With the small limits B is read 4 times: packed by reuse.
 // CHECK-LABEL: func @one_row_block
-// CHECK: dl.matmul {{.*}} {batch_blocks = 2 : i64, pack_a, pack_b, pack_blocks = array<i64: 128, 32, 128>, pack_c}
+// CHECK: dl.matmul {{.*}} {batch_blocks = 2 : i64, pack_a, pack_blocks = array<i64: 128, 32, 128>, pack_c}
 // SMALL-LABEL: func @one_row_block
 // SMALL: dl.matmul {{.*}} {pack_a, pack_b, pack_blocks = array<i64: 32, 16, 32>}
 func.func @one_row_block(%a: memref<128x1024xf32>, %b: memref<1024x2048xf32>, %c: memref<128x2048xf32>) {
@@ -141,13 +142,14 @@ func.func @blocked_b(%a: memref<256x480xf32>, %b: memref<4x10x48x24xf32>, %c: me
 // GEMV-like GEMMs stream A: up to 4 columns (A not transposed, K at least
 // 16), up to 8 when A does not fit 1 MiB and K >= 512. N = 16 reads A's
 // rows whole in 8-row blocks (rows 1 KiB apart conflict in the L1); N = 17,
-// past the narrow GEMMs, and a transposed A take K blocks, A packed; K = 8
-// is too short to stream, whole rows of A in 32-row blocks.
+// past the narrow GEMMs, takes K blocks, A in place (one block column reads
+// it once) in blocks of prefetch-streams rows; a transposed A is packed; K =
+// 8 is too short to stream, whole rows of A in 32-row blocks.
 // CHECK-LABEL: func @gemv_like
 // CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x1xf32>) {stream_a}
 // CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x16xf32>) {pack_blocks = array<i64: 8, 16, 256>}
 // CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<1024x8xf32>) {stream_a}
-// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x17xf32>) {pack_a, pack_blocks = array<i64: 128, 17, 128>}
+// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x17xf32>) {pack_blocks = array<i64: 32, 17, 128>}
 // CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x4xf32>) {pack_a, pack_blocks = {{.*}}, transpose_a}
 // CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x2xf32>) {pack_blocks = array<i64: 32, 2, 8>}
 func.func @gemv_like(%a: memref<512x256xf32>, %at: memref<256x512xf32>, %a8: memref<512x8xf32>,
@@ -212,21 +214,33 @@ func.func @narrow_whole_rows(%a: memref<3136x829xf32>, %b: memref<829x15xf32>, %
 
 // -----
 
-// Whether rows conflict in the L1 depends on their stride: a 64 x 250 part
-// of a 1024-column A (rows 4 KiB apart) is packed, a contiguous one (rows
-// 1000 bytes apart) read in place (one column block with 512-bit vectors: A
-// is read once), in blocks of prefetch-streams (32) rows. A 2 x 512 part of
-// a 2 x 547 GEMM reads its B (rows 2188 bytes apart) in place.
+// Whether rows conflict in the L1 depends on their stride, a part's that of
+// its operand, and matters for a block read more than once but fewer than
+// min-reuse times (with the small limits: two column blocks of C, two row
+// blocks): a 64 x 250 part of a 1024-column A (rows 4 KiB apart) is packed,
+// a contiguous A (rows 1000 bytes apart) read in place; B as a part of a
+// 547-column operand (rows 2188 bytes apart) is read in place, a contiguous
+// 512-column B (rows 2 KiB apart) packed. With 512-bit vectors each A block
+// has one call (one column block) and each B block one row block above it:
+// read once, every one stays in place whatever its stride.
+// SMALL-LABEL: func @part_strides
+// SMALL: dl.matmul {{.*}} {pack_a, pack_blocks = array<i64: 32, 16, 25>}
+// SMALL: dl.matmul {{.*}} {pack_blocks = array<i64: 32, 16, 25>}
+// SMALL: dl.matmul {{.*}} {pack_a, pack_blocks = array<i64: 32, 16, 32>}
+// SMALL: dl.matmul {{.*}} {pack_a, pack_b, pack_blocks = array<i64: 32, 16, 32>}
 // AVX512-LABEL: func @part_strides
-// AVX512: dl.matmul {{.*}} {pack_a, pack_blocks = array<i64: 64, 64, 125>}
-// AVX512: dl.matmul {{.*}} {pack_blocks = array<i64: 32, 64, 125>}
-// AVX512: dl.matmul {{.*}} {pack_a, pack_blocks = array<i64: 2, 64, 128>}
+// AVX512: dl.matmul {{.*}} {pack_blocks = array<i64: 32, 32, 125>}
+// AVX512: dl.matmul {{.*}} {pack_blocks = array<i64: 32, 32, 125>}
+// AVX512: dl.matmul {{.*}} {pack_a, pack_blocks = array<i64: 64, 64, 128>}
+// AVX512: dl.matmul {{.*}} {pack_a, pack_blocks = array<i64: 64, 64, 128>}
 func.func @part_strides(%apart: memref<64x250xf32, strided<[1024, 1]>>, %a: memref<64x250xf32>,
-                        %b: memref<250x64xf32>, %c: memref<64x64xf32>,
-                        %a2: memref<2x256xf32>, %b2: memref<256x512xf32, strided<[547, 1]>>,
-                        %c2: memref<2x512xf32, strided<[547, 1]>>) {
-  dl.matmul ins(%apart, %b : memref<64x250xf32, strided<[1024, 1]>>, memref<250x64xf32>) outs(%c : memref<64x64xf32>)
-  dl.matmul ins(%a, %b : memref<64x250xf32>, memref<250x64xf32>) outs(%c : memref<64x64xf32>)
-  dl.matmul ins(%a2, %b2 : memref<2x256xf32>, memref<256x512xf32, strided<[547, 1]>>) outs(%c2 : memref<2x512xf32, strided<[547, 1]>>)
+                        %b: memref<250x32xf32>, %c: memref<64x32xf32>,
+                        %a2: memref<64x256xf32>, %b2: memref<256x512xf32, strided<[547, 1]>>,
+                        %c2: memref<64x512xf32, strided<[547, 1]>>, %b3: memref<256x512xf32>,
+                        %c3: memref<64x512xf32>) {
+  dl.matmul ins(%apart, %b : memref<64x250xf32, strided<[1024, 1]>>, memref<250x32xf32>) outs(%c : memref<64x32xf32>)
+  dl.matmul ins(%a, %b : memref<64x250xf32>, memref<250x32xf32>) outs(%c : memref<64x32xf32>)
+  dl.matmul ins(%a2, %b2 : memref<64x256xf32>, memref<256x512xf32, strided<[547, 1]>>) outs(%c2 : memref<64x512xf32, strided<[547, 1]>>)
+  dl.matmul ins(%a2, %b3 : memref<64x256xf32>, memref<256x512xf32>) outs(%c3 : memref<64x512xf32>)
   return
 }

@@ -655,11 +655,16 @@ def PackGemmOperands : Pass<"dl-pack-gemm-operands", "::mlir::func::FuncOp"> {
     machine; on an AVX-512 one (Zen 5, 48 KiB L1, 1 MiB L2) 64 x 64 ran the
     8 GEMMs of the benchmarks 1.12x faster (geomean) than 128 x 32, and
     1.05x faster than 128 x 64. An operand whose blocks are not already
-    contiguous is packed when it is read at least `min-reuse` times, or when
-    its row stride is a multiple of 1 KiB (rows then share a few L1 sets and
-    the unpacked kernel runs 2-3x slower than the copy costs; a 64x2048x2048
-    GEMM with its 16 MB B read once took 5.3 ms unpacked, 3.8 packed). The
-    stride is that of the operand a part belongs to
+    contiguous is packed when it is read at least `min-reuse` times, or more
+    than once with a row stride that is a multiple of 1 KiB (rows then share
+    a few L1 sets, and the kernel calls after the first read the block from
+    the L2). A block that one kernel call reads stays in place whatever its
+    stride: the call's register passes re-read it from the L2 at worst,
+    which costs less than a copy of the operand, done before the calls on
+    one thread (64x2048x2048, its 16 MB B in 8 KiB rows read once: 6.3 ms
+    packed, 5.4 in place at one thread, 4.4 and 2.7 at two; 8x4096x4096
+    11.5 and 6.8 at one thread, 11.5 and 3.5 at two; oneDNN 6.3 / 3.1 and
+    10.0 / 5.2). The stride is that of the operand a part belongs to
     (dl-split-gemm-remainders' subviews): a 2 x 512 part of a 2 x 547 C,
     whose B rows are 2188 bytes apart, is not packed (6.7 us; 14 when it
     was taken for 512 floats apart). Operands are always packed when
