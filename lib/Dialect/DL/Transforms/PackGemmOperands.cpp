@@ -88,7 +88,7 @@ struct PackGemmOperandsPass
       int64_t m = a.getDimSize(op.getTransposeA() ? 1 : 0);
       int64_t k = a.getDimSize(op.getTransposeA() ? 0 : 1);
       int64_t n = op.getC().getType().getDimSize(1);
-      if (streamsA(m, n, k, op.getTransposeA())) {
+      if (streamsA(n, k, op.getTransposeA())) {
         op.setStreamA(true);
         return;
       }

@@ -32,16 +32,20 @@ double gemmBlockShare(MatmulOp op) {
 }
 
 /// The share of `coreGflops` an op runs at: a blocked GEMM's
-/// (gemmBlockShare), all of it for other ops but a
-/// convolution marked pixel_vectors, whose register tiles of 16-float
-/// vectors along its output rows reach about half the microkernels' rate
-/// (63-110 GFLOPS on one core where they run 170-200) on the lanes its rows
-/// fill (a pointwise one joins its rows into one). A 160 -> 1-channel 15x15
-/// 3x3 convolution with 8-column rows was modeled at 4 us and ran 40.
+/// (gemmBlockShare), a streamed one's (stream_a: dot products of 16-float
+/// vectors along K, N of them per vector of A, then a reduction per element
+/// of C ran at 79-92 GFLOPS on one core with 6 or 8 columns, where the
+/// microkernels run 170-200; a 2000x8x128 GEMM was modeled at 20 us and ran
+/// 52, so its parallel loop looked not worth three forks), all of it for
+/// other ops but a convolution marked pixel_vectors, whose register tiles of
+/// 16-float vectors along its output rows reach about half the microkernels'
+/// rate (63-110 GFLOPS on one core where they run 170-200) on the lanes its
+/// rows fill (a pointwise one joins its rows into one). A 160 -> 1-channel
+/// 15x15 3x3 convolution with 8-column rows was modeled at 4 us and ran 40.
 double pathShare(Operation *op) {
-  constexpr double kPixelVectorsShare = 0.5;
+  constexpr double kPixelVectorsShare = 0.5, kStreamShare = 0.4;
   if (auto matmul = dyn_cast<MatmulOp>(op))
-    return gemmBlockShare(matmul);
+    return matmul.getStreamA() ? kStreamShare : gemmBlockShare(matmul);
   auto conv = dyn_cast<Conv2DOp>(op);
   if (!conv || !conv.getPixelVectors())
     return 1.0;

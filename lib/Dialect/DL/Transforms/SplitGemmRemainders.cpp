@@ -135,8 +135,7 @@ struct SplitGemmRemaindersPass
           !op.getC().getType().hasStaticShape())
         return;
       bool transposeA = op.getTransposeA();
-      if (streamsA(op.getC().getType().getDimSize(0),
-                   op.getC().getType().getDimSize(1),
+      if (streamsA(op.getC().getType().getDimSize(1),
                    op.getA().getType().getDimSize(transposeA ? 0 : 1),
                    transposeA))
         return;

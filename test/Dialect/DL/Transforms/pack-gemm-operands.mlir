@@ -140,7 +140,8 @@ func.func @blocked_b(%a: memref<256x480xf32>, %b: memref<4x10x48x24xf32>, %c: me
 // -----
 
 // GEMV-like GEMMs stream A: up to 4 columns (A not transposed, K at least
-// 16), up to 8 when A does not fit 1 MiB and K >= 512. N = 16 reads A's
+// 16), up to 8 when K >= 128, A in cache (512 KiB) or not; 8 columns with K
+// = 64 take kernels, A's rows whole in 32-row blocks. N = 16 reads A's
 // rows whole in 8-row blocks (rows 1 KiB apart conflict in the L1); N = 17,
 // past the narrow GEMMs, takes K blocks, A in place (one block column reads
 // it once) in blocks of prefetch-streams rows; a transposed A is packed; K =
@@ -149,6 +150,8 @@ func.func @blocked_b(%a: memref<256x480xf32>, %b: memref<4x10x48x24xf32>, %c: me
 // CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x1xf32>) {stream_a}
 // CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x16xf32>) {pack_blocks = array<i64: 8, 16, 256>}
 // CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<1024x8xf32>) {stream_a}
+// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x8xf32>) {stream_a}
+// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x8xf32>) {pack_blocks = array<i64: 32, 8, 64>}
 // CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x17xf32>) {pack_blocks = array<i64: 32, 17, 128>}
 // CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x4xf32>) {pack_a, pack_blocks = {{.*}}, transpose_a}
 // CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x2xf32>) {pack_blocks = array<i64: 32, 2, 8>}
@@ -157,10 +160,14 @@ func.func @gemv_like(%a: memref<512x256xf32>, %at: memref<256x512xf32>, %a8: mem
                      %b1: memref<256x1xf32>, %b16: memref<256x16xf32>, %b17: memref<256x17xf32>,
                      %b4: memref<256x4xf32>, %b2: memref<8x2xf32>,
                      %c1: memref<512x1xf32>, %c16: memref<512x16xf32>, %c17: memref<512x17xf32>,
-                     %c4: memref<512x4xf32>, %c2: memref<512x2xf32>) {
+                     %c4: memref<512x4xf32>, %c2: memref<512x2xf32>,
+                     %b8k: memref<256x8xf32>, %a64: memref<512x64xf32>,
+                     %b64: memref<64x8xf32>, %c8k: memref<512x8xf32>) {
   dl.matmul ins(%a, %b1 : memref<512x256xf32>, memref<256x1xf32>) outs(%c1 : memref<512x1xf32>)
   dl.matmul ins(%a, %b16 : memref<512x256xf32>, memref<256x16xf32>) outs(%c16 : memref<512x16xf32>)
   dl.matmul ins(%abig, %b8 : memref<1024x512xf32>, memref<512x8xf32>) outs(%c8 : memref<1024x8xf32>)
+  dl.matmul ins(%a, %b8k : memref<512x256xf32>, memref<256x8xf32>) outs(%c8k : memref<512x8xf32>)
+  dl.matmul ins(%a64, %b64 : memref<512x64xf32>, memref<64x8xf32>) outs(%c8k : memref<512x8xf32>)
   dl.matmul ins(%a, %b17 : memref<512x256xf32>, memref<256x17xf32>) outs(%c17 : memref<512x17xf32>)
   dl.matmul ins(%at, %b4 : memref<256x512xf32>, memref<256x4xf32>) outs(%c4 : memref<512x4xf32>) {transpose_a}
   dl.matmul ins(%a8, %b2 : memref<512x8xf32>, memref<8x2xf32>) outs(%c2 : memref<512x2xf32>)

@@ -241,22 +241,23 @@ inline int64_t rowStride(MemRefType type) {
 /// floats at a time, read A once at full vector width, where microkernels
 /// vectorizing along N keep N of each register's lanes busy. Always for up
 /// to 4 columns of C (a 4096x4096 GEMV: 1.8-2.0 ms streaming, 8.7 ms in
-/// kernels); for up to 8, half the lanes, only when A does not fit a 1 MiB
-/// L2 and rows are long enough (K >= 512) to amortize the N reductions that
-/// end each row (2000x8x1000: 0.20 ms streamed, 0.34 in kernels reading A's
-/// rows whole; 3000x5x2000: 0.83 and 1.11). With more columns the kernels
-/// win (2048x16x2048: 3.9 ms streamed, 0.83 in kernels; 1024x10x3000: 0.70
-/// and 0.56), and so they do with A in cache (51x16x199 streamed at 58
-/// GFLOPS, oneDNN 174) or short rows (3060x15x167 at 37 against 177). K must
-/// fill a vector, and the transposed copy of B must stay in the L2.
-inline bool streamsA(int64_t m, int64_t n, int64_t k, bool transposeA) {
+/// kernels); for up to 8, half the lanes, only when rows are long enough
+/// (K >= 128) to amortize the N reductions that end each row, whether A is
+/// in cache or not (one core, streamed against kernels reading A's rows
+/// whole: 2000x8x1000 0.20 ms and 0.34, 3000x5x2000 0.83 and 1.11,
+/// 2000x8x128 52 us and 70, 106x8x1023 22 and 44, 50x5x300 2.3 and 4.2;
+/// 4096x8x32 54 and 37). With more columns the kernels win (2048x16x2048:
+/// 3.9 ms streamed, 0.83 in kernels; 1024x10x3000: 0.70 and 0.56), and so
+/// they do with 16 columns and A in cache (51x16x199 streamed at 58 GFLOPS,
+/// oneDNN 174) or short rows (3060x15x167 at 37 against 177). K must fill a
+/// vector, and the transposed copy of B must stay in the L2.
+inline bool streamsA(int64_t n, int64_t k, bool transposeA) {
   constexpr int64_t kAlwaysColumns = 4, kMaxColumns = 8, kMinDepth = 16;
-  constexpr int64_t kCachedBytes = 1 << 20, kLongRows = 512;
+  constexpr int64_t kLongRows = 128;
   if (transposeA || k < kMinDepth || n > kMaxColumns ||
       n * k * int64_t(sizeof(float)) > kMaxWholeBBytes)
     return false;
-  return n <= kAlwaysColumns ||
-         (k >= kLongRows && m * k * int64_t(sizeof(float)) > kCachedBytes);
+  return n <= kAlwaysColumns || k >= kLongRows;
 }
 
 /// Whether a narrow GEMM (N up to 16 columns, one AVX-512 register per row

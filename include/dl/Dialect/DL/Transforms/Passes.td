@@ -680,8 +680,8 @@ def PackGemmOperands : Pass<"dl-pack-gemm-operands", "::mlir::func::FuncOp"> {
     64-row blocks, 89.8 ms with 32 and 90.4 ms with 16 at two threads
     60.0 ms with 64 rows, 54.0 with 32).
 
-    A GEMV-like GEMM (N up to 4, or up to 8 with an A beyond 1 MiB and K of
-    at least 512, not transposed) gets `stream_a` instead of blocks: the
+    A GEMV-like GEMM (N up to 4, or up to 8 with K of at least 128, not
+    transposed) gets `stream_a` instead of blocks: the
     lowering reads A once in 16-float vectors along K (see `dl.matmul`).
     A narrow GEMM (N up to 16, one AVX-512 register per row of C, and B's
     K x N block within half a 1 MiB L2) that does not stream A takes one
@@ -943,8 +943,10 @@ def DecideParallelism : Pass<"dl-decide-parallelism", "::mlir::ModuleOp"> {
       block of C, about 7 steps' worth: 4096x22x6 in 64x22x6 blocks ran at
       60 GFLOPS on one core, modeled at 5 us before and 17 after, measured
       18; at two threads it is now parallel, 4095x83x5 0.118 -> 0.042 ms);
-      a `pixel_vectors` convolution at half of it on the lanes its rows
-      fill;
+      a streamed GEMM (`stream_a`) at 0.4 of it (79-92 GFLOPS measured
+      with 6 or 8 columns: 2000x8x128 ran 52 us on one thread, modeled 20
+      before, and 31 at two threads once parallel); a `pixel_vectors`
+      convolution at half of it on the lanes its rows fill;
     - a scheduled op's loop of trip count `T` over a non-reduction
       dimension, below loops making `O` iterations, in an op whose lowering
       has `E` more top-level nests (packing and padding copies, each a
