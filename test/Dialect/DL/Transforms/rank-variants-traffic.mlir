@@ -6,6 +6,9 @@
 // RUN: FileCheck %s --check-prefix=REPORT < %t.json
 // RUN: dl-opt %s --dl-pack-gemm-operands="vector-bits=256" --dl-rank-variants="max-batch-bytes=16384 threads=2 cache-sizes=L1=32K,L2=512K,L3=32M" | FileCheck %s --check-prefix=PAR
 // RUN: dl-opt %s --dl-pack-gemm-operands="vector-bits=256" --dl-rank-variants="cache-sizes=L1=32K,L2=512K,L3=32M" | FileCheck %s --check-prefix=UNSPLIT
+// RUN: dl-opt %s --dl-pack-gemm-operands="vector-bits=512" --dl-rank-variants="cache-sizes=L1=48K,L2=1M,L3=32M" | FileCheck %s --check-prefix=TIE1
+// RUN: dl-opt %s --dl-pack-gemm-operands="vector-bits=512" --dl-rank-variants="threads=2 cache-sizes=L1=48K,L2=1M,L3=32M report=%t.tie.json" | FileCheck %s --check-prefix=TIE2
+// RUN: FileCheck %s --check-prefix=TIE-REPORT < %t.tie.json
 // RUN: not dl-opt %s --dl-rank-variants="cost=misses" 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not dl-opt %s --dl-rank-variants="max-batch-bytes=-1" 2>&1 | FileCheck %s --check-prefix=BAD-BATCH
 
@@ -85,3 +88,24 @@ func.func @conv_1x1(%in: memref<1x8x28x28x32xf32>, %f: memref<16x8x1x1x32x32xf32
 
 // BAD: error: dl-rank-variants: unknown cost 'misses' (expected 'traffic' or 'working-sets')
 // BAD-BATCH: error: dl-rank-variants: max-batch-bytes must be >= 0
+
+// Costs within 1% of the cheapest are ties. At 2 threads, this GEMM's
+// cheapest order, [i, j, k], runs its 2 blocks of rows in parallel (one per
+// thread, both reading all of B); [j, i, k], 0.5% dearer, runs its 59
+// blocks of columns in parallel (each thread packs its own panel of B) and
+// goes first. At one thread the cheapest stays first.
+// TIE1-LABEL: func.func @tied
+// TIE1: schedule = #dl.schedule<[j, i, k]>}
+// TIE2-LABEL: func.func @tied
+// TIE2: schedule = #dl.schedule<[j, i, k], parallel = 0>}
+// TIE-REPORT: "cost": 3128832
+// TIE-REPORT-NEXT: "first_touch_bytes"
+// TIE-REPORT: "rank": 0
+// TIE-REPORT: "schedule": "#dl.schedule<[j, i, k], parallel = 0>"
+// TIE-REPORT: "cost": 3113216
+// TIE-REPORT: "rank": 1
+// TIE-REPORT: "schedule": "#dl.schedule<[i, j, k], parallel = 0>"
+func.func @tied(%a: memref<128x64xf32>, %b: memref<64x3776xf32>, %c: memref<128x3776xf32>) {
+  dl.matmul ins(%a, %b : memref<128x64xf32>, memref<64x3776xf32>) outs(%c : memref<128x3776xf32>)
+  return
+}

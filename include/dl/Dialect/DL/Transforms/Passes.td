@@ -794,6 +794,16 @@ def RankVariants : Pass<"dl-rank-variants", "::mlir::ModuleOp"> {
       often it is re-read; on GEMMs whose whole-problem working sets
       dominate, orders that stream a panel 16 or 64 times cost almost alike.
 
+    Costs within 1% of the cheapest are ties. At `threads` > 1, when a
+    GEMM's cheapest variant runs fewer than two iterations per thread in
+    parallel (both threads then read all of B, packed before the loop), the
+    cheapest tied variant whose parallel loop has two per thread goes
+    first: 131x3810x63 at 2 threads ran 0.42 ms in `[i, j, k]` over its 2
+    blocks of rows, 0.30 in `[j, i, k]` over its 59 blocks of columns
+    (oneDNN 0.29). Convolutions keep the cheapest: their images in
+    parallel, one per thread, share only the filter (res2a_branch2b, 2
+    images at 2 threads: 2.06 ms over the images, 2.23 over the rows).
+
     Cache capacities are this machine's (sysfs), or a `machine-file`'s
     (written by `dl-probe`, with latencies and bandwidths), with
     `cache-sizes` on top (for cross-compiling). Defaults: latencies 4 / 14 /
