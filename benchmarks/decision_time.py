@@ -24,7 +24,8 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from run import conv_module, gemm_blocks, gemm_module, host_block, read_shapes  # noqa: E402
+from run import (conv_module, dl_paths, gemm_blocks, gemm_module, host_block,  # noqa: E402
+                 read_shapes)
 
 MODES = {"ranking": [], "merged": ["--solve-tiles"]}
 
@@ -54,11 +55,7 @@ def main():
     parser.add_argument("--gemm-csv", default=os.path.join(HERE, "gemm.csv"))
     args = parser.parse_args()
 
-    dl_compile = os.path.join(args.build, "bin", "dl-compile")
-    if not os.access(dl_compile, os.X_OK):
-        sys.exit(f"error: {dl_compile} not built (run utils/setup.sh)")
-    out = args.out or os.path.join(args.build, "benchmarks")
-    os.makedirs(out, exist_ok=True)
+    dl_compile, out = dl_paths(args.build, args.out)
     only = re.compile(args.only) if args.only else None
     block = host_block()
     problems = []
@@ -70,6 +67,8 @@ def main():
         m, n, k = map(int, v)
         problems.append((name, gemm_module(name, m, n, k, gemm_blocks(n, k, block))))
     problems = [p for p in problems if not only or only.search(p[0])]
+    if not problems:
+        sys.exit(f"error: no shape matches --only '{args.only}'")
 
     tmp = tempfile.mkdtemp(prefix="dl-decision-")
     rows = []

@@ -152,6 +152,18 @@ def machine_file_args(choice, bindir, out):
     return [f"--machine-file={choice}"]
 
 
+def dl_paths(build, out):
+    """(dl-compile, output directory) of a benchmark run; exits if dl-compile
+    is not built, creates the output directory (default:
+    <build>/benchmarks)."""
+    dl_compile = os.path.join(build, "bin", "dl-compile")
+    if not os.access(dl_compile, os.X_OK):
+        sys.exit(f"error: {dl_compile} not built (run utils/setup.sh)")
+    out = out or os.path.join(build, "benchmarks")
+    os.makedirs(out, exist_ok=True)
+    return dl_compile, out
+
+
 def harness_paths(build, out):
     """(bin directory, dl-compile, onednn-bench, output directory) of a
     harness run; exits if a tool is not built, creates the output

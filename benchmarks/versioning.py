@@ -52,7 +52,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run import run_json  # noqa: E402
+from run import dl_paths, run_json  # noqa: E402
 
 CONV_HW = 28
 
@@ -138,11 +138,7 @@ def main():
                         help="do not time the unversioned dynamic builds")
     args = parser.parse_args()
 
-    dl_compile = os.path.join(args.build, "bin", "dl-compile")
-    if not os.access(dl_compile, os.X_OK):
-        sys.exit(f"error: {dl_compile} not built (run utils/setup.sh)")
-    out = args.out or os.path.join(args.build, "benchmarks")
-    os.makedirs(out, exist_ok=True)
+    dl_compile, out = dl_paths(args.build, args.out)
     threads = [int(t) for t in args.threads.split(",")]
     cases = args.cases.split(",")
     for case in cases:
