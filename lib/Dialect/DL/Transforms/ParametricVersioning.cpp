@@ -168,9 +168,13 @@ int64_t chooseChunk(Operation *op, const Parameter &parameter,
   return chunk;
 }
 
-/// Rows from which a GEMM's versions share one packed copy of B: from two
-/// rows on, more than one version may run.
-constexpr int64_t kSharedPackRows = 2;
+/// Rows from which a GEMM's versions share one packed copy of B (a power of
+/// two): a block of rows (64 at AVX-512) on, where the static GEMM of those
+/// rows packs B too. Below, one version of the rows past the versions of 32,
+/// 16 and 8 reads B in place, as the static GEMM does: 7x512x512 ran 62 us
+/// on a shared packed B (versions of 4, 2 and 1 rows), 33 static and in
+/// place, 44 with its versions of set bits in place, 33 with one of 7 rows.
+constexpr int64_t kSharedPackRows = 64;
 
 /// The blocks (bn, bk) of the one packed copy of B a GEMM's versions share,
 /// or none where its versions read B in place: B is transposed or has one
@@ -277,14 +281,24 @@ void emitPaddedVersion(OpBuilder &b, MatmulOp op, Value size, Value packedB) {
   memref::DeallocOp::create(b, loc, c);
 }
 
+/// How the versions of a GEMM run the last `S mod kPaddedRows` rows, below
+/// the versions of powers of two from kPaddedRows up.
+enum class Remainder {
+  /// Versions of their powers of two (each reading B).
+  SetBits,
+  /// From kPaddedFromRows rows, one padded version; below, an exact one.
+  Padded,
+  /// One version of exactly that many rows (as many versions as values).
+  Exact,
+};
+
 /// Emits the versions of `op` over the run-time size `size` (a valid affine
 /// symbol) of `parameter`, in chunks of `chunk` (a power of two), before
-/// `op`. With `packedB` (a GEMM's versions sharing a packed B) and
-/// `padRemainder`, the remainders of kPaddedFromRows to kPaddedRows - 1 rows
-/// run as one padded version.
+/// `op`, with `packedB` for B if given (a GEMM's versions sharing a packed
+/// B), its last rows as `remainder` says (a GEMM's; other ops' by set bits).
 void emitVersions(OpBuilder &b, Operation *op, const Parameter &parameter,
                   Value size, int64_t chunk, Value packedB = {},
-                  bool padRemainder = false) {
+                  Remainder remainder = Remainder::SetBits) {
   Location loc = op->getLoc();
   MLIRContext *ctx = op->getContext();
   AffineExpr s0 = getAffineSymbolExpr(0, ctx);
@@ -340,10 +354,11 @@ void emitVersions(OpBuilder &b, Operation *op, const Parameter &parameter,
   }
 
   // The remainder, one power of two at a time, largest first; below
-  // kPaddedRows, with a shared B, one padded version or one exact one.
-  bool padded = padRemainder && packedB && chunk > kPaddedRows;
-  for (int64_t rows = chunk / 2; rows >= (padded ? kPaddedRows : 1);
-       rows /= 2) {
+  // kPaddedRows, padded or exact versions where `remainder` says so.
+  if (!isa<MatmulOp>(op) || chunk <= kPaddedRows)
+    remainder = Remainder::SetBits;
+  for (int64_t rows = chunk / 2;
+       rows >= (remainder == Remainder::SetBits ? 1 : kPaddedRows); rows /= 2) {
     IntegerSet taken =
         IntegerSet::get(0, 1, {(s0 % (2 * rows)) - rows}, {false});
     auto guard = affine::AffineIfOp::create(b, loc, taken, ValueRange{size},
@@ -354,19 +369,24 @@ void emitVersions(OpBuilder &b, Operation *op, const Parameter &parameter,
     Value offset = affine::AffineApplyOp::create(then, loc, at, size);
     emitVersion(then, offset, rows);
   }
-  if (!padded)
+  if (remainder == Remainder::SetBits)
     return;
-  // r = S mod kPaddedRows: from kPaddedFromRows rows on, the padded
-  // version; below, the one version of r rows (r is 0, 1 or 2).
-  IntegerSet several =
-      IntegerSet::get(0, 1, {(s0 % kPaddedRows) - kPaddedFromRows}, {false});
-  auto guard = affine::AffineIfOp::create(b, loc, several, ValueRange{size},
-                                          /*withElseRegion=*/true);
-  guard->setAttr(DLDialect::getVersionGuardAttrName(), b.getUnitAttr());
-  OpBuilder then = guard.getThenBodyBuilder();
-  emitPaddedVersion(then, cast<MatmulOp>(op), size, packedB);
-  OpBuilder otherwise = guard.getElseBodyBuilder();
-  for (int64_t rows = kPaddedFromRows - 1; rows >= 1; --rows) {
+  // r = S mod kPaddedRows: padded, from kPaddedFromRows rows on, the padded
+  // version; below, or exact, the one version of r rows.
+  int64_t exactRows = kPaddedRows - 1;
+  OpBuilder otherwise = b;
+  if (remainder == Remainder::Padded) {
+    IntegerSet several =
+        IntegerSet::get(0, 1, {(s0 % kPaddedRows) - kPaddedFromRows}, {false});
+    auto guard = affine::AffineIfOp::create(b, loc, several, ValueRange{size},
+                                            /*withElseRegion=*/true);
+    guard->setAttr(DLDialect::getVersionGuardAttrName(), b.getUnitAttr());
+    OpBuilder then = guard.getThenBodyBuilder();
+    emitPaddedVersion(then, cast<MatmulOp>(op), size, packedB);
+    otherwise = guard.getElseBodyBuilder();
+    exactRows = kPaddedFromRows - 1;
+  }
+  for (int64_t rows = exactRows; rows >= 1; --rows) {
     auto exact = affine::AffineIfOp::create(
         otherwise, loc,
         IntegerSet::get(0, 1, {(s0 % kPaddedRows) - rows}, {false}),
@@ -484,10 +504,12 @@ struct ParametricVersioningPass
       // versions do less work: 5 and 7 rows ran 0.79x and 0.87x as fast
       // padded, against 1.6x and 1.9x at 2 threads.
       emitVersions(then, op, *parameter, size, chunk, packed,
-                   /*padRemainder=*/threads > 1);
+                   threads > 1 ? Remainder::Padded : Remainder::SetBits);
       memref::DeallocOp::create(then, loc, packed);
       OpBuilder otherwise = guard.getElseBodyBuilder();
-      emitVersions(otherwise, op, *parameter, size, chunk);
+      emitVersions(otherwise, op, *parameter, size,
+                   std::min(chunk, kSharedPackRows / 2), /*packedB=*/{},
+                   Remainder::Exact);
       op->erase();
     }
   }

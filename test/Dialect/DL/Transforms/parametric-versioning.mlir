@@ -8,14 +8,19 @@
 // flops would take 17476; max-versions 13 caps them), a loop over the whole
 // chunks, then one guard per bit of M mod 4096, each testing that one bit
 // and running the version at M - M mod 2^(j+1). B (40x96, two blocks of 48
-// columns) is packed once for the versions from 2 rows on. At several
+// columns) is packed once for the versions from 64 rows on (a block of
+// rows); below, the versions read B in place: 32, 16 and 8 rows, then one
+// version of exactly M mod 8 rows (1 to 7, a chain of guards). At several
 // threads (PAD), the last M mod 8 rows then run as one version of 8 rows on
 // zero-padded copies of their rows of A and C (3 to 7 rows), or as the
 // version of 2 or 1 rows.
 // CHECK-DAG: #[[CHUNKS:.*]] = affine_map<()[s0] -> (s0 floordiv 4096)>
 // CHECK-DAG: #[[AT2048:.*]] = affine_map<()[s0] -> (s0 - s0 mod 4096)>
 // CHECK-DAG: #[[AT1:.*]] = affine_map<()[s0] -> (s0 - s0 mod 2)>
-// CHECK-DAG: #[[SHARED:.*]] = affine_set<()[s0] : (s0 - 2 >= 0)>
+// CHECK-DAG: #[[SHARED:.*]] = affine_set<()[s0] : (s0 - 64 >= 0)>
+// CHECK-DAG: #[[SMALLCHUNKS:.*]] = affine_map<()[s0] -> (s0 floordiv 32)>
+// CHECK-DAG: #[[REST7:.*]] = affine_set<()[s0] : (s0 mod 8 - 7 >= 0)>
+// CHECK-DAG: #[[AT7:.*]] = affine_map<()[s0] -> (s0 - 7)>
 // CHECK-DAG: #[[BIT2048:.*]] = affine_set<()[s0] : (s0 mod 4096 - 2048 >= 0)>
 // CHECK-DAG: #[[BIT1:.*]] = affine_set<()[s0] : (s0 mod 2 - 1 >= 0)>
 // CHECK-LABEL: func.func @gemm_rows
@@ -38,9 +43,18 @@
 // CHECK:   } {dl.version_guard}
 // CHECK:   memref.dealloc %[[PACKED]]
 // CHECK: } else {
-// CHECK:   affine.for
-// CHECK:     dl.matmul ins(%{{.*}}, %{{.*}} : memref<4096x40xf32, strided<[40, 1], offset: ?>>, memref<40x96xf32>)
-// CHECK-COUNT-12: dl.version_guard
+// CHECK:   affine.for %{{.*}} = 0 to #[[SMALLCHUNKS]]()[%[[M]]] {
+// CHECK:     dl.matmul ins(%{{.*}}, %{{.*}} : memref<32x40xf32, strided<[40, 1], offset: ?>>, memref<40x96xf32>)
+// CHECK:   } {dl.version_chunks = {parameter = "M", size = 32 : i64}}
+// CHECK:   dl.matmul {{.*}}size = 16
+// CHECK:   dl.matmul {{.*}}size = 8
+// CHECK:   affine.if #[[REST7]]()[%[[M]]] {
+// CHECK:     affine.apply #[[AT7]]()[%[[M]]]
+// CHECK:     dl.matmul ins(%{{.*}}, %{{.*}} : memref<7x40xf32, strided<[40, 1], offset: ?>>, memref<40x96xf32>) {{.*}}size = 7 : i64
+// CHECK:   } else {
+// CHECK:     dl.matmul {{.*}}size = 6
+// CHECK-COUNT-5: dl.matmul
+// CHECK-COUNT-7: dl.version_guard
 // CHECK: } {dl.version_guard, dl.version_shared_pack = array<i64: 48, 40>}
 // CHECK-NOT: dl.matmul
 // CHECK: return

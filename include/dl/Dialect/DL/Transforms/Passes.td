@@ -72,13 +72,18 @@ def ParametricVersioning
     A GEMM's versions would each pack B for themselves (a 509-row GEMM has
     8 versions). Where its chunk version would pack B (B not transposed,
     with more than one block of columns, N and K with good blocks, not a
-    narrow GEMM), the versions for S >= 2 share one copy of B packed into
-    the blocked layout (`dl.pack`, blocks as `dl-pack-gemm-operands` would
-    choose them) and read it in place; the guard carries
-    `dl.version_shared_pack = array<i64: bn, bk>`. (7 rows: versions of 4,
-    2 and 1 rows each packing B ran 2.4x slower than the static GEMM.) One
-    row is one version, which reads B as the static GEMM would. With the
-    shared B and `threads` > 1, a remainder of 3 to 7 rows (`S mod 8`) runs
+    narrow GEMM), the versions for S >= 64 (a block of rows) share one copy
+    of B packed into the blocked layout (`dl.pack`, blocks as
+    `dl-pack-gemm-operands` would choose them) and read it in place; the
+    guard carries `dl.version_shared_pack = array<i64: bn, bk>`. (7 rows:
+    versions of 4, 2 and 1 rows each packing B ran 2.4x slower than the
+    static GEMM.) Below 64 rows, where the static GEMM reads B in place (one
+    block of rows reads each block of B once), the versions read it in
+    place too: versions of 32, 16 and 8 rows, then one version of exactly
+    `S mod 8` rows (a chain of guards over 7 to 1), so a batch below 8 is
+    one version, as fast as its static build (7x512x512: 33 us, 62 on the
+    shared B with versions of 4, 2 and 1 rows, 44 with those in place). With
+    the shared B and `threads` > 1, a remainder of 3 to 7 rows (`S mod 8`) runs
     as one version of
     8 rows (`dl.version = {padded, ...}`) on zero-padded copies of its rows of
     A and C (C's only when the GEMM accumulates), copied back after it: one
