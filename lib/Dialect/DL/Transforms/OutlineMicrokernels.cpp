@@ -1,5 +1,4 @@
-//===- OutlineMicrokernels.cpp - GEMM bands to microkernel calls -*- C++
-//-*-===//
+//===- OutlineMicrokernels.cpp - GEMM bands to microkernel calls ----------===//
 //
 // The pass `dl-outline-microkernels`: a tagged band C[m][n] += A[m][k] *
 // B[k][n], plus the loops right around it that move only A and B (its
@@ -11,8 +10,9 @@
 // layout of the band is recognized, and nothing is trusted from the tag
 // alone; a leading dimension that is a dynamic stride is read at run time,
 // and a trip count that is a dynamic size is bounded by the guards around
-// the band (the small version of a GEMM of dynamic sizes, in place). One batch loop may have bounds that vary with the loops outside
-// the call (a convolution's filter rows that skip its padding rows): each
+// the band (the small version of a GEMM of dynamic sizes, in place). One
+// batch loop may have bounds that vary with the loops outside the call (a
+// convolution's filter rows that skip its padding rows): each
 // call starts at its lower bound and takes the blocks of its iterations,
 // which lead the offset tables. Where splitting C's columns in halves makes
 // LIBXSMM's register passes re-read fewer B blocks (short rows of C, an A
