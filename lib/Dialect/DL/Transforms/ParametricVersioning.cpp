@@ -170,10 +170,10 @@ int64_t chooseChunk(Operation *op, const Parameter &parameter,
 
 /// Rows from which a GEMM's versions share one packed copy of B (a power of
 /// two): a block of rows (64 at AVX-512) on, where the static GEMM of those
-/// rows packs B too. Below, one version of the rows past the versions of 32,
-/// 16 and 8 reads B in place, as the static GEMM does: 7x512x512 ran 62 us
-/// on a shared packed B (versions of 4, 2 and 1 rows), 33 static and in
-/// place, 44 with its versions of set bits in place, 33 with one of 7 rows.
+/// rows packs B too. Below, the versions (of 32, 16 and 8 rows, then one of
+/// exactly the last S mod 8 rows) read B in place, as the static GEMM does:
+/// 7x512x512 ran 62 us on a shared packed B (versions of 4, 2 and 1 rows),
+/// 33 static, 44 with those versions in place, 33 with one of 7 rows.
 constexpr int64_t kSharedPackRows = 64;
 
 /// The blocks (bn, bk) of the one packed copy of B a GEMM's versions share,
