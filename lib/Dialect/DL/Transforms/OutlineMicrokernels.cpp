@@ -229,19 +229,33 @@ static std::optional<int64_t> getGuardedBound(Operation *op, Value size) {
   return least;
 }
 
-/// The size `loop` runs to: the value of its upper bound when that is one
-/// operand (composed with the affine.apply ops of its operands), else null.
-static Value getUpperBoundSize(AffineForOp loop) {
+/// `loop`'s upper bound map composed with the affine.apply ops of its
+/// operands, and its operands.
+static std::pair<AffineMap, SmallVector<Value>>
+getComposedUpperBound(AffineForOp loop) {
   AffineMap map = loop.getUpperBoundMap();
   SmallVector<Value> operands(loop.getUpperBoundOperands());
   affine::fullyComposeAffineMapAndOperands(&map, &operands);
-  if (map.getNumResults() != 1)
-    return nullptr;
-  if (auto dim = dyn_cast<AffineDimExpr>(map.getResult(0)))
+  return {map, std::move(operands)};
+}
+
+/// The operand that `result` of `map` is (a dim or a symbol), else null.
+static Value getOperandOf(AffineMap map, ArrayRef<Value> operands,
+                          AffineExpr result) {
+  if (auto dim = dyn_cast<AffineDimExpr>(result))
     return operands[dim.getPosition()];
-  if (auto symbol = dyn_cast<AffineSymbolExpr>(map.getResult(0)))
+  if (auto symbol = dyn_cast<AffineSymbolExpr>(result))
     return operands[map.getNumDims() + symbol.getPosition()];
   return nullptr;
+}
+
+/// The size `loop` runs to: the value of its upper bound when that is one
+/// operand (composed with the affine.apply ops of its operands), else null.
+static Value getUpperBoundSize(AffineForOp loop) {
+  auto [map, operands] = getComposedUpperBound(loop);
+  if (map.getNumResults() != 1)
+    return nullptr;
+  return getOperandOf(map, operands, map.getResult(0));
 }
 
 /// Whether loops `a` and `b` run the same iterations: equal constant lower
@@ -267,23 +281,19 @@ static bool haveSameIterations(AffineForOp a, AffineForOp b) {
 static std::optional<int64_t> getConstantTripBound(AffineForOp loop) {
   if (!loop.hasConstantLowerBound())
     return std::nullopt;
-  AffineMap map = loop.getUpperBoundMap();
-  SmallVector<Value> operands(loop.getUpperBoundOperands());
-  affine::fullyComposeAffineMapAndOperands(&map, &operands);
+  auto [map, operands] = getComposedUpperBound(loop);
   std::optional<int64_t> upper;
   for (AffineExpr result : map.getResults()) {
     std::optional<int64_t> bound;
     if (auto constant = dyn_cast<AffineConstantExpr>(result))
       bound = constant.getValue();
     else if (auto binary = dyn_cast<AffineBinaryOpExpr>(result);
-             binary && binary.getKind() == AffineExprKind::Mod)
+             binary && binary.getKind() == AffineExprKind::Mod) {
       if (auto divisor = dyn_cast<AffineConstantExpr>(binary.getRHS()))
         bound = divisor.getValue() - 1;
-    if (auto dim = dyn_cast<AffineDimExpr>(result))
-      bound = getGuardedBound(loop, operands[dim.getPosition()]);
-    if (auto symbol = dyn_cast<AffineSymbolExpr>(result))
-      bound = getGuardedBound(
-          loop, operands[map.getNumDims() + symbol.getPosition()]);
+    } else if (Value size = getOperandOf(map, operands, result)) {
+      bound = getGuardedBound(loop, size);
+    }
     if (bound)
       upper = std::min(upper.value_or(*bound), *bound);
   }
