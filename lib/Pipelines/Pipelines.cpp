@@ -92,8 +92,9 @@ void dl::buildDLLayoutPipeline(OpPassManager &pm, int64_t maxBatchBytes,
 
 void dl::buildDLToLLVMPipeline(OpPassManager &pm,
                                const DLPipelineOptions &options) {
-  // The run-time checks of the dynamic sizes come first: versioning makes
-  // the ops it versions static.
+  // A tensor program becomes a buffer one first. The run-time checks of the
+  // dynamic sizes come next: versioning makes the ops it versions static.
+  pm.addPass(dl::createBufferize());
   pm.addNestedPass<func::FuncOp>(dl::createInsertSizeChecks());
   if (options.microkernels && options.versioning) {
     dl::ParametricVersioningOptions versioningOptions;
@@ -167,6 +168,7 @@ void dl::buildDLToLLVMPipeline(OpPassManager &pm,
 }
 
 void dl::buildReferenceToLLVMPipeline(OpPassManager &pm) {
+  pm.addPass(dl::createBufferize());
   pm.addNestedPass<func::FuncOp>(dl::createInsertSizeChecks());
   pm.addPass(dl::createConvertDLToAffine());
   buildAffineToLLVM(pm);

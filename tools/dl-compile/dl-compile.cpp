@@ -682,6 +682,13 @@ int main(int argc, char **argv) {
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return 1;
+  // A tensor program is run, timed and emitted in its buffer form, whose
+  // signature (memrefs, results as trailing arguments) is the one callers
+  // and the runner see.
+  PassManager bufferize(&context);
+  bufferize.addPass(dl::createBufferize());
+  if (failed(bufferize.run(*module)))
+    return 1;
 
   if (autotuneTopK > 0 && pipeline == PipelineKind::Optimized &&
       failed(autotune(*module)))

@@ -44,6 +44,8 @@ namespace {
 struct ConvertDLToAffinePass
     : dl::impl::ConvertDLToAffineBase<ConvertDLToAffinePass> {
   void runOnOperation() override {
+    if (failed(verifyBufferForm(getOperation(), getArgument())))
+      return signalPassFailure();
     if (failed(dl::lowerDLToAffine(getOperation())))
       signalPassFailure();
   }

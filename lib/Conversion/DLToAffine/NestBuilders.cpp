@@ -154,7 +154,7 @@ Value f32Constant(OpBuilder &b, Location loc, double value) {
                                         APFloat(static_cast<float>(value)));
 }
 
-AffineExpr elementChannel(OpBuilder &b, MemRefType tensor) {
+AffineExpr elementChannel(OpBuilder &b, ShapedType tensor) {
   AffineExpr channel = b.getAffineDimExpr(1);
   if (tensor.getRank() < 5)
     return channel;

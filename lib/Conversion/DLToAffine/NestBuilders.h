@@ -82,7 +82,7 @@ Value f32Constant(OpBuilder &b, Location loc, double value);
 /// The (input) channel of the element at the ivs of a nest over all dims of
 /// `tensor` in order: d1, or d1 * c + d4 when dims 1 and 4 hold the channel
 /// block and the channel within it (blocked activations and filters).
-AffineExpr elementChannel(OpBuilder &b, MemRefType tensor);
+AffineExpr elementChannel(OpBuilder &b, ShapedType tensor);
 
 /// Marks the loop of `iv` as the outermost loop of a GEMM band (once the nest
 /// is built: loops under construction have no parent yet).

@@ -97,7 +97,7 @@ func.func @matmul_c_rank(%a: memref<4x8xf32>, %b: memref<8x16xf32>,
 
 func.func @matmul_not_f32(%a: memref<4x8xf64>, %b: memref<8x16xf32>,
                           %c: memref<4x16xf32>) {
-  // expected-error @+1 {{'dl.matmul' op operand #0 must be memref of 32-bit float values, but got 'memref<4x8xf64>'}}
+  // expected-error @+1 {{'dl.matmul' op operand #0 must be f32 memref or ranked tensor, but got 'memref<4x8xf64>'}}
   dl.matmul ins(%a, %b : memref<4x8xf64>, memref<8x16xf32>)
             outs(%c : memref<4x16xf32>)
   return
@@ -107,7 +107,7 @@ func.func @matmul_not_f32(%a: memref<4x8xf64>, %b: memref<8x16xf32>,
 
 func.func @matmul_not_f32_output(%a: memref<4x8xf32>, %b: memref<8x16xf32>,
                                  %c: memref<4x16xi32>) {
-  // expected-error @+1 {{'dl.matmul' op operand #2 must be memref of 32-bit float values, but got 'memref<4x16xi32>'}}
+  // expected-error @+1 {{'dl.matmul' op operand #2 must be f32 memref or ranked tensor, but got 'memref<4x16xi32>'}}
   dl.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>)
             outs(%c : memref<4x16xi32>)
   return
@@ -264,7 +264,7 @@ func.func @conv_layout_rank3(%in: memref<8x10x10xf32>, %f: memref<16x8x3xf32>,
 
 func.func @conv_not_f32(%in: memref<1x8x10x10xf16>, %f: memref<16x8x3x3xf32>,
                         %out: memref<1x16x8x8xf32>) {
-  // expected-error @+1 {{'dl.conv2d' op operand #0 must be memref of 32-bit float values, but got 'memref<1x8x10x10xf16>'}}
+  // expected-error @+1 {{'dl.conv2d' op operand #0 must be f32 memref or ranked tensor, but got 'memref<1x8x10x10xf16>'}}
   dl.conv2d ins(%in, %f : memref<1x8x10x10xf16>, memref<16x8x3x3xf32>)
             outs(%out : memref<1x16x8x8xf32>)
   return
@@ -275,7 +275,7 @@ func.func @conv_not_f32(%in: memref<1x8x10x10xf16>, %f: memref<16x8x3x3xf32>,
 func.func @conv_filter_not_f32(%in: memref<1x8x10x10xf32>,
                                %f: memref<16x8x3x3xbf16>,
                                %out: memref<1x16x8x8xf32>) {
-  // expected-error @+1 {{'dl.conv2d' op operand #1 must be memref of 32-bit float values, but got 'memref<16x8x3x3xbf16>'}}
+  // expected-error @+1 {{'dl.conv2d' op operand #1 must be f32 memref or ranked tensor, but got 'memref<16x8x3x3xbf16>'}}
   dl.conv2d ins(%in, %f : memref<1x8x10x10xf32>, memref<16x8x3x3xbf16>)
             outs(%out : memref<1x16x8x8xf32>)
   return
@@ -627,7 +627,7 @@ func.func @bn_inference_rank6(%in: memref<1x2x4x4x4x1xf32>, %v: memref<8xf32>,
 func.func @bn_inference_vector_rank(%in: memref<2x8x4x4xf32>,
                                     %g: memref<8x1xf32>, %v: memref<8xf32>,
                                     %out: memref<2x8x4x4xf32>) {
-  // expected-error @+1 {{'dl.batch_norm_inference' op operand #1 must be 1D memref of 32-bit float values, but got 'memref<8x1xf32>'}}
+  // expected-error @+1 {{'dl.batch_norm_inference' op operand #1 must be rank-1 f32 memref or tensor, but got 'memref<8x1xf32>'}}
   dl.batch_norm_inference ins(%in, %g, %v, %v, %v : memref<2x8x4x4xf32>,
                               memref<8x1xf32>, memref<8xf32>, memref<8xf32>,
                               memref<8xf32>)
@@ -640,7 +640,7 @@ func.func @bn_inference_vector_rank(%in: memref<2x8x4x4xf32>,
 func.func @bn_inference_vector_not_f32(%in: memref<2x8x4x4xf32>,
                                        %m: memref<8xf64>, %v: memref<8xf32>,
                                        %out: memref<2x8x4x4xf32>) {
-  // expected-error @+1 {{'dl.batch_norm_inference' op operand #3 must be 1D memref of 32-bit float values, but got 'memref<8xf64>'}}
+  // expected-error @+1 {{'dl.batch_norm_inference' op operand #3 must be rank-1 f32 memref or tensor, but got 'memref<8xf64>'}}
   dl.batch_norm_inference ins(%in, %v, %v, %m, %v : memref<2x8x4x4xf32>,
                               memref<8xf32>, memref<8xf32>, memref<8xf64>,
                               memref<8xf32>)
@@ -841,7 +841,7 @@ func.func @bn_training_saved_mean_rank(%in: memref<2x8x4x4xf32>,
                                        %out: memref<2x8x4x4xf32>,
                                        %sm: memref<1x8xf32>,
                                        %sv: memref<8xf32>) {
-  // expected-error @+1 {{'dl.batch_norm_training' op operand #4 must be 1D memref of 32-bit float values, but got 'memref<1x8xf32>'}}
+  // expected-error @+1 {{'dl.batch_norm_training' op operand #4 must be rank-1 f32 memref or tensor, but got 'memref<1x8xf32>'}}
   dl.batch_norm_training ins(%in, %v, %v : memref<2x8x4x4xf32>, memref<8xf32>,
                              memref<8xf32>)
                          outs(%out, %sm, %sv : memref<2x8x4x4xf32>,
@@ -1015,7 +1015,7 @@ func.func @relu_rank(%in: memref<2x8x4x4xf32>, %out: memref<256xf32>) {
 // -----
 
 func.func @relu_not_f32(%in: memref<16xi32>, %out: memref<16xf32>) {
-  // expected-error @+1 {{'dl.relu' op operand #0 must be memref of 32-bit float values, but got 'memref<16xi32>'}}
+  // expected-error @+1 {{'dl.relu' op operand #0 must be f32 memref or ranked tensor, but got 'memref<16xi32>'}}
   dl.relu ins(%in : memref<16xi32>) outs(%out : memref<16xf32>)
   return
 }
@@ -1039,7 +1039,7 @@ func.func @relu6_rank(%in: memref<4x4xf32>, %out: memref<4x4x1xf32>) {
 // -----
 
 func.func @relu6_not_f32(%in: memref<16xf32>, %out: memref<16xf16>) {
-  // expected-error @+1 {{'dl.relu6' op operand #1 must be memref of 32-bit float values, but got 'memref<16xf16>'}}
+  // expected-error @+1 {{'dl.relu6' op operand #1 must be f32 memref or ranked tensor, but got 'memref<16xf16>'}}
   dl.relu6 ins(%in : memref<16xf32>) outs(%out : memref<16xf16>)
   return
 }
@@ -1092,7 +1092,7 @@ func.func @add_size_output(%l: memref<4x4xf32>, %r: memref<4x4xf32>,
 
 func.func @add_not_f32(%l: memref<4x4xf32>, %r: memref<4x4xf64>,
                        %out: memref<4x4xf32>) {
-  // expected-error @+1 {{'dl.add' op operand #1 must be memref of 32-bit float values, but got 'memref<4x4xf64>'}}
+  // expected-error @+1 {{'dl.add' op operand #1 must be f32 memref or ranked tensor, but got 'memref<4x4xf64>'}}
   dl.add ins(%l, %r : memref<4x4xf32>, memref<4x4xf64>)
          outs(%out : memref<4x4xf32>)
   return
@@ -1126,7 +1126,7 @@ func.func @bias_add_rank1(%in: memref<8xf32>, %b: memref<8xf32>,
 
 func.func @bias_add_bias_rank(%in: memref<4x16xf32>, %b: memref<1x16xf32>,
                               %out: memref<4x16xf32>) {
-  // expected-error @+1 {{'dl.bias_add' op operand #1 must be 1D memref of 32-bit float values, but got 'memref<1x16xf32>'}}
+  // expected-error @+1 {{'dl.bias_add' op operand #1 must be rank-1 f32 memref or tensor, but got 'memref<1x16xf32>'}}
   dl.bias_add ins(%in, %b : memref<4x16xf32>, memref<1x16xf32>)
               outs(%out : memref<4x16xf32>)
   return
@@ -1279,7 +1279,7 @@ func.func @unpack_blocked_rank(%b: memref<2x8x5xf32>, %p: memref<2x8x5x5xf32>) {
 // -----
 
 func.func @pack_not_f32(%p: memref<2x8x5x5xf16>, %b: memref<2x2x5x5x4xf32>) {
-  // expected-error @+1 {{'dl.pack' op operand #0 must be memref of 32-bit float values, but got 'memref<2x8x5x5xf16>'}}
+  // expected-error @+1 {{'dl.pack' op operand #0 must be f32 memref or ranked tensor, but got 'memref<2x8x5x5xf16>'}}
   dl.pack ins(%p : memref<2x8x5x5xf16>) outs(%b : memref<2x2x5x5x4xf32>)
   return
 }
@@ -1558,7 +1558,7 @@ func.func @run_shape_dense(%a: memref<?xf32> {dl.run_shape = dense<4> : tensor<1
 
 // -----
 
-// expected-error @+1 {{'dl.run_shape' on argument #1 which is not a ranked memref}}
+// expected-error @+1 {{'dl.run_shape' on argument #1 which is not a ranked memref or tensor}}
 func.func @run_shape_not_memref(%a: memref<?xf32>,
                                 %n: index {dl.run_shape = array<i64: 4>}) {
   return
@@ -1566,8 +1566,8 @@ func.func @run_shape_not_memref(%a: memref<?xf32>,
 
 // -----
 
-// expected-error @+1 {{'dl.run_shape' on argument #0 which is not a ranked memref}}
-func.func @run_shape_tensor(%t: tensor<?xf32> {dl.run_shape = array<i64: 4>}) {
+// expected-error @+1 {{'dl.run_shape' on argument #0 which is not a ranked memref or tensor}}
+func.func @run_shape_unranked(%t: memref<*xf32> {dl.run_shape = array<i64: 4>}) {
   return
 }
 

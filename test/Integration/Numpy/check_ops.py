@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks the compiled code of every dl op against numpy.
 
-Compiles a .mlir module of dl functions with `dl-compile --emit=shared`,
+Compiles a .mlir module of dl functions (on memrefs, or on tensors, called
+in their buffer form) with `dl-compile --emit=shared`,
 loads the library with ctypes and, for each function, fills its inputs from a
 fixed-seed numpy RandomState, calls it and compares every output with a
 float64 numpy reference written from the op semantics in DLOps.td.
@@ -383,6 +384,23 @@ FUNCTIONS = {
         [Arg(1, 8, 9, 9), Arg(8, 8, 3, 3), Arg(8), Out(1, 2, 9, 9, 4),
          Out(1, 2, 3, 3, 4, 8), Out(1, 1, 4, 4, 8), Out(1, 8, 4, 4)],
         lambda x, w, b, *outs: blocked_pipeline(x, w, b)),
+    # tensor programs, in their buffer form (new results appended)
+    "tensor_conv_bias_relu": (
+        [Arg(1, 3, 9, 9), Arg(4, 3, 3, 3), Arg(4), Out(1, 4, 9, 9)],
+        lambda x, w, b, y: [relu(bias_add(conv2d(x, w, padding=(1, 1, 1, 1)),
+                                          b))]),
+    "tensor_matmul_accumulate": (
+        [Arg(5, 7), Arg(7, 13), InOut(5, 13)],
+        lambda a, b, c: [matmul(a, b, c, alpha=2.0, beta=0.5)]),
+    "tensor_reuse_after_in_place": (
+        [Arg(2, 3, 5, 5), Arg(3, 3, 1, 1), Out(2, 3, 5, 5)],
+        lambda x, w, s: [relu(conv2d(x, w)) + conv2d(x, w)]),
+    "tensor_bn_training": (
+        [Arg(2, 6, 4, 5), Arg(6), Arg(6), Out(2, 6, 4, 5), Out(6), Out(6)],
+        lambda x, g, b, *outs: bn_training(x, g, b)),
+    "tensor_matmul_dynamic": (
+        [Arg(11, 13), Arg(13, 7), Out(11, 7)],
+        lambda a, b, c: [matmul(a, b, np.zeros_like(c))]),
 }
 
 # ---------------------------------------------------------------------------
@@ -396,10 +414,8 @@ ATOL = 1e-4
 RTOL = 1e-4
 
 
-def module_signatures(path):
+def module_signatures(text):
     """name -> list of argument shapes (None for `?`) of each func.func."""
-    with open(path) as f:
-        text = f.read()
     signatures = {}
     for name, params in re.findall(r"func\.func @(\w+)\(([^)]*)\)", text):
         signatures[name] = [
@@ -460,11 +476,19 @@ def main():
     parser.add_argument("module", help="the .mlir module of dl functions")
     parser.add_argument("--dl-compile", required=True,
                         help="path of the dl-compile tool")
+    parser.add_argument("--dl-opt", required=True,
+                        help="path of the dl-opt tool (gives the buffer "
+                             "form of tensor functions)")
     parser.add_argument("--work-dir", required=True,
                         help="scratch directory for the shared library")
     options = parser.parse_args()
 
-    signatures = module_signatures(options.module)
+    # Tensor functions are called in their buffer form (dl-bufferize), the
+    # signature the shared library exports.
+    buffer_form = subprocess.run(
+        [options.dl_opt, options.module, "--dl-bufferize"], check=True,
+        capture_output=True, text=True).stdout
+    signatures = module_signatures(buffer_form)
     errors = [f"{n}: in the module but not in FUNCTIONS"
               for n in signatures if n not in FUNCTIONS]
     errors += [f"{n}: in FUNCTIONS but not in the module"

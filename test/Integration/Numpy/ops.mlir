@@ -5,7 +5,8 @@
 // function below, the argument shapes (concrete ones for `?` sizes) and the
 // reference.
 //
-// RUN: %python %S/check_ops.py %s --dl-compile dl-compile --work-dir %t | FileCheck %s
+// RUN: %python %S/check_ops.py %s --dl-compile dl-compile --dl-opt dl-opt \
+// RUN:   --work-dir %t | FileCheck %s
 
 // CHECK: matmul_plain: max_abs_err={{.*}} ok
 // CHECK-NEXT: matmul_alpha_beta: max_abs_err={{.*}} ok
@@ -66,6 +67,11 @@
 // CHECK-NEXT: fused_linear_bias_relu: max_abs_err={{.*}} ok
 // CHECK-NEXT: fused_gemv_add_relu6: max_abs_err={{.*}} ok
 // CHECK-NEXT: blocked_pipeline: max_abs_err={{.*}} ok
+// CHECK-NEXT: tensor_conv_bias_relu: max_abs_err={{.*}} ok
+// CHECK-NEXT: tensor_matmul_accumulate: max_abs_err={{.*}} ok
+// CHECK-NEXT: tensor_reuse_after_in_place: max_abs_err={{.*}} ok
+// CHECK-NEXT: tensor_bn_training: max_abs_err={{.*}} ok
+// CHECK-NEXT: tensor_matmul_dynamic: max_abs_err={{.*}} ok
 // CHECK-NEXT: all {{[0-9]+}} functions match numpy
 
 //===----------------------------------------------------------------------===//
@@ -680,4 +686,72 @@ func.func @blocked_pipeline(%x: memref<1x8x9x9xf32>, %f: memref<8x8x3x3xf32>,
   dl.bias_add ins(%y, %bias : memref<1x8x4x4xf32>, memref<8xf32>)
               outs(%y : memref<1x8x4x4xf32>)
   return
+}
+
+// Tensor programs: dl-compile bufferizes them (dl-bufferize); check_ops.py
+// calls their buffer form, in which a result that is an `outs` argument is
+// that argument and a new result is an argument appended after the others.
+
+// conv -> bias -> ReLU into new tensors; ReLU in place.
+func.func @tensor_conv_bias_relu(%x: tensor<1x3x9x9xf32>, %w: tensor<4x3x3x3xf32>,
+                                 %bias: tensor<4xf32>) -> tensor<1x4x9x9xf32> {
+  %e = tensor.empty() : tensor<1x4x9x9xf32>
+  %y = dl.conv2d ins(%x, %w : tensor<1x3x9x9xf32>, tensor<4x3x3x3xf32>)
+                 outs(%e : tensor<1x4x9x9xf32>)
+                 {padding = array<i64: 1, 1, 1, 1>} -> tensor<1x4x9x9xf32>
+  %e2 = tensor.empty() : tensor<1x4x9x9xf32>
+  %z = dl.bias_add ins(%y, %bias : tensor<1x4x9x9xf32>, tensor<4xf32>)
+                   outs(%e2 : tensor<1x4x9x9xf32>) -> tensor<1x4x9x9xf32>
+  %r = dl.relu ins(%z : tensor<1x4x9x9xf32>) outs(%z : tensor<1x4x9x9xf32>)
+         -> tensor<1x4x9x9xf32>
+  return %r : tensor<1x4x9x9xf32>
+}
+
+// C accumulated into the `outs` argument, which the result is.
+func.func @tensor_matmul_accumulate(%a: tensor<5x7xf32>, %b: tensor<7x13xf32>,
+                                    %c: tensor<5x13xf32>) -> tensor<5x13xf32> {
+  %r = dl.matmul ins(%a, %b : tensor<5x7xf32>, tensor<7x13xf32>)
+                 outs(%c : tensor<5x13xf32>) {alpha = 2.0 : f32, beta = 0.5 : f32}
+         -> tensor<5x13xf32>
+  return %r : tensor<5x13xf32>
+}
+
+// The ReLU's in-place output would overwrite %y, which the add reads after
+// it: bufferization must give one of them a copy.
+func.func @tensor_reuse_after_in_place(%x: tensor<2x3x5x5xf32>,
+                                       %w: tensor<3x3x1x1xf32>)
+    -> tensor<2x3x5x5xf32> {
+  %e = tensor.empty() : tensor<2x3x5x5xf32>
+  %y = dl.conv2d ins(%x, %w : tensor<2x3x5x5xf32>, tensor<3x3x1x1xf32>)
+                 outs(%e : tensor<2x3x5x5xf32>) -> tensor<2x3x5x5xf32>
+  %z = dl.relu ins(%y : tensor<2x3x5x5xf32>) outs(%y : tensor<2x3x5x5xf32>)
+         -> tensor<2x3x5x5xf32>
+  %s = dl.add ins(%z, %y : tensor<2x3x5x5xf32>, tensor<2x3x5x5xf32>)
+              outs(%z : tensor<2x3x5x5xf32>) -> tensor<2x3x5x5xf32>
+  return %s : tensor<2x3x5x5xf32>
+}
+
+// Three results of one op.
+func.func @tensor_bn_training(%x: tensor<2x6x4x5xf32>, %g: tensor<6xf32>,
+                              %b: tensor<6xf32>)
+    -> (tensor<2x6x4x5xf32>, tensor<6xf32>, tensor<6xf32>) {
+  %e = tensor.empty() : tensor<2x6x4x5xf32>
+  %m = tensor.empty() : tensor<6xf32>
+  %v = tensor.empty() : tensor<6xf32>
+  %y:3 = dl.batch_norm_training ins(%x, %g, %b : tensor<2x6x4x5xf32>,
+                                    tensor<6xf32>, tensor<6xf32>)
+           outs(%e, %m, %v : tensor<2x6x4x5xf32>, tensor<6xf32>, tensor<6xf32>)
+           -> tensor<2x6x4x5xf32>, tensor<6xf32>, tensor<6xf32>
+  return %y#0, %y#1, %y#2 : tensor<2x6x4x5xf32>, tensor<6xf32>, tensor<6xf32>
+}
+
+// A dynamic batch: the result's rows are the argument's.
+func.func @tensor_matmul_dynamic(%a: tensor<?x13xf32>, %b: tensor<13x7xf32>)
+    -> tensor<?x7xf32> {
+  %c0 = arith.constant 0 : index
+  %m = tensor.dim %a, %c0 : tensor<?x13xf32>
+  %e = tensor.empty(%m) : tensor<?x7xf32>
+  %r = dl.matmul ins(%a, %b : tensor<?x13xf32>, tensor<13x7xf32>)
+                 outs(%e : tensor<?x7xf32>) -> tensor<?x7xf32>
+  return %r : tensor<?x7xf32>
 }

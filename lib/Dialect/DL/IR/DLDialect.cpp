@@ -1,7 +1,7 @@
 //===- DLDialect.cpp - the dl dialect ---------------------------*- C++ -*-===//
 //
 // Registers the operations of the `dl` dialect and verifies its argument
-// attribute `dl.run_shape`.
+// attribute `dl.run_shape` (on memrefs and tensors).
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,14 +41,15 @@ LogicalResult DLDialect::verifyRegionArgAttribute(Operation *op,
     argType = fn.getArgumentTypes()[argIndex];
   else
     argType = op->getRegion(regionIndex).getArgument(argIndex).getType();
-  auto type = dyn_cast<MemRefType>(argType);
-  if (!type)
+  auto type = dyn_cast<ShapedType>(argType);
+  if (!type || !isa<MemRefType, RankedTensorType>(type))
     return op->emitError() << "'dl.run_shape' on argument #" << argIndex
-                           << " which is not a ranked memref";
+                           << " which is not a ranked memref or tensor";
   if (static_cast<int64_t>(sizes.size()) != type.getRank())
     return op->emitError() << "'dl.run_shape' of argument #" << argIndex
                            << " has " << sizes.size() << " sizes for a rank-"
-                           << type.getRank() << " memref";
+                           << type.getRank() << " "
+                           << (isa<MemRefType>(type) ? "memref" : "tensor");
   for (auto [dim, size] : llvm::enumerate(sizes.asArrayRef())) {
     if (size < 0)
       return op->emitError() << "'dl.run_shape' of argument #" << argIndex

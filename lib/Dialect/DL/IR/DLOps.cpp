@@ -46,11 +46,57 @@ mlir::dl::getConvOutputSize(int64_t inputSize, int64_t filterSize,
 }
 
 //===----------------------------------------------------------------------===//
+// Tensor and buffer forms
+//===----------------------------------------------------------------------===//
+
+bool mlir::dl::hasUniformOperandKind(Operation *op) {
+  auto isTensor = [](Value value) { return isa<TensorType>(value.getType()); };
+  return llvm::all_of(op->getOperands(), isTensor) ||
+         llvm::none_of(op->getOperands(), isTensor);
+}
+
+LogicalResult mlir::dl::verifyBufferForm(Operation *root, StringRef pass) {
+  WalkResult result = root->walk([&](DestinationStyleOpInterface op) {
+    if (!isa<DLDialect>(op->getDialect()) || op.hasPureBufferSemantics())
+      return WalkResult::advance();
+    op->emitOpError() << "is on tensors; '" << pass
+                      << "' runs on buffers: bufferize first (dl-bufferize)";
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
+void mlir::dl::getDestinationStyleEffects(
+    Operation *op,
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  auto dps = cast<DestinationStyleOpInterface>(op);
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (!isa<MemRefType>(operand.get().getType()))
+      continue;
+    bool written = dps.isDpsInit(&operand);
+    bool read = !written;
+    if (auto matmul = dyn_cast<MatmulOp>(op))
+      read |= operand.get() == matmul.getC();
+    if (auto conv = dyn_cast<Conv2DOp>(op)) {
+      written |= operand.get() == conv.getRowStatistics();
+      read &= !written;
+    }
+    if (read)
+      effects.emplace_back(MemoryEffects::Read::get(), &operand,
+                           SideEffects::DefaultResource::get());
+    if (written)
+      effects.emplace_back(MemoryEffects::Write::get(), &operand,
+                           SideEffects::DefaultResource::get());
+  }
+}
+
+//===----------------------------------------------------------------------===//
 // Shared checks
 //===----------------------------------------------------------------------===//
 
 /// Checks that `value` has one of the ranks in `ranks`.
-static LogicalResult verifyRank(Operation *op, TypedValue<MemRefType> value,
+static LogicalResult verifyRank(Operation *op, TypedValue<ShapedType> value,
                                 StringRef name, ArrayRef<int64_t> ranks) {
   int64_t rank = value.getType().getRank();
   if (llvm::is_contained(ranks, rank))
@@ -63,8 +109,8 @@ static LogicalResult verifyRank(Operation *op, TypedValue<MemRefType> value,
 
 /// Checks that `lhs` and `rhs` have the same rank (their sizes are size
 /// relations).
-static LogicalResult verifySameRank(Operation *op, MemRefType lhs,
-                                    StringRef lhsName, MemRefType rhs,
+static LogicalResult verifySameRank(Operation *op, ShapedType lhs,
+                                    StringRef lhsName, ShapedType rhs,
                                     StringRef rhsName) {
   if (lhs.getRank() != rhs.getRank())
     return op->emitOpError()
@@ -74,10 +120,11 @@ static LogicalResult verifySameRank(Operation *op, MemRefType lhs,
 }
 
 /// Rejects an output buffer that is also one of the inputs, for ops whose
-/// lowering reads inputs after it has started writing the output.
+/// lowering reads inputs after it has started writing the output. (A tensor
+/// may be both: bufferization gives the output its own buffer.)
 static LogicalResult verifyNoAliasing(Operation *op, Value output,
                                       ValueRange inputs) {
-  if (llvm::is_contained(inputs, output))
+  if (isa<MemRefType>(output.getType()) && llvm::is_contained(inputs, output))
     return op->emitOpError()
            << "output must not be the same buffer as an input";
   return success();
@@ -96,7 +143,7 @@ static LogicalResult verifyStaticBlock(Operation *op, int64_t block,
 }
 
 /// A blocked (rank-5) activation needs a static channel block.
-static LogicalResult verifyChannelBlock(Operation *op, MemRefType activation) {
+static LogicalResult verifyChannelBlock(Operation *op, ShapedType activation) {
   if (activation.getRank() != 5)
     return success();
   return verifyStaticBlock(op, activation.getDimSize(4), "channel");
@@ -121,7 +168,7 @@ template <typename OpTy> static LogicalResult verifySchedule(OpTy op) {
 
 /// Checks a blocked B (N/bn x K/bk x bk x bn): static blocks, read in place.
 static LogicalResult verifyBlockedB(MatmulOp op) {
-  MemRefType b = op.getB().getType();
+  ShapedType b = op.getB().getType();
   if (failed(verifyStaticBlock(op, b.getDimSize(2), "B's K")) ||
       failed(verifyStaticBlock(op, b.getDimSize(3), "B's N")))
     return failure();
@@ -139,7 +186,7 @@ static LogicalResult verifyBlockedB(MatmulOp op) {
 }
 
 template <typename OpTy>
-static LogicalResult verifyEpilogue(OpTy op, MemRefType outputType);
+static LogicalResult verifyEpilogue(OpTy op, ShapedType outputType);
 
 LogicalResult MatmulOp::verify() {
   if (failed(verifyRank(*this, getA(), "A", {2})) ||
@@ -151,7 +198,7 @@ LogicalResult MatmulOp::verify() {
   if (failed(verifyEpilogue(*this, getC().getType())) ||
       failed(verifyStaticSizeRelations(*this)))
     return failure();
-  MemRefType a = getA().getType();
+  ShapedType a = getA().getType();
   int64_t m = a.getDimSize(getTransposeA() ? 1 : 0);
   int64_t k = a.getDimSize(getTransposeA() ? 0 : 1);
   int64_t n = getC().getType().getDimSize(1);
@@ -259,7 +306,7 @@ ScheduleAttr MatmulOp::getEffectiveSchedule() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult Conv2DOp::verify() {
-  MemRefType in = getInput().getType(), filter = getFilter().getType(),
+  ShapedType in = getInput().getType(), filter = getFilter().getType(),
              out = getOutput().getType();
   bool plain = in.getRank() == 4 && filter.getRank() == 4 && out.getRank() == 4;
   bool blocked =
@@ -326,7 +373,7 @@ LogicalResult Conv2DOp::verify() {
                        "or right padding and static widths (input, filter, "
                        "output)");
   if (Value rows = getRowStatistics()) {
-    auto rowsType = cast<MemRefType>(rows.getType());
+    auto rowsType = cast<ShapedType>(rows.getType());
     if (!blocked || !out.hasStaticShape() ||
         rowsType.getShape() !=
             ArrayRef<int64_t>{out.getDimSize(0), out.getDimSize(2), 2,
@@ -368,7 +415,7 @@ unsigned dl::getPostOpOperandCount(PostOp step) {
 /// per batch_norm_inference (one of them at most, with epilogue_epsilon);
 /// per-channel vectors are rank 1, residuals of the output's rank.
 template <typename OpTy>
-static LogicalResult verifyEpilogue(OpTy op, MemRefType outputType) {
+static LogicalResult verifyEpilogue(OpTy op, ShapedType outputType) {
   SmallVector<PostOp> steps = op.getPostOps();
   unsigned expected = 0, batchNorms = 0;
   for (PostOp step : steps) {
@@ -390,7 +437,7 @@ static LogicalResult verifyEpilogue(OpTy op, MemRefType outputType) {
   int64_t outRank = outputType.getRank();
   for (PostOp step : steps) {
     for (Value operand : operands.slice(next, getPostOpOperandCount(step))) {
-      int64_t rank = cast<MemRefType>(operand.getType()).getRank();
+      int64_t rank = cast<ShapedType>(operand.getType()).getRank();
       int64_t wanted = step == PostOp::add ? outRank : 1;
       if (rank != wanted)
         return op.emitOpError()
@@ -438,7 +485,7 @@ std::optional<SmallVector<TapColumns>> Conv2DOp::getTapColumns() {
 }
 
 std::optional<SmallVector<ScheduleDim>> Conv2DOp::getScheduleDims() {
-  MemRefType out = getOutput().getType();
+  ShapedType out = getOutput().getType();
   // The loops' extents come from the output and the filter (cb).
   if (!isBlocked() || !out.hasStaticShape() ||
       !getFilter().getType().hasStaticShape())
@@ -457,8 +504,8 @@ std::optional<SmallVector<ScheduleDim>> Conv2DOp::getScheduleDims() {
 
 /// Checks shared by both batch-norm forms.
 static LogicalResult verifyBatchNorm(Operation *op,
-                                     TypedValue<MemRefType> input,
-                                     TypedValue<MemRefType> output,
+                                     TypedValue<ShapedType> input,
+                                     TypedValue<ShapedType> output,
                                      float epsilon) {
   if (failed(verifyRank(op, input, "input", {4, 5})) ||
       failed(verifySameRank(op, input.getType(), "input", output.getType(),
@@ -483,15 +530,17 @@ LogicalResult BatchNormTrainingOp::verify() {
   SmallVector<Value> saved = {getSavedMean(), getSavedVariance()};
   if (Value invStd = getSavedInvStd())
     saved.push_back(invStd);
+  // Tensors are values: one may start several results.
   for (auto [i, value] : llvm::enumerate(saved))
-    if (llvm::is_contained(ArrayRef(saved).drop_front(i + 1), value))
+    if (isa<MemRefType>(value.getType()) &&
+        llvm::is_contained(ArrayRef(saved).drop_front(i + 1), value))
       return emitOpError() << "saved_mean, saved_variance and inv_std must be "
                               "different buffers";
   if (Value rows = getRowStatistics()) {
     // R1 x R2 x 2 x C, static, and the groups split the m elements of a
     // channel evenly.
-    auto rowsType = cast<MemRefType>(rows.getType());
-    MemRefType in = getInput().getType();
+    auto rowsType = cast<ShapedType>(rows.getType());
+    ShapedType in = getInput().getType();
     int64_t channels = in.getRank() == 5 ? in.getDimSize(1) * in.getDimSize(4)
                                          : in.getDimSize(1);
     int64_t m = in.getDimSize(0) * in.getDimSize(2) * in.getDimSize(3);
@@ -508,7 +557,8 @@ LogicalResult BatchNormTrainingOp::verify() {
   }
   // The statistics are stored before gamma and beta are read.
   for (Value value : saved)
-    if (llvm::is_contained({getGamma(), getBeta()}, value))
+    if (isa<MemRefType>(value.getType()) &&
+        llvm::is_contained({getGamma(), getBeta()}, value))
       return emitOpError()
              << "saved_mean, saved_variance and inv_std must not be gamma or "
                 "beta";
@@ -570,9 +620,9 @@ static LogicalResult verifyBlock(Operation *op, int64_t whole, int64_t block,
 
 /// Checks a pack or unpack between `plain` and `blocked` memrefs.
 static LogicalResult verifyLayoutChange(Operation *op,
-                                        TypedValue<MemRefType> plainValue,
-                                        TypedValue<MemRefType> blockedValue) {
-  if (plainValue == blockedValue)
+                                        TypedValue<ShapedType> plainValue,
+                                        TypedValue<ShapedType> blockedValue) {
+  if (plainValue == blockedValue && isa<MemRefType>(plainValue.getType()))
     return op->emitOpError()
            << "source and destination must be different buffers";
   if (failed(verifyRank(op, plainValue, "a plain-layout side", {2, 4})) ||
@@ -581,7 +631,7 @@ static LogicalResult verifyLayoutChange(Operation *op,
                             ? ArrayRef<int64_t>{4}
                             : ArrayRef<int64_t>{5, 6})))
     return failure();
-  MemRefType plain = plainValue.getType(), blocked = blockedValue.getType();
+  ShapedType plain = plainValue.getType(), blocked = blockedValue.getType();
   // K x N <-> N/n x K/k x k x n blocks both sizes of a matrix.
   if (plain.getRank() == 2) {
     if (failed(verifyBlock(op, plain.getDimSize(1), blocked.getDimSize(3),

@@ -194,18 +194,20 @@ private:
         if (Attribute decided = op->getAttr(name))
           copy->setAttr(name, decided);
     };
-    copyOccupancy(PackOp::create(b, loc, op.getInput(), blockedInput));
+    copyOccupancy(
+        PackOp::create(b, loc, TypeRange{}, op.getInput(), blockedInput));
     Value blockedFilter = allocateScratch(
         b, loc, blockedType({kBlocks, cBlocks, filter[2], filter[3], cb, kb}),
         op.getFilter());
-    PackOp::create(b, loc, op.getFilter(), blockedFilter);
+    PackOp::create(b, loc, TypeRange{}, op.getFilter(), blockedFilter);
     Value blockedOutput = allocateScratch(
         b, loc, blockedType({output[0], kBlocks, output[2], output[3], kb}),
         op.getOutput());
     Conv2DOp::create(b, loc, TypeRange{},
                      ValueRange{blockedInput, blockedFilter, blockedOutput},
                      op->getAttrs());
-    copyOccupancy(UnpackOp::create(b, loc, blockedOutput, op.getOutput()));
+    copyOccupancy(
+        UnpackOp::create(b, loc, TypeRange{}, blockedOutput, op.getOutput()));
     op.erase();
   }
 
@@ -314,7 +316,7 @@ private:
           allocateScratch(b, op->getLoc(), cast<MemRefType>(copyType), dest);
     mapping.map(dest, destCopy);
     b.clone(*op, mapping);
-    UnpackOp::create(b, op->getLoc(), destCopy, dest);
+    UnpackOp::create(b, op->getLoc(), TypeRange{}, destCopy, dest);
     op->erase();
     copies.written(dest);
     copies.written(destCopy);
@@ -433,6 +435,8 @@ struct BlockConvLayoutsPass
   using BlockConvLayoutsBase::BlockConvLayoutsBase;
 
   void runOnOperation() override {
+    if (failed(verifyBufferForm(getOperation(), getArgument())))
+      return signalPassFailure();
     if (blockC < 0 || blockK < 0 || vectorBits < 0) {
       getOperation().emitError("dl-block-conv-layouts: block-c, block-k and "
                                "vector-bits must be >= 0");

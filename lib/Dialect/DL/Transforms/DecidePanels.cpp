@@ -26,6 +26,8 @@ namespace {
 
 struct DecidePanelsPass : dl::impl::DecidePanelsBase<DecidePanelsPass> {
   void runOnOperation() override {
+    if (failed(verifyBufferForm(getOperation(), getArgument())))
+      return signalPassFailure();
     getOperation().walk([](MatmulOp op) {
       PanelChoice choice = choosePanels(op);
       op.setPanelA(choice.a);

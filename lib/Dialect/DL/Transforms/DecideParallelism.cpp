@@ -227,6 +227,8 @@ struct DecideParallelismPass
   using DecideParallelismBase::DecideParallelismBase;
 
   void runOnOperation() override {
+    if (failed(verifyBufferForm(getOperation(), getArgument())))
+      return signalPassFailure();
     if (coreGflops <= 0.0 || coreBandwidth <= 0.0 || handoffBandwidth <= 0.0 ||
         forkJoinMicros < 0.0 || margin <= 0.0) {
       getOperation().emitError(

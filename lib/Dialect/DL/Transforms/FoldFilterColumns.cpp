@@ -119,12 +119,14 @@ struct FoldFilterColumnsPass
   using FoldFilterColumnsBase::FoldFilterColumnsBase;
 
   void runOnOperation() override {
+    if (failed(verifyBufferForm(getOperation(), getArgument())))
+      return signalPassFailure();
     getOperation().walk([&](Conv2DOp op) {
       if (!op.isBlocked() || op.getSchedule() || op.getSkipPaddingColumns())
         return;
-      MemRefType input = op.getInput().getType(),
-                 filter = op.getFilter().getType(),
-                 output = op.getOutput().getType();
+      auto input = cast<MemRefType>(op.getInput().getType());
+      auto filter = cast<MemRefType>(op.getFilter().getType());
+      auto output = cast<MemRefType>(op.getOutput().getType());
       if (!input.hasStaticShape() || !filter.hasStaticShape() ||
           !output.hasStaticShape() || !input.getLayout().isIdentity() ||
           !filter.getLayout().isIdentity())

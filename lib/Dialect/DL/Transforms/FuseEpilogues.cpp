@@ -131,6 +131,8 @@ struct FuseEpiloguesPass
   using FuseEpiloguesBase::FuseEpiloguesBase;
 
   void runOnOperation() override {
+    if (failed(verifyBufferForm(getOperation(), getArgument())))
+      return signalPassFailure();
     SmallVector<Operation *> producers;
     getOperation().walk([&](Operation *op) {
       if (isa<Conv2DOp, MatmulOp, BatchNormInferenceOp, BatchNormTrainingOp>(
@@ -258,7 +260,7 @@ struct FuseEpiloguesPass
   /// statistics of the whole output. Returns false (with a remark why, if
   /// asked) where the statistics stay in `training`.
   bool fuseStatistics(Conv2DOp conv, BatchNormTrainingOp training) {
-    MemRefType out = conv.getOutput().getType();
+    ShapedType out = conv.getOutput().getType();
     const char *reason = nullptr;
     if (conv.getRowStatistics() || training.getRowStatistics())
       return false;

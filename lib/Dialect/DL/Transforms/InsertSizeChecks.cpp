@@ -79,6 +79,8 @@ void insertSizeChecks(Operation *op) {
 struct InsertSizeChecksPass
     : dl::impl::InsertSizeChecksBase<InsertSizeChecksPass> {
   void runOnOperation() override {
+    if (failed(verifyBufferForm(getOperation(), getArgument())))
+      return signalPassFailure();
     getOperation().walk([](Operation *op) {
       if (isa_and_nonnull<DLDialect>(op->getDialect()))
         insertSizeChecks(op);

@@ -66,6 +66,8 @@ struct MergeConvRowsPass : dl::impl::MergeConvRowsBase<MergeConvRowsPass> {
   using MergeConvRowsBase::MergeConvRowsBase;
 
   void runOnOperation() override {
+    if (failed(verifyBufferForm(getOperation(), getArgument())))
+      return signalPassFailure();
     if (minRows < 1) {
       getOperation().emitError("dl-merge-conv-rows: min-rows must be >= 1");
       return signalPassFailure();

@@ -50,6 +50,8 @@ struct PackGemmOperandsPass
   using PackGemmOperandsBase::PackGemmOperandsBase;
 
   void runOnOperation() override {
+    if (failed(verifyBufferForm(getOperation(), getArgument())))
+      return signalPassFailure();
     if (blockM < 0 || blockN < 0 || blockK < 1 || vectorBits < 0 ||
         prefetchStreams < 0) {
       getOperation().emitError(
@@ -81,7 +83,8 @@ struct PackGemmOperandsPass
       }
       if (op.getPackBlocks() || op.getStreamA())
         return; // Decided already (by the user or an earlier run).
-      MemRefType a = op.getA().getType(), b = op.getB().getType();
+      auto a = cast<MemRefType>(op.getA().getType());
+      auto b = cast<MemRefType>(op.getB().getType());
       if (!a.hasStaticShape() || !b.hasStaticShape() ||
           !op.getC().getType().hasStaticShape())
         return;

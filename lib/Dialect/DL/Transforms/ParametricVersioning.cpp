@@ -184,7 +184,7 @@ constexpr int64_t kSharedPackRows = 64;
 /// blocks are those dl-pack-gemm-operands gives a static GEMM.
 std::optional<std::pair<int64_t, int64_t>>
 chooseSharedPackOfB(MatmulOp op, int64_t vectorBits) {
-  MemRefType b = op.getB().getType();
+  ShapedType b = op.getB().getType();
   if (op.getTransposeB() || op.hasBlockedB() || !b.hasStaticShape())
     return std::nullopt;
   int64_t k = b.getDimSize(0), n = b.getDimSize(1);
@@ -407,6 +407,8 @@ struct ParametricVersioningPass
   using ParametricVersioningBase::ParametricVersioningBase;
 
   void runOnOperation() override {
+    if (failed(verifyBufferForm(getOperation(), getArgument())))
+      return signalPassFailure();
     if (maxVersions < 1 || maxBatchBytes < 0) {
       getOperation().emitError("dl-parametric-versioning: max-versions must "
                                "be >= 1 and max-batch-bytes >= 0");
@@ -485,7 +487,7 @@ struct ParametricVersioningPass
         continue;
       }
       auto [bn, bk] = *sharedPack;
-      MemRefType plainB = matmul.getB().getType();
+      ShapedType plainB = matmul.getB().getType();
       auto packedB = MemRefType::get(
           {plainB.getDimSize(1) / bn, plainB.getDimSize(0) / bk, bk, bn},
           plainB.getElementType());
@@ -499,7 +501,7 @@ struct ParametricVersioningPass
                      b.getDenseI64ArrayAttr({bn, bk}));
       OpBuilder then = guard.getThenBodyBuilder();
       Value packed = memref::AllocOp::create(then, loc, packedB);
-      PackOp::create(then, loc, matmul.getB(), packed);
+      PackOp::create(then, loc, TypeRange{}, matmul.getB(), packed);
       // On one thread there are no parallel regions to save, and the bit
       // versions do less work: 5 and 7 rows ran 0.79x and 0.87x as fast
       // padded, against 1.6x and 1.9x at 2 threads.

@@ -31,6 +31,8 @@ struct RankVariantsPass : dl::impl::RankVariantsBase<RankVariantsPass> {
   using RankVariantsBase::RankVariantsBase;
 
   void runOnOperation() override {
+    if (failed(verifyBufferForm(getOperation(), getArgument())))
+      return signalPassFailure();
     FailureOr<CacheModel> cache = CacheModel::fromPassOptions(
         getOperation(), "dl-rank-variants", machineFile, cacheSizes);
     if (failed(cache))

@@ -98,7 +98,7 @@ Value buildSubsampledCopy(OpBuilder &b, Location loc, Value input,
 /// `used` bytes of its channel block; a copy reads them once and writes them
 /// dense (`fetched + used`), after which every re-read fetches `used`.
 bool isCopyWorthIt(Conv2DOp op, int64_t cacheLineBytes) {
-  MemRefType input = op.getInput().getType();
+  ShapedType input = op.getInput().getType();
   int64_t block = input.getDimSize(4);
   // A dynamic channel block: its lines are unknown, reading in place is
   // always correct.
@@ -124,7 +124,7 @@ bool isCopyWorthIt(Conv2DOp op, int64_t cacheLineBytes) {
 /// join into one (a 1x1, stride 2, 214 -> 3 channel convolution of a 19x19
 /// image: 0.036 ms windowed, oneDNN 0.008).
 bool pixelVectorsNeedWindows(Conv2DOp op) {
-  MemRefType input = op.getInput().getType(), output = op.getOutput().getType();
+  ShapedType input = op.getInput().getType(), output = op.getOutput().getType();
   if (!op.getPixelVectors() || !input.hasStaticShape() ||
       !output.hasStaticShape())
     return false;
@@ -138,6 +138,8 @@ struct ReduceConvStridesPass
   using ReduceConvStridesBase::ReduceConvStridesBase;
 
   void runOnOperation() override {
+    if (failed(verifyBufferForm(getOperation(), getArgument())))
+      return signalPassFailure();
     if (cacheLineBytes <= 0) {
       getOperation().emitError(
           "dl-reduce-conv-strides: cache-line-bytes must be > 0");
@@ -151,7 +153,7 @@ struct ReduceConvStridesPass
         return;
       OpBuilder b(op);
       // The copy's outer loops run over the images and channel blocks.
-      MemRefType input = op.getInput().getType();
+      ShapedType input = op.getInput().getType();
       bool parallel =
           input.isDynamicDim(0) || input.isDynamicDim(1) ||
           copiesInParallel(op, input.getDimSize(0) * input.getDimSize(1));

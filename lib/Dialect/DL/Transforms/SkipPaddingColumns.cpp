@@ -28,6 +28,8 @@ struct SkipPaddingColumnsPass
   using SkipPaddingColumnsBase::SkipPaddingColumnsBase;
 
   void runOnOperation() override {
+    if (failed(verifyBufferForm(getOperation(), getArgument())))
+      return signalPassFailure();
     if (cPassCost < 0) {
       getOperation().emitError(
           "dl-skip-padding-columns: c-pass-cost must be >= 0");

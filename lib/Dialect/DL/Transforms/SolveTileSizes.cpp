@@ -83,8 +83,8 @@ std::optional<OpTileProblem> buildProblem(Conv2DOp op,
   if (!op.getScheduleDims())
     return std::nullopt;
   enum { N, K, C, R, S, H, W };
-  MemRefType filter = op.getFilter().getType();
-  MemRefType out = op.getOutput().getType();
+  auto filter = cast<MemRefType>(op.getFilter().getType());
+  auto out = cast<MemRefType>(op.getOutput().getType());
   int64_t kBlock = filter.getDimSize(5), cBlock = filter.getDimSize(4);
   int64_t r = filter.getDimSize(2), s = filter.getDimSize(3);
   int64_t ow = out.getDimSize(3);
@@ -231,6 +231,8 @@ struct SolveTileSizesPass : dl::impl::SolveTileSizesBase<SolveTileSizesPass> {
   using SolveTileSizesBase::SolveTileSizesBase;
 
   void runOnOperation() override {
+    if (failed(verifyBufferForm(getOperation(), getArgument())))
+      return signalPassFailure();
     FailureOr<CacheModel> cache = CacheModel::fromPassOptions(
         getOperation(), "dl-solve-tile-sizes", machineFile, cacheSizes);
     if (failed(cache))

@@ -117,6 +117,8 @@ struct SplitGemmRemaindersPass
   using SplitGemmRemaindersBase::SplitGemmRemaindersBase;
 
   void runOnOperation() override {
+    if (failed(verifyBufferForm(getOperation(), getArgument())))
+      return signalPassFailure();
     if (blockM < 0 || blockN < 0 || blockK < 1 || vectorBits < 0) {
       getOperation().emitError("dl-split-gemm-remainders: block-k must be "
                                ">= 1, and block-m, block-n and vector-bits "

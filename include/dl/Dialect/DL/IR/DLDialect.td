@@ -15,9 +15,20 @@ def DL_Dialect : Dialect {
   let cppNamespace = "::mlir::dl";
   let summary = "Deep-learning layers on buffers, compiled to native CPU code";
   let description = [{
-    The `dl` dialect holds the layers of a convolutional network in fp32 with
-    buffer (memref) semantics and destination-passing style: every op reads
-    its `ins` operands and writes its `outs` operands; no op returns a value.
+    The `dl` dialect holds the layers of a convolutional network in fp32 in
+    destination-passing style: every op reads its `ins` operands and writes
+    its `outs` operands. On buffers (memrefs) no op returns a value; the
+    layer ops also take ranked tensors (all operands tensors), and then
+    return one tensor per `outs` tensor, as `linalg` does:
+
+    ```mlir
+    %r = dl.relu ins(%x : tensor<16xf32>) outs(%y : tensor<16xf32>)
+           -> tensor<16xf32>
+    ```
+
+    `dl-bufferize` (MLIR's one-shot bufferization, which the pipelines run
+    first) turns a tensor program into the buffer form the other passes
+    optimize; they reject layer ops on tensors.
 
     Two layouts are supported for activations and filters:
     * plain: activations `NCHW` (`memref<N x C x H x W>`), filters `KCRS`;

@@ -36,6 +36,23 @@ struct TapColumns {
   int64_t firstTap, endTap, firstColumn, endColumn;
 };
 
+/// True when the shaped operands of `op` are all tensors or all memrefs
+/// (a dl layer op is either a tensor op or a buffer op).
+bool hasUniformOperandKind(Operation *op);
+
+/// Succeeds where no dl layer op under `root` is on tensors; otherwise emits
+/// an error at the first one: `pass` (the dl passes and the lowering to
+/// affine) runs on buffers, after `dl-bufferize`.
+LogicalResult verifyBufferForm(Operation *root, StringRef pass);
+
+/// The memory effects of a dl layer op (`DL_DPSOp`) on buffers: it reads its
+/// inputs and writes its outputs (and reads a GEMM's C, which it may
+/// accumulate into; writes a convolution's row statistics). None on tensors.
+void getDestinationStyleEffects(
+    Operation *op,
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects);
+
 /// The number of epilogue operands a step of an epilogue takes.
 unsigned getPostOpOperandCount(PostOp step);
 

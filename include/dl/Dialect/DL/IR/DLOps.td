@@ -1,6 +1,7 @@
 //===- DLOps.td - dl dialect operations --------------------*- tablegen -*-===//
 //
-// The operations of the `dl` dialect. All are fp32, on memrefs, in
+// The operations of the `dl` dialect. All are fp32, on memrefs (the layer ops
+// also on tensors), in
 // destination-passing style (`ins(...) outs(...)`); each has a verifier that
 // checks every size relation known statically.
 //
@@ -16,13 +17,34 @@ include "mlir/IR/CommonAttrConstraints.td"
 
 def DL_Buffer : MemRefOf<[F32]>;
 def DL_Vector : MemRefRankOf<[F32], [1]>;
+// The layer ops also take ranked tensors (all operands tensors, results the
+// `outs` tensors); one-shot-bufferize turns them into the buffer form the
+// passes optimize.
+def DL_Shaped : AnyTypeOf<[DL_Buffer, RankedTensorOf<[F32]>],
+                          "f32 memref or ranked tensor", "::mlir::ShapedType">;
+def DL_ShapedVector : AnyTypeOf<[DL_Vector, TensorRankOf<[F32], [1]>],
+                                "rank-1 f32 memref or tensor",
+                                "::mlir::ShapedType">;
 
-// Every dl op reads `ins` and writes `outs`; the DPS interface tells passes
-// and tools which operands are written.
+// Every dl layer op reads `ins` and writes `outs`; the DPS interface tells
+// passes and tools which operands are written, and bufferization which tensor
+// results the `outs` become. On buffers the ops read their inputs and write
+// their outputs (getDestinationStyleEffects); on tensors they have no effect.
 class DL_DPSOp<string mnemonic, list<Trait> traits = []>
     : DL_Op<mnemonic, !listconcat(traits,
-                       [DestinationStyleOpInterface])> {
+                       [DestinationStyleOpInterface,
+                        DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+                        PredOpTrait<"operands are all tensors or all buffers",
+                            CPred<"::mlir::dl::hasUniformOperandKind(&$_op)">>])> {
   let hasVerifier = 1;
+  let results = (outs Variadic<RankedTensorOf<[F32]>>:$results);
+  let extraClassDefinition = [{
+    void $cppClass::getEffects(
+        ::llvm::SmallVectorImpl<::mlir::SideEffects::EffectInstance<
+            ::mlir::MemoryEffects::Effect>> &effects) {
+      ::mlir::dl::getDestinationStyleEffects(getOperation(), effects);
+    }
+  }];
 }
 
 //===----------------------------------------------------------------------===//
@@ -102,9 +124,9 @@ def DL_MatmulOp : DL_DPSOp<"matmul"> {
     a blocked GEMM applies them to each block of C right after its last K
     block, the others in one sweep over C at the end.
   }];
-  let arguments = (ins Arg<DL_Buffer, "A", [MemRead]>:$a,
-                       Arg<DL_Buffer, "B", [MemRead]>:$b,
-                       Arg<DL_Buffer, "C", [MemRead, MemWrite]>:$c,
+  let arguments = (ins DL_Shaped:$a,
+                       DL_Shaped:$b,
+                       DL_Shaped:$c,
                        DefaultValuedAttr<F32Attr, "1.0">:$alpha,
                        DefaultValuedAttr<F32Attr, "0.0">:$beta,
                        UnitAttr:$transpose_a,
@@ -119,14 +141,14 @@ def DL_MatmulOp : DL_DPSOp<"matmul"> {
                        UnitAttr:$stream_a,
                        OptionalAttr<I64Attr>:$batch_blocks,
                        OptionalAttr<DL_ScheduleAttr>:$schedule,
-                       Arg<Variadic<DL_Buffer>, "epilogue operands", [MemRead]>:$epilogue_operands,
+                       Variadic<DL_Shaped>:$epilogue_operands,
                        OptionalAttr<TypedArrayAttrBase<DL_PostOpAttr, "epilogue steps">>:$epilogue,
                        OptionalAttr<F32Attr>:$epilogue_epsilon);
   let assemblyFormat = [{
     `ins` `(` $a `,` $b `:` type($a) `,` type($b) `)`
     `outs` `(` $c `:` type($c) `)`
     (`epilogue` `(` $epilogue_operands^ `:` type($epilogue_operands) `)`)?
-    attr-dict
+    attr-dict (`->` type($results)^)?
   }];
   let extraClassDeclaration = [{
     ::mlir::MutableOperandRange getDpsInitsMutable() { return getCMutable(); }
@@ -152,7 +174,7 @@ def DL_MatmulOp : DL_DPSOp<"matmul"> {
     /// not divide M or N: pad_blocks, static sizes).
     bool hasPartialCBlocks() {
       std::optional<::llvm::ArrayRef<int64_t>> blocks = getPackBlocks();
-      ::mlir::MemRefType c = getC().getType();
+      ::mlir::ShapedType c = getC().getType();
       return blocks && blocks->size() == 3 && c.hasStaticShape() &&
              (c.getDimSize(0) % (*blocks)[0] != 0 ||
               c.getDimSize(1) % (*blocks)[1] != 0);
@@ -242,17 +264,19 @@ def DL_Conv2DOp : DL_DPSOp<"conv2d", [AttrSizedOperandSegments]> {
     two passes over the tile; `dl.batch_norm_training` merges them.
   }];
   let arguments = (ins
-      Arg<DL_Buffer, "input activations", [MemRead]>:$input,
-      Arg<DL_Buffer, "filter", [MemRead]>:$filter,
-      Arg<DL_Buffer, "output activations", [MemWrite]>:$output,
+      DL_Shaped:$input,
+      DL_Shaped:$filter,
+      DL_Shaped:$output,
       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
       DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
       OptionalAttr<DL_ScheduleAttr>:$schedule,
       UnitAttr:$skip_padding_columns,
       UnitAttr:$pixel_vectors,
-      Arg<Variadic<DL_Buffer>, "epilogue operands", [MemRead]>:$epilogue_operands,
-      Arg<Optional<DL_Buffer>, "row statistics", [MemWrite]>:$row_statistics,
+      Variadic<DL_Shaped>:$epilogue_operands,
+      // Set by dl-fuse-epilogues, on buffers only; written (see
+      // getDestinationStyleEffects).
+      Optional<DL_Buffer>:$row_statistics,
       OptionalAttr<TypedArrayAttrBase<DL_PostOpAttr, "epilogue steps">>:$epilogue,
       OptionalAttr<F32Attr>:$epilogue_epsilon);
   let assemblyFormat = [{
@@ -260,7 +284,7 @@ def DL_Conv2DOp : DL_DPSOp<"conv2d", [AttrSizedOperandSegments]> {
     `outs` `(` $output `:` type($output) `)`
     (`epilogue` `(` $epilogue_operands^ `:` type($epilogue_operands) `)`)?
     (`row_statistics` `(` $row_statistics^ `:` type($row_statistics) `)`)?
-    attr-dict
+    attr-dict (`->` type($results)^)?
   }];
   let extraClassDeclaration = [{
     ::mlir::MutableOperandRange getDpsInitsMutable() { return getOutputMutable(); }
@@ -274,7 +298,7 @@ def DL_Conv2DOp : DL_DPSOp<"conv2d", [AttrSizedOperandSegments]> {
     /// True for a 1x1 filter without padding (either layout): each output
     /// pixel reads exactly one input pixel.
     bool isUnpaddedPointwise() {
-      auto filter = ::llvm::cast<::mlir::MemRefType>(getFilter().getType());
+      ::mlir::ShapedType filter = getFilter().getType();
       return filter.getDimSize(2) == 1 && filter.getDimSize(3) == 1 &&
              ::llvm::all_of(getPadding(), [](int64_t p) { return p == 0; });
     }
@@ -311,19 +335,19 @@ def DL_BatchNormInferenceOp : DL_DPSOp<"batch_norm_inference"> {
     (`dl-fuse-epilogues` folds a following `dl.relu` / `dl.relu6` into it).
   }];
   let arguments = (ins
-      Arg<DL_Buffer, "input", [MemRead]>:$input,
-      Arg<DL_Vector, "scale", [MemRead]>:$gamma,
-      Arg<DL_Vector, "shift", [MemRead]>:$beta,
-      Arg<DL_Vector, "mean", [MemRead]>:$mean,
-      Arg<DL_Vector, "variance", [MemRead]>:$variance,
-      Arg<DL_Buffer, "output", [MemWrite]>:$output,
+      DL_Shaped:$input,
+      DL_ShapedVector:$gamma,
+      DL_ShapedVector:$beta,
+      DL_ShapedVector:$mean,
+      DL_ShapedVector:$variance,
+      DL_Shaped:$output,
       DefaultValuedAttr<F32Attr, "1.0e-3">:$epsilon,
       OptionalAttr<DL_ActivationAttr>:$activation);
   let assemblyFormat = [{
     `ins` `(` $input `,` $gamma `,` $beta `,` $mean `,` $variance `:`
         type($input) `,` type($gamma) `,` type($beta) `,` type($mean) `,`
         type($variance) `)`
-    `outs` `(` $output `:` type($output) `)` attr-dict
+    `outs` `(` $output `:` type($output) `)` attr-dict (`->` type($results)^)?
   }];
   let extraClassDeclaration = [{
     ::mlir::MutableOperandRange getDpsInitsMutable() { return getOutputMutable(); }
@@ -351,15 +375,14 @@ def DL_BatchNormTrainingOp
     swept from the input, which is then read once, to normalize.
   }];
   let arguments = (ins
-      Arg<DL_Buffer, "input", [MemRead]>:$input,
-      Arg<DL_Vector, "scale", [MemRead]>:$gamma,
-      Arg<DL_Vector, "shift", [MemRead]>:$beta,
-      Arg<DL_Buffer, "output", [MemWrite]>:$output,
-      Arg<DL_Vector, "saved mean", [MemWrite]>:$saved_mean,
-      Arg<DL_Vector, "saved biased variance", [MemWrite]>:$saved_variance,
-      Arg<Optional<DL_Vector>, "saved inverse standard deviation",
-          [MemWrite]>:$saved_inv_std,
-      Arg<Optional<DL_Buffer>, "row statistics", [MemRead]>:$row_statistics,
+      DL_Shaped:$input,
+      DL_ShapedVector:$gamma,
+      DL_ShapedVector:$beta,
+      DL_Shaped:$output,
+      DL_ShapedVector:$saved_mean,
+      DL_ShapedVector:$saved_variance,
+      Optional<DL_ShapedVector>:$saved_inv_std,
+      Optional<DL_Shaped>:$row_statistics,
       DefaultValuedAttr<F32Attr, "1.0e-3">:$epsilon,
       OptionalAttr<DL_ActivationAttr>:$activation);
   let assemblyFormat = [{
@@ -369,7 +392,7 @@ def DL_BatchNormTrainingOp
         type($output) `,` type($saved_mean) `,` type($saved_variance) `)`
     (`inv_std` `(` $saved_inv_std^ `:` type($saved_inv_std) `)`)?
     (`row_statistics` `(` $row_statistics^ `:` type($row_statistics) `)`)?
-    attr-dict
+    attr-dict (`->` type($results)^)?
   }];
   let extraClassDeclaration = [{
     ::mlir::MutableOperandRange getDpsInitsMutable() {
@@ -392,11 +415,11 @@ class DL_UnaryElementwiseOp<string mnemonic, string expr>
     `output` may be the same buffer (in place). `max` and `min` are IEEE
     maxNum / minNum: a NaN input gives 0.
   }];
-  let arguments = (ins Arg<DL_Buffer, "input", [MemRead]>:$input,
-                       Arg<DL_Buffer, "output", [MemWrite]>:$output);
+  let arguments = (ins DL_Shaped:$input,
+                       DL_Shaped:$output);
   let assemblyFormat = [{
     `ins` `(` $input `:` type($input) `)`
-    `outs` `(` $output `:` type($output) `)` attr-dict
+    `outs` `(` $output `:` type($output) `)` attr-dict (`->` type($results)^)?
   }];
   let extraClassDeclaration = [{
     ::mlir::MutableOperandRange getDpsInitsMutable() { return getOutputMutable(); }
@@ -412,12 +435,12 @@ def DL_AddOp : DL_DPSOp<"add"> {
     `output = lhs + rhs` on buffers of equal shape; `output` may be `lhs` or
     `rhs` (in place).
   }];
-  let arguments = (ins Arg<DL_Buffer, "lhs", [MemRead]>:$lhs,
-                       Arg<DL_Buffer, "rhs", [MemRead]>:$rhs,
-                       Arg<DL_Buffer, "output", [MemWrite]>:$output);
+  let arguments = (ins DL_Shaped:$lhs,
+                       DL_Shaped:$rhs,
+                       DL_Shaped:$output);
   let assemblyFormat = [{
     `ins` `(` $lhs `,` $rhs `:` type($lhs) `,` type($rhs) `)`
-    `outs` `(` $output `:` type($output) `)` attr-dict
+    `outs` `(` $output `:` type($output) `)` attr-dict (`->` type($results)^)?
   }];
   let extraClassDeclaration = [{
     ::mlir::MutableOperandRange getDpsInitsMutable() { return getOutputMutable(); }
@@ -432,12 +455,12 @@ def DL_BiasAddOp : DL_DPSOp<"bias_add"> {
     dimensions 1 and 4 of a rank-5 blocked `NCHW{c}c` input (channel
     `c_blk * c + c`). `output` may be `input` (in place).
   }];
-  let arguments = (ins Arg<DL_Buffer, "input", [MemRead]>:$input,
-                       Arg<DL_Vector, "bias", [MemRead]>:$bias,
-                       Arg<DL_Buffer, "output", [MemWrite]>:$output);
+  let arguments = (ins DL_Shaped:$input,
+                       DL_ShapedVector:$bias,
+                       DL_Shaped:$output);
   let assemblyFormat = [{
     `ins` `(` $input `,` $bias `:` type($input) `,` type($bias) `)`
-    `outs` `(` $output `:` type($output) `)` attr-dict
+    `outs` `(` $output `:` type($output) `)` attr-dict (`->` type($results)^)?
   }];
   let extraClassDeclaration = [{
     ::mlir::MutableOperandRange getDpsInitsMutable() { return getOutputMutable(); }
@@ -449,20 +472,20 @@ def DL_BiasAddOp : DL_DPSOp<"bias_add"> {
 //===----------------------------------------------------------------------===//
 
 class DL_LayoutOp<string mnemonic, string direction> : DL_DPSOp<mnemonic> {
-  let arguments = (ins Arg<DL_Buffer, "source", [MemRead]>:$source,
-                       Arg<DL_Buffer, "destination", [MemWrite]>:$dest);
+  let arguments = (ins DL_Shaped:$source,
+                       DL_Shaped:$dest);
   let assemblyFormat = [{
     `ins` `(` $source `:` type($source) `)`
-    `outs` `(` $dest `:` type($dest) `)` attr-dict
+    `outs` `(` $dest `:` type($dest) `)` attr-dict (`->` type($results)^)?
   }];
   let extraClassDeclaration = [{
     ::mlir::MutableOperandRange getDpsInitsMutable() { return getDestMutable(); }
     /// The plain-layout side (rank 4, or 2 for a matrix) and the blocked
     /// side (rank 5 or 6, or 4 for a matrix).
-    ::mlir::TypedValue<::mlir::MemRefType> getPlain() {
+    ::mlir::TypedValue<::mlir::ShapedType> getPlain() {
       return }] # !if(!eq(direction, "pack"), "getSource()", "getDest()") # [{;
     }
-    ::mlir::TypedValue<::mlir::MemRefType> getBlocked() {
+    ::mlir::TypedValue<::mlir::ShapedType> getBlocked() {
       return }] # !if(!eq(direction, "pack"), "getDest()", "getSource()") # [{;
     }
   }];

@@ -12,6 +12,42 @@
 
 include "mlir/Pass/PassBase.td"
 
+def Bufferize : Pass<"dl-bufferize", "::mlir::ModuleOp"> {
+  let summary = "Turn a tensor program into the buffer form the dl passes optimize";
+  let description = [{
+    The dl layer ops take ranked tensors as well as memrefs; the dl passes
+    and the lowering run on memrefs. Where the module holds tensors, this
+    pass runs MLIR's bufferization on it: `one-shot-bufferize` (across
+    function boundaries, identity layouts on the signatures), then
+    `drop-equivalent-buffer-results` (a result that is an argument's buffer,
+    the `outs` tensor of a dl op, is dropped: the caller's argument holds
+    it), `buffer-results-to-out-params` (a result in a new buffer becomes an
+    argument the caller passes, appended after the others) and the buffer
+    deallocation pipeline. A tensor function therefore becomes a function on
+    memrefs without results, the form `dl-compile` runs and emits:
+
+    ```mlir
+    func.func @gemm(%a: tensor<64x32xf32>, %b: tensor<32x16xf32>,
+                    %c: tensor<64x16xf32>) -> tensor<64x16xf32> {
+      %r = dl.matmul ins(%a, %b : tensor<64x32xf32>, tensor<32x16xf32>)
+                     outs(%c : tensor<64x16xf32>) -> tensor<64x16xf32>
+      return %r : tensor<64x16xf32>
+    }
+    // becomes
+    func.func @gemm(%a: memref<64x32xf32>, %b: memref<32x16xf32>,
+                    %c: memref<64x16xf32>) {
+      dl.matmul ins(%a, %b : memref<64x32xf32>, memref<32x16xf32>)
+                outs(%c : memref<64x16xf32>)
+      return
+    }
+    ```
+
+    A module without tensors is left as it is. Both pipelines start with
+    it; every other dl pass rejects dl ops on tensors with an error that
+    names this one.
+  }];
+}
+
 def InsertSizeChecks : Pass<"dl-insert-size-checks", "::mlir::func::FuncOp"> {
   let summary = "Check the dynamic size relations of each dl op at run time";
   let description = [{

@@ -1,0 +1,110 @@
+//===- Bufferize.cpp - tensor programs to the buffer form ------*- C++ -*-===//
+//
+// The dl-bufferize pass: MLIR's one-shot bufferization, function-boundary
+// clean-ups and buffer deallocation, run as one nested pipeline on modules
+// that hold tensors, so that the dl pipelines accept tensor programs and
+// leave buffer programs (which may free their own buffers, which the
+// deallocation pipeline does not accept) as they are.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dl/Dialect/DL/Transforms/Passes.h"
+
+#include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Pass/PassManager.h"
+
+namespace mlir {
+namespace dl {
+#define GEN_PASS_DEF_BUFFERIZE
+#include "dl/Dialect/DL/Transforms/Passes.h.inc"
+} // namespace dl
+} // namespace mlir
+
+using namespace mlir;
+
+namespace {
+
+/// The three steps of dl-bufferize, each a pipeline of upstream passes.
+struct BufferizationPipelines {
+  explicit BufferizationPipelines() {
+    bufferization::OneShotBufferizePassOptions oneShot;
+    oneShot.bufferizeFunctionBoundaries = true;
+    oneShot.functionBoundaryTypeConversion =
+        bufferization::LayoutMapOption::IdentityLayoutMap;
+    bufferize.addPass(bufferization::createOneShotBufferizePass(oneShot));
+    signatures.addPass(bufferization::createDropEquivalentBufferResultsPass());
+    bufferization::BufferResultsToOutParamsPassOptions outParams;
+    outParams.hoistStaticAllocs = true;
+    outParams.hoistDynamicAllocs = true;
+    outParams.modifyPublicFunctions = true;
+    signatures.addPass(
+        bufferization::createBufferResultsToOutParamsPass(outParams));
+    bufferization::buildBufferDeallocationPipeline(deallocate);
+  }
+
+  OpPassManager bufferize{ModuleOp::getOperationName()};
+  OpPassManager signatures{ModuleOp::getOperationName()};
+  /// Per function: the pipeline rejects the deallocations a buffer function
+  /// of the same module makes itself.
+  OpPassManager deallocate{func::FuncOp::getOperationName()};
+};
+
+bool holdsTensors(Operation *root) {
+  auto isTensor = [](Type type) { return isa<TensorType>(type); };
+  WalkResult result = root->walk([&](Operation *op) {
+    if (auto fn = dyn_cast<FunctionOpInterface>(op))
+      if (llvm::any_of(fn.getArgumentTypes(), isTensor) ||
+          llvm::any_of(fn.getResultTypes(), isTensor))
+        return WalkResult::interrupt();
+    if (llvm::any_of(op->getOperandTypes(), isTensor) ||
+        llvm::any_of(op->getResultTypes(), isTensor))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}
+
+struct BufferizePass : dl::impl::BufferizeBase<BufferizePass> {
+  void getDependentDialects(DialectRegistry &registry) const override {
+    BufferizationPipelines pipelines;
+    pipelines.bufferize.getDependentDialects(registry);
+    pipelines.signatures.getDependentDialects(registry);
+    pipelines.deallocate.getDependentDialects(registry);
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<func::FuncOp> tensorFunctions;
+    for (auto fn : module.getOps<func::FuncOp>())
+      if (holdsTensors(fn))
+        tensorFunctions.push_back(fn);
+    if (!holdsTensors(module))
+      return;
+    BufferizationPipelines pipelines;
+    if (failed(runPipeline(pipelines.bufferize, module)))
+      return signalPassFailure();
+    // drop-equivalent-buffer-results leaves public functions alone (their
+    // callers may be outside the module); here the public functions are the
+    // ones dl-compile runs and emits, whose signatures this pass defines.
+    SmallVector<func::FuncOp> publicFunctions;
+    for (auto fn : module.getOps<func::FuncOp>())
+      if (fn.isPublic() && !fn.isExternal()) {
+        publicFunctions.push_back(fn);
+        fn.setPrivate();
+      }
+    LogicalResult signatures = runPipeline(pipelines.signatures, module);
+    for (func::FuncOp fn : publicFunctions)
+      fn.setPublic();
+    if (failed(signatures))
+      return signalPassFailure();
+    for (func::FuncOp fn : tensorFunctions)
+      if (!fn.isExternal() && failed(runPipeline(pipelines.deallocate, fn)))
+        return signalPassFailure();
+  }
+};
+
+} // namespace
