@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dl/Runner/Runner.h"
+#include "dl-runtime/DLRuntime.h"
 #include "dl/Dialect/DL/IR/DLOps.h"
 #include "dl/Dialect/DL/IR/OpWork.h"
 
@@ -19,9 +20,9 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
-#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 
@@ -30,6 +31,7 @@
 #include <csetjmp>
 #include <cstdio>
 #include <cstdlib>
+#include <dlfcn.h>
 #include <iterator>
 #include <limits>
 
@@ -144,11 +146,10 @@ LogicalResult mlir::dl::checkArgumentMemory(func::FuncOp func,
     return success();
   return func.emitError()
          << "out of memory: the run's buffers take " << formatBytes(total)
-         << (copies > 1 ? " (the arguments and the reference run's copy)"
-                        : "")
+         << (copies > 1 ? " (the arguments and the reference run's copy)" : "")
          << ", the largest argument #" << largestArg << " ("
-         << func.getArgumentTypes()[largestArg] << ") "
-         << formatBytes(largest) << ", and " << formatBytes(availableBytes)
+         << func.getArgumentTypes()[largestArg] << ") " << formatBytes(largest)
+         << ", and " << formatBytes(availableBytes)
          << " of memory are available";
 }
 
@@ -329,15 +330,26 @@ void dl::registerLLVMTranslations(MLIRContext &context) {
   registerOpenMPDialectTranslation(context);
 }
 
+/// The path of the libDLRuntime.so this process loaded (DLRunner links it, so
+/// a tool in the build tree, an installed tool and an embedder's program each
+/// find their own), or the build tree's when the loader does not say.
+static std::string getLoadedRuntimeLibrary() {
+  Dl_info info;
+  if (dladdr(reinterpret_cast<void *>(&dl_gemm_dispatch), &info) &&
+      info.dli_fname && StringRef(info.dli_fname).contains("DLRuntime"))
+    return info.dli_fname;
+  return DL_RUNTIME_LIBRARY_PATH;
+}
+
 SmallVector<std::string> dl::getRuntimeLibraries() {
-  // Paths of the build tree, configured by CMake; DL_RUNTIME_LIBRARY and
-  // DL_OPENMP_LIBRARY override them (for an installed or moved tree).
+  // DL_RUNTIME_LIBRARY and DL_OPENMP_LIBRARY override the loaded runtime and
+  // the OpenMP runtime CMake found.
   SmallVector<std::string> libraries;
-  for (auto [variable, configured] :
-       {std::pair("DL_RUNTIME_LIBRARY", DL_RUNTIME_LIBRARY_PATH),
-        std::pair("DL_OPENMP_LIBRARY", DL_OPENMP_LIBRARY_PATH)}) {
+  for (auto [variable, found] :
+       {std::pair("DL_RUNTIME_LIBRARY", getLoadedRuntimeLibrary()),
+        std::pair("DL_OPENMP_LIBRARY", std::string(DL_OPENMP_LIBRARY_PATH))}) {
     const char *path = std::getenv(variable);
-    libraries.push_back(path ? path : configured);
+    libraries.push_back(path ? std::string(path) : found);
   }
   return libraries;
 }
