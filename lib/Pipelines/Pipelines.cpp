@@ -14,6 +14,7 @@
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Affine/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -90,11 +91,21 @@ void dl::buildDLLayoutPipeline(OpPassManager &pm, int64_t maxBatchBytes,
   pm.addNestedPass<func::FuncOp>(dl::createPackGemmOperands(packOptions));
 }
 
+/// dl-bufferize, then linalg ops (left by the raising, or created by
+/// bufferization: copies, fills) as affine loops.
+static void buildBufferizationPipeline(OpPassManager &pm) {
+  pm.addPass(dl::createBufferize());
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToAffineLoopsPass());
+}
+
 void dl::buildDLToLLVMPipeline(OpPassManager &pm,
                                const DLPipelineOptions &options) {
-  // A tensor program becomes a buffer one first. The run-time checks of the
-  // dynamic sizes come next: versioning makes the ops it versions static.
-  pm.addPass(dl::createBufferize());
+  // linalg GEMMs, convolutions and element-wise ops become dl ops, then a
+  // tensor program a buffer one, whose remaining linalg ops become loops.
+  // The run-time checks of the dynamic sizes come next: versioning makes the
+  // ops it versions static.
+  pm.addPass(dl::createConvertLinalgToDL());
+  buildBufferizationPipeline(pm);
   pm.addNestedPass<func::FuncOp>(dl::createInsertSizeChecks());
   if (options.microkernels && options.versioning) {
     dl::ParametricVersioningOptions versioningOptions;
@@ -168,7 +179,8 @@ void dl::buildDLToLLVMPipeline(OpPassManager &pm,
 }
 
 void dl::buildReferenceToLLVMPipeline(OpPassManager &pm) {
-  pm.addPass(dl::createBufferize());
+  // linalg ops are not raised: `dl-compile --run` checks the raising too.
+  buildBufferizationPipeline(pm);
   pm.addNestedPass<func::FuncOp>(dl::createInsertSizeChecks());
   pm.addPass(dl::createConvertDLToAffine());
   buildAffineToLLVM(pm);

@@ -22,6 +22,8 @@
 #include "mlir/Dialect/ControlFlow/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/AllocationOpInterfaceImpl.h"
@@ -38,14 +40,15 @@ void mlir::dl::registerAllDLDialects(DialectRegistry &registry) {
                   cf::ControlFlowDialect, func::FuncDialect, LLVM::LLVMDialect,
                   math::MathDialect, memref::MemRefDialect, omp::OpenMPDialect,
                   scf::SCFDialect, bufferization::BufferizationDialect,
-                  tensor::TensorDialect>();
-  // Tensor programs: what dl-bufferize needs to bufferize them and free the
-  // buffers it allocates.
+                  linalg::LinalgDialect, tensor::TensorDialect>();
+  // Tensor programs (and the linalg form convert-linalg-to-dl raises): what
+  // dl-bufferize needs to bufferize them and free the buffers it allocates.
   registerBufferizableOpInterfaceExternalModels(registry);
   arith::registerBufferizableOpInterfaceExternalModels(registry);
   bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(
       registry);
   cf::registerBufferizableOpInterfaceExternalModels(registry);
+  linalg::registerBufferizableOpInterfaceExternalModels(registry);
   scf::registerBufferizableOpInterfaceExternalModels(registry);
   tensor::registerBufferizableOpInterfaceExternalModels(registry);
   arith::registerBufferDeallocationOpInterfaceExternalModels(registry);

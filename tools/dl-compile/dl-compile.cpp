@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dl/Analysis/CacheModel.h"
+#include "dl/Conversion/Passes.h"
 #include "dl/Dialect/DL/Transforms/Passes.h"
 #include "dl/Dialect/DL/Transforms/VariantRanking.h"
 #include "dl/InitAllDL.h"
@@ -322,8 +323,9 @@ void printReports(ArrayRef<FunctionReport> reports) {
   }
 }
 
-/// --run and --bench. Returns the process exit code.
-int runAndBench(ModuleOp module) {
+/// --run and --bench; a --run checks `module` against `unraised`, the same
+/// program with its linalg ops not raised. Returns the process exit code.
+int runAndBench(ModuleOp module, ModuleOp unraised) {
   SmallVector<func::FuncOp> entries = getEntryFunctions(module);
   if (entries.empty()) {
     module.emitError("no public function with a body to run");
@@ -348,7 +350,7 @@ int runAndBench(ModuleOp module) {
   std::unique_ptr<dl::JitModule> reference;
   if (run) {
     FailureOr<std::unique_ptr<dl::JitModule>> ref =
-        dl::JitModule::create(module, getPipeline(PipelineKind::Reference));
+        dl::JitModule::create(unraised, getPipeline(PipelineKind::Reference));
     if (failed(ref))
       return 1;
     reference = std::move(*ref);
@@ -684,11 +686,26 @@ int main(int argc, char **argv) {
     return 1;
   // A tensor program is run, timed and emitted in its buffer form, whose
   // signature (memrefs, results as trailing arguments) is the one callers
-  // and the runner see.
-  PassManager bufferize(&context);
+  // and the runner see. linalg ops are raised to dl ops before, on tensors,
+  // where a zero fill or a bias broadcast into an output is a value. A --run
+  // checks against the program not raised, its linalg ops lowered to loops.
+  OwningOpRef<ModuleOp> reference = module->clone();
+  PassManager raise(&context), bufferize(&context);
+  if (pipeline == PipelineKind::Optimized)
+    raise.addPass(dl::createConvertLinalgToDL());
   bufferize.addPass(dl::createBufferize());
-  if (failed(bufferize.run(*module)))
+  if (failed(raise.run(*module)) || failed(bufferize.run(*module)) ||
+      failed(bufferize.run(*reference)))
     return 1;
+  for (auto fn : module->getOps<func::FuncOp>()) {
+    auto unraised = reference->lookupSymbol<func::FuncOp>(fn.getSymName());
+    if (unraised && unraised.getFunctionType() != fn.getFunctionType())
+      return fn.emitError() << "raising linalg ops changed the buffer form's "
+                               "signature from "
+                            << unraised.getFunctionType() << " to "
+                            << fn.getFunctionType(),
+             1;
+  }
 
   if (autotuneTopK > 0 && pipeline == PipelineKind::Optimized &&
       failed(autotune(*module)))
@@ -696,7 +713,7 @@ int main(int argc, char **argv) {
   if (!run && !bench && emit == EmitKind::None)
     emit = EmitKind::MLIR;
   if (run || bench) {
-    int status = runAndBench(*module);
+    int status = runAndBench(*module, *reference);
     if (status != 0 || emit == EmitKind::None)
       return status;
   }

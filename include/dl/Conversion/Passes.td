@@ -1,6 +1,6 @@
 //===- Passes.td - dl conversion passes --------------------*- tablegen -*-===//
 //
-// Passes that lower the `dl` dialect.
+// Passes that raise linalg to the `dl` dialect and lower the `dl` dialect.
 //
 //===----------------------------------------------------------------------===//
 
@@ -8,6 +8,46 @@
 #define DL_CONVERSION_PASSES_TD
 
 include "mlir/Pass/PassBase.td"
+
+def ConvertLinalgToDL : Pass<"convert-linalg-to-dl"> {
+  let summary = "Raise linalg GEMMs, convolutions and element-wise layer ops to dl ops";
+  let description = [{
+    The linalg form that MLIR front ends produce (`tosa-to-linalg-named` and
+    `tosa-to-linalg`, StableHLO and torch-mlir lower to it), on tensors or
+    buffers, becomes dl ops, matched by semantics, not by names:
+
+    | linalg | dl |
+    |---|---|
+    | `linalg.matmul` (maps of A x B, A^T x B, A x B^T) | `dl.matmul` |
+    | `linalg.batch_matmul` of one GEMM (batch size 1) | `dl.matmul` on collapsed views |
+    | `linalg.conv_2d_nchw_fchw` | `dl.conv2d` |
+    | `linalg.conv_2d_nhwc_hwcf`, `linalg.conv_2d_nhwc_fhwc` | `dl.conv2d` between `linalg.transpose`s to NCHW / FCHW and back |
+    | all-parallel body `max(x, 0)` (`maximumf`/`maxnumf`, either order), `select(x > 0, x, 0)`, a clamp `[0, +max]` | `dl.relu` |
+    | a clamp `[0, 6]` (`min(max(x, 0), 6)` or `max(min(x, 6), 0)`) | `dl.relu6` |
+    | `a + b`, both indexed as the output | `dl.add` |
+    | `a + v`, `v` a vector along dimension 1 (NCHW channels, matrix columns) | `dl.bias_add` |
+
+    A linalg GEMM or convolution accumulates into its output; a dl one
+    overwrites it (`beta = 0`). A zero-filled output (`linalg.fill` of 0:
+    the defining op on tensors, the op right before on buffers) is the dl
+    op's output as it is; a per-channel bias broadcast into the output
+    (TOSA's convolution) becomes a `dl.bias_add` after the convolution; any
+    other output is accumulated (`beta = 1` for a GEMM, a `dl.add` after a
+    convolution). A `tensor.pad` of 0 on a convolution input's rows and
+    columns becomes the convolution's `padding`. Convolutions with dynamic
+    sizes, batches of several GEMMs, other element types and other bodies
+    stay as they are, with a remark that says why (`--remarks` in
+    dl-compile); the `dl-to-llvm` pipeline, which starts with this pass,
+    lowers what is left to loops. ReLUs raised from `maximumf` give 0 where
+    the input is NaN (dl's `max` is IEEE maxNum).
+  }];
+  let dependentDialects = [
+    "::mlir::dl::DLDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
 
 def ConvertDLToAffine : Pass<"convert-dl-to-affine"> {
   let summary = "Lower every dl op to a plain affine.for loop nest";

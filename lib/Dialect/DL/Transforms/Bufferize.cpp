@@ -14,6 +14,8 @@
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Pass/PassManager.h"
 
@@ -74,19 +76,44 @@ struct BufferizePass : dl::impl::BufferizeBase<BufferizePass> {
     pipelines.bufferize.getDependentDialects(registry);
     pipelines.signatures.getDependentDialects(registry);
     pipelines.deallocate.getDependentDialects(registry);
+    registry.insert<linalg::LinalgDialect>();
   }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (failed(bufferize(module)))
+      return signalPassFailure();
+    copyStridedBuffersAsLoops(module);
+  }
+
+  /// A memref.copy between layouts that are not both contiguous (the copy
+  /// into a padded buffer that a tensor.pad bufferizes to) lowers to a call
+  /// of MLIR's C runner utilities, which code built by dl does not link; as
+  /// linalg.copy, the pipelines lower it to loops.
+  static void copyStridedBuffersAsLoops(ModuleOp module) {
+    module.walk([](memref::CopyOp copy) {
+      auto isContiguous = [](Value buffer) {
+        return cast<MemRefType>(buffer.getType()).getLayout().isIdentity();
+      };
+      if (isContiguous(copy.getSource()) && isContiguous(copy.getTarget()))
+        return;
+      OpBuilder builder(copy);
+      linalg::CopyOp::create(builder, copy.getLoc(), copy.getSource(),
+                             copy.getTarget());
+      copy.erase();
+    });
+  }
+
+  LogicalResult bufferize(ModuleOp module) {
     SmallVector<func::FuncOp> tensorFunctions;
     for (auto fn : module.getOps<func::FuncOp>())
       if (holdsTensors(fn))
         tensorFunctions.push_back(fn);
     if (!holdsTensors(module))
-      return;
+      return success();
     BufferizationPipelines pipelines;
     if (failed(runPipeline(pipelines.bufferize, module)))
-      return signalPassFailure();
+      return failure();
     // drop-equivalent-buffer-results leaves public functions alone (their
     // callers may be outside the module); here the public functions are the
     // ones dl-compile runs and emits, whose signatures this pass defines.
@@ -100,10 +127,11 @@ struct BufferizePass : dl::impl::BufferizeBase<BufferizePass> {
     for (func::FuncOp fn : publicFunctions)
       fn.setPublic();
     if (failed(signatures))
-      return signalPassFailure();
+      return failure();
     for (func::FuncOp fn : tensorFunctions)
       if (!fn.isExternal() && failed(runPipeline(pipelines.deallocate, fn)))
-        return signalPassFailure();
+        return failure();
+    return success();
   }
 };
 
