@@ -437,19 +437,23 @@ FailureOr<void (*)(void **)> JitModule::lookup(StringRef name) {
 
 LogicalResult JitModule::call(StringRef name,
                               MutableArrayRef<HostBuffer> args) {
-  FailureOr<void (*)(void **)> fn = lookup(name);
-  if (failed(fn))
-    return failure();
   SmallVector<void *> packed;
   for (HostBuffer &buffer : args)
     buffer.appendPackedArguments(packed);
+  return callPacked(name, packed.data());
+}
+
+LogicalResult JitModule::callPacked(StringRef name, void **packed) {
+  FailureOr<void (*)(void **)> fn = lookup(name);
+  if (failed(fn))
+    return failure();
   std::jmp_buf target;
   if (setjmp(target) != 0) {
     failedCheckTarget = nullptr;
     return failure();
   }
   failedCheckTarget = &target;
-  (*fn)(packed.data());
+  (*fn)(packed);
   failedCheckTarget = nullptr;
   return success();
 }

@@ -11,6 +11,7 @@
 #include "dl/Conversion/Passes.h"
 #include "dl/Dialect/DL/Transforms/Passes.h"
 #include "dl/Dialect/DL/Transforms/VariantRanking.h"
+#include "dl/Driver/Driver.h"
 #include "dl/InitAllDL.h"
 #include "dl/Pipelines/Pipelines.h"
 #include "dl/Runner/Runner.h"
@@ -201,36 +202,30 @@ struct FunctionReport {
   unsigned reps = 0;
 };
 
-/// The number of threads generated code uses: --threads, or all cores.
-unsigned getThreadCount() {
-  if (threads > 0)
-    return threads;
-  return std::max(1u, std::thread::hardware_concurrency());
+/// The driver's options from the command line, for `kind`'s lowering.
+dl::CompileOptions getCompileOptions(PipelineKind kind) {
+  dl::CompileOptions options;
+  options.reference = kind == PipelineKind::Reference;
+  options.threads = threads;
+  options.microkernels = microkernels;
+  options.rank = rank;
+  options.fuse = fuse;
+  options.versioning = versioning;
+  options.maxVersions = maxVersions;
+  options.solveTiles = solveTiles;
+  options.tileReport = tileReport;
+  options.cacheSizes = cacheSizes;
+  options.machineFile = machineFile;
+  options.rankingCost = rankingCost;
+  options.rankingReport = rankingReport;
+  options.remarks = remarks;
+  options.maxBatchBytes = maxBatchBytes;
+  options.vectorBits = vectorBits;
+  return options;
 }
 
-std::function<void(OpPassManager &)> getPipeline(PipelineKind kind) {
-  if (kind == PipelineKind::Reference)
-    return dl::buildReferenceToLLVMPipeline;
-  return [](OpPassManager &pm) {
-    dl::DLPipelineOptions options;
-    options.numThreads = getThreadCount();
-    options.microkernels = microkernels;
-    options.rank = rank;
-    options.fuse = fuse;
-    options.versioning = versioning;
-    options.maxVersions = maxVersions;
-    options.solveTiles = solveTiles;
-    options.tileReport = tileReport;
-    options.cacheSizes = cacheSizes;
-    options.machineFile = machineFile;
-    options.rankingCost = rankingCost;
-    options.rankingReport = rankingReport;
-    options.reportFallbacks = remarks;
-    options.maxBatchBytes = maxBatchBytes;
-    options.vectorBits = vectorBits;
-    dl::buildDLToLLVMPipeline(pm, options);
-  };
-}
+/// --bench-warmup, --bench-min-reps, --bench-min-time.
+dl::TimingOptions getTimingOptions() { return {warmup, minReps, minTime}; }
 
 /// The public functions with bodies, filtered by --function.
 SmallVector<func::FuncOp> getEntryFunctions(ModuleOp module) {
@@ -240,44 +235,6 @@ SmallVector<func::FuncOp> getEntryFunctions(ModuleOp module) {
         (functions.empty() || llvm::is_contained(functions, fn.getName())))
       result.push_back(fn);
   return result;
-}
-
-/// Allocates and fills the arguments of one function.
-SmallVector<HostBuffer> makeInputs(ArrayRef<dl::ArgumentSpec> specs,
-                                   uint64_t functionSeed) {
-  SmallVector<HostBuffer> buffers;
-  for (auto [i, spec] : llvm::enumerate(specs)) {
-    buffers.emplace_back(spec.shape);
-    buffers.back().fillDeterministic(functionSeed * 1000003 + i, spec.positive);
-  }
-  return buffers;
-}
-
-/// Median wall time of calling `fn` on `args`.
-std::pair<double, unsigned> timeFunction(void (*fn)(void **),
-                                         MutableArrayRef<HostBuffer> args) {
-  SmallVector<void *> packed;
-  for (HostBuffer &buffer : args)
-    buffer.appendPackedArguments(packed);
-  using Clock = std::chrono::steady_clock;
-  for (unsigned i = 0; i < warmup; ++i)
-    fn(packed.data());
-  std::vector<double> samples;
-  double total = 0.0;
-  while (samples.size() < minReps || total < minTime) {
-    auto start = Clock::now();
-    fn(packed.data());
-    double seconds =
-        std::chrono::duration<double>(Clock::now() - start).count();
-    samples.push_back(seconds);
-    total += seconds;
-    if (samples.size() >= 100000)
-      break;
-  }
-  std::nth_element(samples.begin(), samples.begin() + samples.size() / 2,
-                   samples.end());
-  return {samples[samples.size() / 2] * 1e3,
-          static_cast<unsigned>(samples.size())};
 }
 
 void printReports(ArrayRef<FunctionReport> reports) {
@@ -344,13 +301,13 @@ int runAndBench(ModuleOp module, ModuleOp unraised) {
   }
 
   FailureOr<std::unique_ptr<dl::JitModule>> compiled =
-      dl::JitModule::create(module, getPipeline(pipeline));
+      dl::jitCompile(module, getCompileOptions(pipeline));
   if (failed(compiled))
     return 1;
   std::unique_ptr<dl::JitModule> reference;
   if (run) {
     FailureOr<std::unique_ptr<dl::JitModule>> ref =
-        dl::JitModule::create(unraised, getPipeline(PipelineKind::Reference));
+        dl::jitCompile(unraised, getCompileOptions(PipelineKind::Reference));
     if (failed(ref))
       return 1;
     reference = std::move(*ref);
@@ -361,7 +318,7 @@ int runAndBench(ModuleOp module, ModuleOp unraised) {
   for (auto [index, fn] : llvm::enumerate(entries)) {
     FunctionReport report;
     report.name = fn.getName().str();
-    SmallVector<HostBuffer> args = makeInputs(specs[index], seed + index);
+    SmallVector<HostBuffer> args = dl::makeInputs(specs[index], seed + index);
     if (run) {
       if (failed((*compiled)->lookup(fn.getName())) ||
           failed(reference->lookup(fn.getName()))) {
@@ -396,7 +353,8 @@ int runAndBench(ModuleOp module, ModuleOp unraised) {
         fn.emitError("cannot find the compiled function");
         return 1;
       }
-      std::tie(report.medianMs, report.reps) = timeFunction(*entry, args);
+      std::tie(report.medianMs, report.reps) =
+          dl::timeFunction(*entry, args, getTimingOptions());
       report.flops = dl::countFlops(fn, specs[index]);
     }
     reports.push_back(std::move(report));
@@ -405,224 +363,22 @@ int runAndBench(ModuleOp module, ModuleOp unraised) {
   return allOk ? 0 : 1;
 }
 
-/// --autotune-top-k: ranks the variants of every open heavy op, times the
-/// module with the v-th best variant of each op for v < K (JIT, all public
-/// functions, the --bench timing), and sets the fastest candidate's
-/// schedules on `module`. Returns failure after a diagnostic.
-LogicalResult autotune(ModuleOp module) {
-  MLIRContext *ctx = module.getContext();
-  // Layouts and GEMM blocks are decided first, as in the pipeline: the
-  // schedules order their block loops.
-  if (microkernels) {
-    PassManager pm(ctx);
-    dl::buildDLLayoutPipeline(pm, maxBatchBytes, vectorBits);
-    if (failed(pm.run(module)))
-      return failure();
+/// --emit as the driver's output kind.
+dl::OutputKind getOutputKind() {
+  switch (emit) {
+  case EmitKind::LLVM:
+    return dl::OutputKind::LLVMIR;
+  case EmitKind::Asm:
+    return dl::OutputKind::Assembly;
+  case EmitKind::Obj:
+    return dl::OutputKind::Object;
+  case EmitKind::Shared:
+    return dl::OutputKind::SharedLibrary;
+  case EmitKind::None:
+  case EmitKind::MLIR:
+    break;
   }
-  std::string error;
-  FailureOr<dl::CacheModel> cache =
-      dl::CacheModel::fromOptions(machineFile, cacheSizes, error);
-  if (failed(cache))
-    return module.emitError(error);
-  dl::RankingOptions options;
-  options.cache = *cache;
-  options.cost = *dl::parseRankingCost(rankingCost); // Checked in main.
-  options.threads = getThreadCount();
-  options.maxBatchBytes = maxBatchBytes;
-  SmallVector<Operation *> ops = dl::getUnscheduledOps(module);
-  std::vector<dl::OpRanking> rankings;
-  size_t candidates = 0;
-  for (Operation *op : ops) {
-    rankings.push_back(dl::rankVariants(op, options));
-    llvm::erase_if(rankings.back().variants, [](const dl::RankedVariant &v) {
-      return !v.failure.empty();
-    });
-    candidates = std::max(candidates, rankings.back().variants.size());
-  }
-  candidates = std::min<size_t>(candidates, autotuneTopK);
-  if (candidates == 0) {
-    llvm::errs() << "dl-compile: autotune: no op has ranked variants\n";
-    return success();
-  }
-
-  SmallVector<func::FuncOp> entries = getEntryFunctions(module);
-  SmallVector<SmallVector<HostBuffer>> inputs;
-  for (auto [index, fn] : llvm::enumerate(entries)) {
-    FailureOr<SmallVector<dl::ArgumentSpec>> specs = dl::getArgumentSpecs(fn);
-    if (failed(specs) || failed(dl::checkArgumentMemory(
-                             fn, *specs, 1, dl::availableMemoryBytes())))
-      return failure();
-    inputs.push_back(makeInputs(*specs, seed + index));
-  }
-  // The schedule each op gets in candidate `v`: its v-th best (its last
-  // when it has fewer variants).
-  auto scheduleOf = [&](size_t op, size_t v) {
-    const auto &variants = rankings[op].variants;
-    return variants[std::min(v, variants.size() - 1)];
-  };
-  llvm::json::Array reports;
-  std::optional<std::pair<double, size_t>> best;
-  for (size_t v = 0; v < candidates; ++v) {
-    OwningOpRef<ModuleOp> candidate = module.clone();
-    SmallVector<Operation *> copies = dl::getUnscheduledOps(*candidate);
-    llvm::json::Array schedules, costs;
-    for (auto [index, copy] : llvm::enumerate(copies)) {
-      const dl::RankedVariant &variant = scheduleOf(index, v);
-      dl::setSchedule(copy, variant.schedule);
-      std::string text;
-      llvm::raw_string_ostream(text) << variant.schedule;
-      schedules.push_back(text);
-      costs.push_back(variant.assignment.cost);
-    }
-    FailureOr<std::unique_ptr<dl::JitModule>> compiled =
-        dl::JitModule::create(*candidate, getPipeline(PipelineKind::Optimized));
-    if (failed(compiled))
-      return failure();
-    double totalMs = 0.0;
-    for (auto [index, fn] : llvm::enumerate(entries)) {
-      FailureOr<void (*)(void **)> entry = (*compiled)->lookup(fn.getName());
-      if (failed(entry))
-        return fn.emitError("cannot find the compiled function");
-      totalMs += timeFunction(*entry, inputs[index]).first;
-    }
-    llvm::errs() << llvm::formatv("autotune: variant {0}/{1}: {2:f4} ms", v + 1,
-                                  candidates, totalMs);
-    for (const llvm::json::Value &text : schedules)
-      llvm::errs() << " " << *text.getAsString();
-    llvm::errs() << "\n";
-    if (!best || totalMs < best->first)
-      best = {totalMs, v};
-    reports.push_back(
-        llvm::json::Object{{"model_rank", static_cast<int64_t>(v)},
-                           {"schedules", std::move(schedules)},
-                           {"model_costs", std::move(costs)},
-                           {"median_ms", totalMs}});
-  }
-  for (auto [index, op] : llvm::enumerate(ops))
-    dl::setSchedule(op, scheduleOf(index, best->second).schedule);
-  llvm::errs() << llvm::formatv("autotune: kept variant {0} ({1:f4} ms)\n",
-                                best->second + 1, best->first);
-  if (autotuneReport.empty())
-    return success();
-  llvm::json::Array analysis;
-  for (const dl::OpRanking &ranking : rankings)
-    analysis.push_back(ranking.analysisSeconds);
-  auto file = openOutputFile(autotuneReport, &error);
-  if (!file)
-    return module.emitError(error);
-  file->os() << llvm::formatv(
-      "{0:2}\n", llvm::json::Value(llvm::json::Object{
-                     {"threads", static_cast<int64_t>(getThreadCount())},
-                     {"analysis_seconds", std::move(analysis)},
-                     {"kept", static_cast<int64_t>(best->second)},
-                     {"variants", std::move(reports)}}));
-  file->keep();
-  return success();
-}
-
-/// Finds a C compiler driver to link shared libraries with.
-std::optional<std::string> findLinker() {
-  for (StringRef name : {"cc", "clang-22", "clang", "gcc"})
-    if (auto path = llvm::sys::findProgramByName(name))
-      return *path;
-  return std::nullopt;
-}
-
-/// Writes `module` (already in the LLVM dialect) as --emit asks.
-LogicalResult emitModule(ModuleOp module) {
-  if (emit == EmitKind::MLIR) {
-    std::string error;
-    auto output = openOutputFile(outputFilename, &error);
-    if (!output)
-      return module.emitError(error);
-    module.print(output->os());
-    output->keep();
-    return success();
-  }
-
-  dl::registerLLVMTranslations(*module.getContext());
-  llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> llvmModule =
-      translateModuleToLLVMIR(module, llvmContext);
-  if (!llvmModule)
-    return module.emitError("translation to LLVM IR failed");
-  FailureOr<std::unique_ptr<llvm::TargetMachine>> machine =
-      dl::createHostTargetMachine(/*forObjectFile=*/true);
-  if (failed(machine))
-    return module.emitError("cannot create a target machine for this host");
-  llvmModule->setDataLayout((*machine)->createDataLayout());
-  llvmModule->setTargetTriple((*machine)->getTargetTriple());
-  if (llvm::Error err =
-          makeOptimizingTransformer(3, 0, machine->get())(llvmModule.get()))
-    return module.emitError("LLVM optimization failed: ")
-           << llvm::toString(std::move(err));
-
-  if (emit == EmitKind::LLVM) {
-    std::string error;
-    auto output = openOutputFile(outputFilename, &error);
-    if (!output)
-      return module.emitError(error);
-    llvmModule->print(output->os(), nullptr);
-    output->keep();
-    return success();
-  }
-
-  // Assembly or object code; a shared library is linked from a temporary
-  // object.
-  std::string objectPath = outputFilename;
-  llvm::SmallString<128> tempObject;
-  if (emit == EmitKind::Shared) {
-    if (outputFilename == "-")
-      return module.emitError("--emit=shared needs -o <file>");
-    if (std::error_code ec =
-            llvm::sys::fs::createTemporaryFile("dl-compile", "o", tempObject))
-      return module.emitError("cannot create a temporary file: ")
-             << ec.message();
-    objectPath = tempObject.str().str();
-  }
-  {
-    std::string error;
-    auto output = openOutputFile(objectPath, &error);
-    if (!output)
-      return module.emitError(error);
-    llvm::legacy::PassManager codegen;
-    auto fileType = emit == EmitKind::Asm ? llvm::CodeGenFileType::AssemblyFile
-                                          : llvm::CodeGenFileType::ObjectFile;
-    if ((*machine)->addPassesToEmitFile(codegen, output->os(), nullptr,
-                                        fileType))
-      return module.emitError("the target cannot emit this file type");
-    codegen.run(*llvmModule);
-    output->keep();
-  }
-  if (emit != EmitKind::Shared)
-    return success();
-
-  std::optional<std::string> linker = findLinker();
-  if (!linker) {
-    llvm::sys::fs::remove(tempObject);
-    return module.emitError("no C compiler (cc, clang or gcc) found to link "
-                            "the shared library");
-  }
-  // The library records where the runtime libraries are (DT_NEEDED +
-  // rpath), so it loads without LD_LIBRARY_PATH.
-  SmallVector<std::string> runtimeLibraries = dl::getRuntimeLibraries();
-  SmallVector<std::string> rpaths;
-  for (const std::string &library : runtimeLibraries)
-    rpaths.push_back("-Wl,-rpath," +
-                     llvm::sys::path::parent_path(library).str());
-  SmallVector<StringRef> linkArgs = {*linker, "-shared", "-o", outputFilename,
-                                     tempObject};
-  linkArgs.append(runtimeLibraries.begin(), runtimeLibraries.end());
-  linkArgs.append(rpaths.begin(), rpaths.end());
-  linkArgs.push_back("-lm");
-  std::string error;
-  int status = llvm::sys::ExecuteAndWait(*linker, linkArgs, std::nullopt, {}, 0,
-                                         0, &error);
-  llvm::sys::fs::remove(tempObject);
-  if (status != 0)
-    return module.emitError("linking the shared library failed")
-           << (error.empty() ? "" : ": ") << error;
-  return success();
+  return dl::OutputKind::MLIR;
 }
 
 } // namespace
@@ -690,12 +446,10 @@ int main(int argc, char **argv) {
   // where a zero fill or a bias broadcast into an output is a value. A --run
   // checks against the program not raised, its linalg ops lowered to loops.
   OwningOpRef<ModuleOp> reference = module->clone();
-  PassManager raise(&context), bufferize(&context);
-  if (pipeline == PipelineKind::Optimized)
-    raise.addPass(dl::createConvertLinalgToDL());
-  bufferize.addPass(dl::createBufferize());
-  if (failed(raise.run(*module)) || failed(bufferize.run(*module)) ||
-      failed(bufferize.run(*reference)))
+  if (failed(
+          dl::prepareModule(*module,
+                            /*raise=*/pipeline == PipelineKind::Optimized)) ||
+      failed(dl::prepareModule(*reference, /*raise=*/false)))
     return 1;
   for (auto fn : module->getOps<func::FuncOp>()) {
     auto unraised = reference->lookupSymbol<func::FuncOp>(fn.getSymName());
@@ -707,9 +461,16 @@ int main(int argc, char **argv) {
              1;
   }
 
-  if (autotuneTopK > 0 && pipeline == PipelineKind::Optimized &&
-      failed(autotune(*module)))
-    return 1;
+  if (autotuneTopK > 0 && pipeline == PipelineKind::Optimized) {
+    dl::AutotuneOptions autotuneOptions;
+    autotuneOptions.topK = autotuneTopK;
+    autotuneOptions.seed = seed;
+    autotuneOptions.timing = getTimingOptions();
+    autotuneOptions.reportPath = autotuneReport;
+    if (failed(dl::autotune(*module, getEntryFunctions(*module),
+                            getCompileOptions(pipeline), autotuneOptions)))
+      return 1;
+  }
   if (!run && !bench && emit == EmitKind::None)
     emit = EmitKind::MLIR;
   if (run || bench) {
@@ -718,11 +479,14 @@ int main(int argc, char **argv) {
       return status;
   }
 
+  if (emit == EmitKind::Shared && outputFilename == "-")
+    return module->emitError("--emit=shared needs -o <file>"), 1;
   PassManager pm(&context);
   if (failed(applyPassManagerCLOptions(pm)))
     return 1;
-  getPipeline(pipeline)(pm);
+  dl::addCompilePipeline(pm, getCompileOptions(pipeline));
   if (failed(pm.run(*module)))
     return 1;
-  return failed(emitModule(*module)) ? 1 : 0;
+  return failed(dl::emitModule(*module, getOutputKind(), outputFilename)) ? 1
+                                                                          : 0;
 }

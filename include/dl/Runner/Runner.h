@@ -163,6 +163,10 @@ public:
   /// (its message went to stderr; the buffers may be partly written).
   LogicalResult call(StringRef name, MutableArrayRef<HostBuffer> args);
 
+  /// Calls `name` with ExecutionEngine's packed arguments (one pointer per
+  /// field of each expanded memref descriptor), failing as `call` does.
+  LogicalResult callPacked(StringRef name, void **packed);
+
   /// The packed entry point of `name` (for timing without lookups).
   FailureOr<void (*)(void **)> lookup(StringRef name);
 

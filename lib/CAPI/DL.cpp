@@ -1,0 +1,184 @@
+//===- DL.cpp - C API of the dl compiler ------------------------*- C++ -*-===//
+//
+// dl-c/DL.h over the driver library (Driver.h): options, compilation to the
+// LLVM dialect or a shared library, and JIT calls on caller-owned buffers,
+// whose signatures are checked against the function's buffer form first.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dl-c/DL.h"
+#include "dl/Driver/Driver.h"
+#include "dl/InitAllDL.h"
+
+#include "mlir/CAPI/IR.h"
+#include "mlir/CAPI/Support.h"
+#include "mlir/CAPI/Wrap.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/StringMap.h"
+
+using namespace mlir;
+
+namespace {
+/// A JIT-compiled module and the argument shapes of its public functions'
+/// buffer forms (a dynamic size is ShapedType::kDynamic).
+struct Executable {
+  std::unique_ptr<dl::JitModule> jit;
+  llvm::StringMap<SmallVector<SmallVector<int64_t>>> signatures;
+  MLIRContext *context;
+};
+} // namespace
+
+DEFINE_C_API_PTR_METHODS(DlCompileOptions, dl::CompileOptions)
+DEFINE_C_API_PTR_METHODS(DlExecutable, Executable)
+
+void dlRegisterAllDialects(MlirDialectRegistry registry) {
+  dl::registerAllDLDialects(*unwrap(registry));
+}
+
+void dlRegisterAllPasses(void) { dl::registerAllDLPasses(); }
+
+DlCompileOptions dlCompileOptionsCreate(void) {
+  return wrap(new dl::CompileOptions());
+}
+void dlCompileOptionsDestroy(DlCompileOptions options) {
+  delete unwrap(options);
+}
+void dlCompileOptionsSetThreads(DlCompileOptions options, unsigned threads) {
+  unwrap(options)->threads = threads;
+}
+void dlCompileOptionsSetReference(DlCompileOptions options, bool reference) {
+  unwrap(options)->reference = reference;
+}
+void dlCompileOptionsSetMicrokernels(DlCompileOptions options,
+                                     bool microkernels) {
+  unwrap(options)->microkernels = microkernels;
+}
+void dlCompileOptionsSetRank(DlCompileOptions options, bool rank) {
+  unwrap(options)->rank = rank;
+}
+void dlCompileOptionsSetSolveTiles(DlCompileOptions options, bool solveTiles) {
+  unwrap(options)->solveTiles = solveTiles;
+}
+void dlCompileOptionsSetVersioning(DlCompileOptions options, bool versioning) {
+  unwrap(options)->versioning = versioning;
+}
+void dlCompileOptionsSetRemarks(DlCompileOptions options, bool remarks) {
+  unwrap(options)->remarks = remarks;
+}
+void dlCompileOptionsSetCacheSizes(DlCompileOptions options,
+                                   MlirStringRef spec) {
+  unwrap(options)->cacheSizes = unwrap(spec).str();
+}
+
+/// The front end of `options`' pipeline (the reference lowering raises
+/// nothing).
+static LogicalResult prepare(ModuleOp module,
+                             const dl::CompileOptions &options) {
+  return dl::prepareModule(module, /*raise=*/!options.reference);
+}
+
+MlirLogicalResult dlCompileModule(MlirModule module, DlCompileOptions options) {
+  ModuleOp op = unwrap(module);
+  return wrap(success(succeeded(prepare(op, *unwrap(options))) &&
+                      succeeded(dl::lowerModule(op, *unwrap(options)))));
+}
+
+MlirLogicalResult dlCompileToSharedLibrary(MlirModule module,
+                                           DlCompileOptions options,
+                                           MlirStringRef path) {
+  OwningOpRef<ModuleOp> copy = unwrap(module).clone();
+  return wrap(
+      success(succeeded(prepare(*copy, *unwrap(options))) &&
+              succeeded(dl::lowerModule(*copy, *unwrap(options))) &&
+              succeeded(dl::emitModule(*copy, dl::OutputKind::SharedLibrary,
+                                       unwrap(path)))));
+}
+
+DlExecutable dlExecutableCreate(MlirModule module, DlCompileOptions options) {
+  OwningOpRef<ModuleOp> copy = unwrap(module).clone();
+  if (failed(prepare(*copy, *unwrap(options))))
+    return {nullptr};
+  auto executable = std::make_unique<Executable>();
+  executable->context = copy->getContext();
+  for (auto fn : copy->getOps<func::FuncOp>()) {
+    if (!fn.isPublic() || fn.isExternal())
+      continue;
+    auto &shapes = executable->signatures[fn.getName()];
+    for (Type type : fn.getArgumentTypes()) {
+      auto memref = dyn_cast<MemRefType>(type);
+      shapes.push_back(memref ? llvm::to_vector(memref.getShape())
+                              : SmallVector<int64_t>{});
+    }
+  }
+  FailureOr<std::unique_ptr<dl::JitModule>> jit =
+      dl::jitCompile(*copy, *unwrap(options));
+  if (failed(jit))
+    return {nullptr};
+  executable->jit = std::move(*jit);
+  return wrap(executable.release());
+}
+
+void dlExecutableDestroy(DlExecutable executable) { delete unwrap(executable); }
+
+intptr_t dlExecutableGetNumArguments(DlExecutable executable,
+                                     MlirStringRef name) {
+  auto it = unwrap(executable)->signatures.find(unwrap(name));
+  if (it == unwrap(executable)->signatures.end())
+    return -1;
+  return it->second.size();
+}
+
+MlirLogicalResult dlExecutableCall(DlExecutable executable, MlirStringRef name,
+                                   const DlBuffer *arguments,
+                                   intptr_t numArguments) {
+  Executable &exec = *unwrap(executable);
+  StringRef function = unwrap(name);
+  auto error = [&]() {
+    return emitError(UnknownLoc::get(exec.context))
+           << "dlExecutableCall: @" << function << ": ";
+  };
+  auto it = exec.signatures.find(function);
+  if (it == exec.signatures.end())
+    return error() << "no such public function", wrap(failure());
+  ArrayRef<SmallVector<int64_t>> shapes = it->second;
+  if (numArguments != static_cast<intptr_t>(shapes.size()))
+    return error() << numArguments << " arguments for " << shapes.size(),
+           wrap(failure());
+  // The expanded memref descriptors (allocated and aligned pointers, offset,
+  // sizes, strides) and a pointer to each of their fields.
+  struct Descriptor {
+    float *allocated, *aligned;
+    int64_t offset = 0;
+    SmallVector<int64_t> sizes, strides;
+  };
+  SmallVector<Descriptor> descriptors(numArguments);
+  SmallVector<void *> packed;
+  for (auto [i, shape] : llvm::enumerate(shapes)) {
+    const DlBuffer &buffer = arguments[i];
+    if (buffer.rank != static_cast<int64_t>(shape.size()) ||
+        (buffer.rank > 0 && !buffer.sizes))
+      return error() << "argument #" << i << " has rank " << buffer.rank
+                     << ", expected " << shape.size(),
+             wrap(failure());
+    Descriptor &d = descriptors[i];
+    d.allocated = d.aligned = buffer.data;
+    d.sizes.assign(buffer.sizes, buffer.sizes + buffer.rank);
+    for (auto [dim, size] : llvm::enumerate(d.sizes))
+      if (!ShapedType::isDynamic(shape[dim]) && shape[dim] != size)
+        return error() << "argument #" << i << " has size " << size
+                       << " in dimension " << dim << ", expected "
+                       << shape[dim],
+               wrap(failure());
+    d.strides.assign(buffer.rank, 1);
+    for (int64_t dim = buffer.rank - 2; dim >= 0; --dim)
+      d.strides[dim] = d.strides[dim + 1] * d.sizes[dim + 1];
+    packed.append({&d.allocated, &d.aligned, &d.offset});
+    for (int64_t &size : d.sizes)
+      packed.push_back(&size);
+    for (int64_t &stride : d.strides)
+      packed.push_back(&stride);
+  }
+  if (failed(exec.jit->callPacked(function, packed.data())))
+    return error() << "stopped at a failed run-time check", wrap(failure());
+  return wrap(success());
+}

@@ -1,0 +1,183 @@
+//===- Driver.cpp - compile, emit and JIT dl modules ------------*- C++ -*-===//
+//
+// The pipeline from a CompileOptions, the front end (raising, bufferization),
+// and the emission of a lowered module: LLVM IR optimized at -O3 for this
+// host, assembly, object code, or a shared library linked by the system's C
+// compiler against dl's runtime libraries.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dl/Driver/Driver.h"
+#include "dl/Conversion/Passes.h"
+#include "dl/Dialect/DL/Transforms/Passes.h"
+
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <thread>
+
+using namespace mlir;
+using namespace mlir::dl;
+
+unsigned CompileOptions::getThreadCount() const {
+  if (threads > 0)
+    return threads;
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+void dl::addCompilePipeline(OpPassManager &pm, const CompileOptions &options) {
+  if (options.reference)
+    return buildReferenceToLLVMPipeline(pm);
+  DLPipelineOptions pipeline;
+  pipeline.numThreads = options.getThreadCount();
+  pipeline.microkernels = options.microkernels;
+  pipeline.rank = options.rank;
+  pipeline.fuse = options.fuse;
+  pipeline.versioning = options.versioning;
+  pipeline.maxVersions = options.maxVersions;
+  pipeline.solveTiles = options.solveTiles;
+  pipeline.tileReport = options.tileReport;
+  pipeline.cacheSizes = options.cacheSizes;
+  pipeline.machineFile = options.machineFile;
+  pipeline.rankingCost = options.rankingCost;
+  pipeline.rankingReport = options.rankingReport;
+  pipeline.reportFallbacks = options.remarks;
+  pipeline.maxBatchBytes = options.maxBatchBytes;
+  pipeline.vectorBits = options.vectorBits;
+  buildDLToLLVMPipeline(pm, pipeline);
+}
+
+LogicalResult dl::prepareModule(ModuleOp module, bool raise) {
+  PassManager pm(module.getContext());
+  if (raise)
+    pm.addPass(createConvertLinalgToDL());
+  pm.addPass(createBufferize());
+  return pm.run(module);
+}
+
+LogicalResult dl::lowerModule(ModuleOp module, const CompileOptions &options) {
+  PassManager pm(module.getContext());
+  addCompilePipeline(pm, options);
+  return pm.run(module);
+}
+
+FailureOr<std::unique_ptr<JitModule>>
+dl::jitCompile(ModuleOp module, const CompileOptions &options) {
+  return JitModule::create(
+      module, [&](OpPassManager &pm) { addCompilePipeline(pm, options); });
+}
+
+/// A C compiler driver to link shared libraries with.
+static std::optional<std::string> findLinker() {
+  for (StringRef name : {"cc", "clang-22", "clang", "gcc"})
+    if (auto path = llvm::sys::findProgramByName(name))
+      return *path;
+  return std::nullopt;
+}
+
+/// Links `object` and dl's runtime libraries into the shared library `path`.
+/// The library records where the runtime libraries are (DT_NEEDED and
+/// rpath), so it loads without LD_LIBRARY_PATH.
+static LogicalResult linkSharedLibrary(ModuleOp module, StringRef object,
+                                       StringRef path) {
+  std::optional<std::string> linker = findLinker();
+  if (!linker)
+    return module.emitError("no C compiler (cc, clang or gcc) found to link "
+                            "the shared library");
+  SmallVector<std::string> runtimeLibraries = getRuntimeLibraries();
+  SmallVector<std::string> rpaths;
+  for (const std::string &library : runtimeLibraries)
+    rpaths.push_back("-Wl,-rpath," +
+                     llvm::sys::path::parent_path(library).str());
+  SmallVector<StringRef> linkArgs = {*linker, "-shared", "-o", path, object};
+  linkArgs.append(runtimeLibraries.begin(), runtimeLibraries.end());
+  linkArgs.append(rpaths.begin(), rpaths.end());
+  linkArgs.push_back("-lm");
+  std::string error;
+  int status = llvm::sys::ExecuteAndWait(*linker, linkArgs, std::nullopt, {}, 0,
+                                         0, &error);
+  if (status != 0)
+    return module.emitError("linking the shared library failed")
+           << (error.empty() ? "" : ": ") << error;
+  return success();
+}
+
+LogicalResult dl::emitModule(ModuleOp module, OutputKind kind, StringRef path) {
+  std::string error;
+  if (kind == OutputKind::MLIR) {
+    auto output = openOutputFile(path, &error);
+    if (!output)
+      return module.emitError(error);
+    module.print(output->os());
+    output->keep();
+    return success();
+  }
+
+  registerLLVMTranslations(*module.getContext());
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, llvmContext);
+  if (!llvmModule)
+    return module.emitError("translation to LLVM IR failed");
+  FailureOr<std::unique_ptr<llvm::TargetMachine>> machine =
+      createHostTargetMachine(/*forObjectFile=*/true);
+  if (failed(machine))
+    return module.emitError("cannot create a target machine for this host");
+  llvmModule->setDataLayout((*machine)->createDataLayout());
+  llvmModule->setTargetTriple((*machine)->getTargetTriple());
+  if (llvm::Error err =
+          makeOptimizingTransformer(3, 0, machine->get())(llvmModule.get()))
+    return module.emitError("LLVM optimization failed: ")
+           << llvm::toString(std::move(err));
+
+  if (kind == OutputKind::LLVMIR) {
+    auto output = openOutputFile(path, &error);
+    if (!output)
+      return module.emitError(error);
+    llvmModule->print(output->os(), nullptr);
+    output->keep();
+    return success();
+  }
+
+  // Assembly or object code; a shared library is linked from a temporary
+  // object.
+  std::string objectPath = path.str();
+  llvm::SmallString<128> tempObject;
+  if (kind == OutputKind::SharedLibrary) {
+    if (path == "-")
+      return module.emitError("a shared library needs an output file");
+    if (std::error_code ec =
+            llvm::sys::fs::createTemporaryFile("dl-compile", "o", tempObject))
+      return module.emitError("cannot create a temporary file: ")
+             << ec.message();
+    objectPath = tempObject.str().str();
+  }
+  {
+    auto output = openOutputFile(objectPath, &error);
+    if (!output)
+      return module.emitError(error);
+    llvm::legacy::PassManager codegen;
+    auto fileType = kind == OutputKind::Assembly
+                        ? llvm::CodeGenFileType::AssemblyFile
+                        : llvm::CodeGenFileType::ObjectFile;
+    if ((*machine)->addPassesToEmitFile(codegen, output->os(), nullptr,
+                                        fileType))
+      return module.emitError("the target cannot emit this file type");
+    codegen.run(*llvmModule);
+    output->keep();
+  }
+  if (kind != OutputKind::SharedLibrary)
+    return success();
+  LogicalResult linked = linkSharedLibrary(module, tempObject, path);
+  llvm::sys::fs::remove(tempObject);
+  return linked;
+}
