@@ -14,6 +14,7 @@
 #include "dl-runtime/DLRuntime.h"
 
 #include <array>
+#include <csetjmp>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -297,6 +298,53 @@ thread_local ScratchCache scratchCache;
 size_t &blockSize(void *block) { return *static_cast<size_t *>(block); }
 } // namespace
 
+//===----------------------------------------------------------------------===//
+// Checked calls
+//===----------------------------------------------------------------------===//
+//
+// Only generated code lies between the setjmp in dl_checked_call and the
+// longjmp of a failed check: it has no destructors to skip.
+
+namespace {
+thread_local std::jmp_buf *checkTarget = nullptr;
+thread_local char lastError[1024] = "";
+} // namespace
+
+extern "C" void dl_set_error(const char *message) {
+  std::snprintf(lastError, sizeof(lastError), "%s", message);
+}
+
+extern "C" const char *dl_last_error(void) { return lastError; }
+
+extern "C" int dl_check_message(const char *message) {
+  dl_set_error(message);
+  if (!checkTarget) {
+    std::fputs(message, stderr);
+    std::fputc('\n', stderr);
+  }
+  return 0;
+}
+
+extern "C" void dl_check_failed(void) {
+  if (checkTarget)
+    std::longjmp(*checkTarget, 1);
+  std::abort();
+}
+
+extern "C" int dl_checked_call(void (*body)(void *), void *context) {
+  std::jmp_buf target;
+  std::jmp_buf *outer = checkTarget;
+  checkTarget = &target;
+  lastError[0] = '\0';
+  if (setjmp(target) != 0) {
+    checkTarget = outer;
+    return 1;
+  }
+  body(context);
+  checkTarget = outer;
+  return 0;
+}
+
 extern "C" void *_mlir_memref_to_llvm_alloc(size_t size) {
   if (size >= kCachedMinBytes) {
     // Reuse the smallest cached block that fits and wastes at most half.
@@ -316,8 +364,13 @@ extern "C" void *_mlir_memref_to_llvm_alloc(size_t size) {
   void *block =
       std::aligned_alloc(kHeaderBytes, (size + 2 * kHeaderBytes - 1) /
                                            kHeaderBytes * kHeaderBytes);
-  if (!block)
+  if (!block) {
+    std::snprintf(lastError, sizeof(lastError),
+                  "cannot allocate %zu bytes of scratch memory", size);
+    if (checkTarget)
+      std::longjmp(*checkTarget, 1);
     return nullptr;
+  }
   blockSize(block) = size;
   return static_cast<char *>(block) + kHeaderBytes;
 }

@@ -88,6 +88,15 @@ MLIR_CAPI_EXPORTED MlirLogicalResult dlCompileModule(MlirModule module,
 MLIR_CAPI_EXPORTED MlirLogicalResult dlCompileToSharedLibrary(
     MlirModule module, DlCompileOptions options, MlirStringRef path);
 
+/// As dlCompileToSharedLibrary, and writes the C header `headerPath` of
+/// functions the library also holds, `<name>_<function>(data, sizes...)`,
+/// which return an error status (and `<name>_last_error()`) where the
+/// functions above would abort (`<name>`: the header's file name; see
+/// dl-compile --emit-header).
+MLIR_CAPI_EXPORTED MlirLogicalResult dlCompileToSharedLibraryWithHeader(
+    MlirModule module, DlCompileOptions options, MlirStringRef path,
+    MlirStringRef headerPath);
+
 //===----------------------------------------------------------------------===//
 // JIT
 //===----------------------------------------------------------------------===//

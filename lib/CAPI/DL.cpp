@@ -83,15 +83,43 @@ MlirLogicalResult dlCompileModule(MlirModule module, DlCompileOptions options) {
                       succeeded(dl::lowerModule(op, *unwrap(options)))));
 }
 
+/// A copy of `module` compiled into the shared library `path`, with the C
+/// interface of header `headerPath` where it is not empty.
+static LogicalResult compileToSharedLibrary(MlirModule module,
+                                            const dl::CompileOptions &options,
+                                            StringRef path,
+                                            StringRef headerPath) {
+  OwningOpRef<ModuleOp> copy = unwrap(module).clone();
+  if (failed(prepare(*copy, options)))
+    return failure();
+  std::optional<dl::CInterface> interface;
+  if (!headerPath.empty()) {
+    FailureOr<SmallVector<dl::CFunction>> functions = dl::getCFunctions(*copy);
+    if (failed(functions))
+      return failure();
+    interface =
+        dl::CInterface{headerPath.str(), dl::cInterfacePrefix(headerPath),
+                       std::move(*functions)};
+  }
+  return success(
+      succeeded(dl::lowerModule(*copy, options)) &&
+      succeeded(dl::emitModule(*copy, dl::OutputKind::SharedLibrary, path,
+                               interface ? &*interface : nullptr)));
+}
+
 MlirLogicalResult dlCompileToSharedLibrary(MlirModule module,
                                            DlCompileOptions options,
                                            MlirStringRef path) {
-  OwningOpRef<ModuleOp> copy = unwrap(module).clone();
   return wrap(
-      success(succeeded(prepare(*copy, *unwrap(options))) &&
-              succeeded(dl::lowerModule(*copy, *unwrap(options))) &&
-              succeeded(dl::emitModule(*copy, dl::OutputKind::SharedLibrary,
-                                       unwrap(path)))));
+      compileToSharedLibrary(module, *unwrap(options), unwrap(path), ""));
+}
+
+MlirLogicalResult dlCompileToSharedLibraryWithHeader(MlirModule module,
+                                                     DlCompileOptions options,
+                                                     MlirStringRef path,
+                                                     MlirStringRef headerPath) {
+  return wrap(compileToSharedLibrary(module, *unwrap(options), unwrap(path),
+                                     unwrap(headerPath)));
 }
 
 DlExecutable dlExecutableCreate(MlirModule module, DlCompileOptions options) {

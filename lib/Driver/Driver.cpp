@@ -10,6 +10,7 @@
 #include "dl/Driver/Driver.h"
 #include "dl/Conversion/Passes.h"
 #include "dl/Dialect/DL/Transforms/Passes.h"
+#include "dl/Driver/CInterface.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Pass/PassManager.h"
@@ -84,35 +85,68 @@ static std::optional<std::string> findLinker() {
   return std::nullopt;
 }
 
-/// Links `object` and dl's runtime libraries into the shared library `path`.
-/// The library records where the runtime libraries are (DT_NEEDED and
-/// rpath), so it loads without LD_LIBRARY_PATH.
-static LogicalResult linkSharedLibrary(ModuleOp module, StringRef object,
+/// Runs the C compiler driver with `args` (after its name).
+static LogicalResult runCompiler(ModuleOp module, ArrayRef<StringRef> args,
+                                 StringRef what) {
+  std::optional<std::string> compiler = findLinker();
+  if (!compiler)
+    return module.emitError("no C compiler (cc, clang or gcc) found to ")
+           << what;
+  SmallVector<StringRef> command = {*compiler};
+  command.append(args.begin(), args.end());
+  std::string error;
+  int status = llvm::sys::ExecuteAndWait(*compiler, command, std::nullopt, {},
+                                         0, 0, &error);
+  if (status != 0)
+    return module.emitError("the C compiler failed to ")
+           << what << (error.empty() ? "" : ": ") << error;
+  return success();
+}
+
+/// Compiles the C source of `interface` into the object `object`.
+static LogicalResult compileCInterface(ModuleOp module,
+                                       const CInterface &interface,
+                                       StringRef object) {
+  llvm::SmallString<128> source;
+  int fd;
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("dl-interface", "c", fd, source))
+    return module.emitError("cannot create a temporary file: ") << ec.message();
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os << writeCSource(interface);
+  }
+  LogicalResult compiled =
+      runCompiler(module, {"-c", "-O2", "-fPIC", "-o", object, source},
+                  "compile the C interface");
+  llvm::sys::fs::remove(source);
+  return compiled;
+}
+
+/// Links `objects` and dl's runtime libraries into the shared library
+/// `path`. The library records where the runtime libraries are (DT_NEEDED
+/// and rpath), so it loads without LD_LIBRARY_PATH.
+static LogicalResult linkSharedLibrary(ModuleOp module,
+                                       ArrayRef<std::string> objects,
                                        StringRef path) {
-  std::optional<std::string> linker = findLinker();
-  if (!linker)
-    return module.emitError("no C compiler (cc, clang or gcc) found to link "
-                            "the shared library");
   SmallVector<std::string> runtimeLibraries = getRuntimeLibraries();
   SmallVector<std::string> rpaths;
   for (const std::string &library : runtimeLibraries)
     rpaths.push_back("-Wl,-rpath," +
                      llvm::sys::path::parent_path(library).str());
-  SmallVector<StringRef> linkArgs = {*linker, "-shared", "-o", path, object};
+  SmallVector<StringRef> linkArgs = {"-shared", "-o", path};
+  linkArgs.append(objects.begin(), objects.end());
   linkArgs.append(runtimeLibraries.begin(), runtimeLibraries.end());
   linkArgs.append(rpaths.begin(), rpaths.end());
   linkArgs.push_back("-lm");
-  std::string error;
-  int status = llvm::sys::ExecuteAndWait(*linker, linkArgs, std::nullopt, {}, 0,
-                                         0, &error);
-  if (status != 0)
-    return module.emitError("linking the shared library failed")
-           << (error.empty() ? "" : ": ") << error;
-  return success();
+  return runCompiler(module, linkArgs, "link the shared library");
 }
 
-LogicalResult dl::emitModule(ModuleOp module, OutputKind kind, StringRef path) {
+LogicalResult dl::emitModule(ModuleOp module, OutputKind kind, StringRef path,
+                             const CInterface *cInterface) {
   std::string error;
+  if (cInterface && kind != OutputKind::SharedLibrary)
+    return module.emitError("a C interface is written with a shared library");
   if (kind == OutputKind::MLIR) {
     auto output = openOutputFile(path, &error);
     if (!output)
@@ -138,6 +172,9 @@ LogicalResult dl::emitModule(ModuleOp module, OutputKind kind, StringRef path) {
           makeOptimizingTransformer(3, 0, machine->get())(llvmModule.get()))
     return module.emitError("LLVM optimization failed: ")
            << llvm::toString(std::move(err));
+
+  if (cInterface)
+    redirectRunTimeChecks(*llvmModule);
 
   if (kind == OutputKind::LLVMIR) {
     auto output = openOutputFile(path, &error);
@@ -177,7 +214,29 @@ LogicalResult dl::emitModule(ModuleOp module, OutputKind kind, StringRef path) {
   }
   if (kind != OutputKind::SharedLibrary)
     return success();
-  LogicalResult linked = linkSharedLibrary(module, tempObject, path);
-  llvm::sys::fs::remove(tempObject);
-  return linked;
+  SmallVector<std::string> objects = {tempObject.str().str()};
+  LogicalResult linked = success();
+  if (cInterface) {
+    llvm::SmallString<128> interfaceObject;
+    if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
+            "dl-interface", "o", interfaceObject))
+      linked = module.emitError("cannot create a temporary file: ")
+               << ec.message();
+    else
+      objects.push_back(interfaceObject.str().str());
+    if (succeeded(linked))
+      linked = compileCInterface(module, *cInterface, interfaceObject);
+  }
+  if (succeeded(linked))
+    linked = linkSharedLibrary(module, objects, path);
+  for (const std::string &object : objects)
+    llvm::sys::fs::remove(object);
+  if (failed(linked) || !cInterface)
+    return linked;
+  auto header = openOutputFile(cInterface->headerPath, &error);
+  if (!header)
+    return module.emitError(error);
+  header->os() << writeCHeader(*cInterface);
+  header->keep();
+  return success();
 }

@@ -1,8 +1,9 @@
 // dl's C API from a C program (dl-capi-test.c): JIT calls with good and bad
 // arguments, a shared library, compilation in place.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %dl_obj_root/test/CAPI/dl-capi-test %s %t/libcapi.so | FileCheck %s
+// RUN: %dl_obj_root/test/CAPI/dl-capi-test %s %t/libcapi.so %t/libchecked.so %t/checked.h | FileCheck %s
 // RUN: nm -D %t/libcapi.so | FileCheck %s --check-prefix=SYMBOLS
+// RUN: FileCheck %s --check-prefix=HEADER < %t/checked.h
 
 // CHECK: gemm: 3 arguments
 // CHECK-NEXT: gemm: max_err={{.*}} ok
@@ -14,9 +15,11 @@
 // CHECK-NEXT: run-time check: failed
 // CHECK-NEXT: after them: ran
 // CHECK-NEXT: shared library: written
+// CHECK-NEXT: with a header: written
 // CHECK-NEXT: in place: llvm.func
 // SYMBOLS: T gemm
 // SYMBOLS: T relu_rows
+// HEADER: int checked_relu_rows(float *arg0, int64_t arg0_size0, int64_t arg0_size1, float *arg1, int64_t arg1_size0, int64_t arg1_size1);
 
 // A tensor GEMM into a new tensor: C is appended as the third argument.
 func.func @gemm(%a: tensor<64x40xf32>, %b: tensor<40x48xf32>) -> tensor<64x48xf32> {

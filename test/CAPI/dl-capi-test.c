@@ -75,8 +75,9 @@ static int checkGemm(DlExecutable executable) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 3) {
-    fprintf(stderr, "usage: dl-capi-test <module.mlir> <library.so>\n");
+  if (argc != 5) {
+    fprintf(stderr, "usage: dl-capi-test <module.mlir> <library.so> "
+                    "<library-with-header.so> <header.h>\n");
     return 2;
   }
   char *text = readFile(argv[1]);
@@ -135,6 +136,12 @@ int main(int argc, char **argv) {
   printf("shared library: %s\n",
          mlirLogicalResultIsSuccess(dlCompileToSharedLibrary(
              module, options, mlirStringRefCreateFromCString(argv[2])))
+             ? "written"
+             : "failed");
+  printf("with a header: %s\n",
+         mlirLogicalResultIsSuccess(dlCompileToSharedLibraryWithHeader(
+             module, options, mlirStringRefCreateFromCString(argv[3]),
+             mlirStringRefCreateFromCString(argv[4])))
              ? "written"
              : "failed");
   if (mlirLogicalResultIsFailure(dlCompileModule(module, options)))

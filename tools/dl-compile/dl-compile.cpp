@@ -68,6 +68,13 @@ cl::opt<EmitKind> emit(
                clEnumValN(EmitKind::Obj, "obj", "a host object file"),
                clEnumValN(EmitKind::Shared, "shared", "a shared library")),
     cl::cat(category));
+cl::opt<std::string> emitHeader(
+    "emit-header",
+    cl::desc("With --emit=shared: also write a C header here, and put its "
+             "functions in the library: <name>_<function>(data, sizes...) "
+             "returning 0, or 1 with <name>_last_error() on wrong sizes or a "
+             "failed run-time check (<name>: the header's file name)"),
+    cl::value_desc("file"), cl::cat(category));
 cl::opt<PipelineKind>
     pipeline("pipeline", cl::desc("Which lowering compiles the module"),
              cl::init(PipelineKind::Optimized),
@@ -481,12 +488,25 @@ int main(int argc, char **argv) {
 
   if (emit == EmitKind::Shared && outputFilename == "-")
     return module->emitError("--emit=shared needs -o <file>"), 1;
+  std::optional<dl::CInterface> cInterface;
+  if (!emitHeader.empty()) {
+    if (emit != EmitKind::Shared)
+      return module->emitError("--emit-header needs --emit=shared"), 1;
+    FailureOr<SmallVector<dl::CFunction>> functions =
+        dl::getCFunctions(*module);
+    if (failed(functions))
+      return 1;
+    cInterface = dl::CInterface{emitHeader, dl::cInterfacePrefix(emitHeader),
+                                std::move(*functions)};
+  }
   PassManager pm(&context);
   if (failed(applyPassManagerCLOptions(pm)))
     return 1;
   dl::addCompilePipeline(pm, getCompileOptions(pipeline));
   if (failed(pm.run(*module)))
     return 1;
-  return failed(dl::emitModule(*module, getOutputKind(), outputFilename)) ? 1
-                                                                          : 0;
+  return failed(dl::emitModule(*module, getOutputKind(), outputFilename,
+                               cInterface ? &*cInterface : nullptr))
+             ? 1
+             : 0;
 }

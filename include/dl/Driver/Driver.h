@@ -69,10 +69,41 @@ LogicalResult lowerModule(ModuleOp module, const CompileOptions &options);
 
 enum class OutputKind { MLIR, LLVMIR, Assembly, Object, SharedLibrary };
 
+/// A public function of a prepared module, as its C interface passes it:
+/// per argument, a row-major contiguous f32 array of these sizes
+/// (ShapedType::kDynamic where the caller says).
+struct CFunction {
+  std::string name;
+  SmallVector<SmallVector<int64_t>> argumentShapes;
+};
+
+/// The C interface a shared library gets with a header (dl-compile
+/// --emit-header): for each function, `<prefix>_<name>(data, sizes...)`
+/// returning 0 or an error status, and `<prefix>_last_error()`.
+struct CInterface {
+  std::string headerPath;
+  /// A C identifier (cInterfacePrefix makes one from the header's name).
+  std::string prefix;
+  SmallVector<CFunction> functions;
+};
+
+/// The public functions of a prepared `module` (buffer form); fails, with a
+/// diagnostic, on an argument that is not an f32 memref of the identity
+/// layout.
+FailureOr<SmallVector<CFunction>> getCFunctions(ModuleOp module);
+
+/// A C identifier from the stem of `headerPath` ("out/my-model.h" ->
+/// "my_model").
+std::string cInterfacePrefix(StringRef headerPath);
+
 /// Writes `module`, in the LLVM dialect, as `kind` to `path` ("-": stdout,
 /// not for a shared library), optimized at -O3 for this host. A shared
-/// library links libDLRuntime and libomp with their directories as rpath.
-LogicalResult emitModule(ModuleOp module, OutputKind kind, StringRef path);
+/// library links libDLRuntime and libomp with their directories as rpath;
+/// with `cInterface`, it also holds the interface's functions (a failed
+/// run-time check or allocation in them returns an error status instead of
+/// aborting) and the header is written.
+LogicalResult emitModule(ModuleOp module, OutputKind kind, StringRef path,
+                         const CInterface *cInterface = nullptr);
 
 /// A prepared module JIT-compiled with `options`' pipeline.
 FailureOr<std::unique_ptr<JitModule>> jitCompile(ModuleOp module,

@@ -55,9 +55,23 @@ void dl_brgemm_offs_invoke(int64_t kernel, intptr_t a, int64_t a_offset,
  * "none" when the runtime was built without LIBXSMM. */
 const char *dl_runtime_target(void);
 
+/* Checked calls: the C interface dl-compile --emit-header writes runs each
+ * function through dl_checked_call, which returns 0, or 1 when the code
+ * stopped at a failed run-time size check or allocation on the calling
+ * thread (generated code calls dl_check_message and dl_check_failed where it
+ * would call puts and abort); dl_last_error then holds the message. Outside
+ * a checked call, or on another thread, a failed check prints its message
+ * and aborts, as before. */
+int dl_checked_call(void (*body)(void *), void *context);
+const char *dl_last_error(void);
+void dl_set_error(const char *message);
+int dl_check_message(const char *message);
+void dl_check_failed(void);
+
 /* Scratch memory of generated code (memref.alloc/dealloc in the dl-to-llvm
  * pipeline): blocks of 1 MiB and more are kept per thread after free and
- * reused. */
+ * reused. A failed allocation stops a checked call (above); elsewhere it
+ * returns NULL. */
 void *_mlir_memref_to_llvm_alloc(size_t size);
 void _mlir_memref_to_llvm_free(void *ptr);
 
