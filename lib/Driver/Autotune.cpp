@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dl/Analysis/CacheModel.h"
+#include "dl/Dialect/DL/Transforms/Target.h"
 #include "dl/Dialect/DL/Transforms/VariantRanking.h"
 #include "dl/Driver/Driver.h"
 
@@ -64,29 +65,26 @@ std::pair<double, unsigned> dl::timeFunction(void (*fn)(void **),
 LogicalResult dl::autotune(ModuleOp module, ArrayRef<func::FuncOp> entries,
                            const CompileOptions &options,
                            const AutotuneOptions &autotuneOptions) {
-  MLIRContext *ctx = module.getContext();
-  // Layouts and GEMM blocks are decided first, as in the pipeline: the
-  // schedules order their block loops.
-  if (options.microkernels) {
-    PassManager pm(ctx);
-    buildDLLayoutPipeline(pm, options.maxBatchBytes, options.vectorBits);
-    if (failed(pm.run(module)))
-      return failure();
-  }
+  // The target, then layouts and GEMM blocks are decided first, as in the
+  // pipeline: the schedules order their block loops.
+  PassManager pm(module.getContext());
+  addSetTarget(pm, options.vectorBits, options.maxBatchBytes,
+               options.cacheSizes, options.machineFile);
+  if (options.microkernels)
+    buildDLLayoutPipeline(pm);
+  if (failed(pm.run(module)))
+    return failure();
+  Target target = getTarget(module);
   std::string error;
-  FailureOr<CacheModel> cache =
-      CacheModel::fromOptions(options.machineFile, options.cacheSizes, error);
-  if (failed(cache))
-    return module.emitError(error);
   std::optional<RankingCost> cost = parseRankingCost(options.rankingCost);
   if (!cost)
     return module.emitError("unknown ranking cost '")
            << options.rankingCost << "' (expected 'traffic' or 'working-sets')";
   RankingOptions ranking;
-  ranking.cache = *cache;
+  ranking.cache = target.cache;
   ranking.cost = *cost;
   ranking.threads = options.getThreadCount();
-  ranking.maxBatchBytes = options.maxBatchBytes;
+  ranking.maxBatchBytes = target.maxBatchBytes;
   SmallVector<Operation *> ops = getUnscheduledOps(module);
   std::vector<OpRanking> rankings;
   size_t candidates = 0;

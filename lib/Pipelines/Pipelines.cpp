@@ -60,35 +60,36 @@ static void buildAffineToLLVM(OpPassManager &pm, unsigned numThreads = 1,
   pm.addPass(createCanonicalizerPass());
 }
 
-/// The options the model-driven passes share (threads and the machine's
-/// caches), and where each writes its report.
+/// The options the model-driven passes share (threads), and where each
+/// writes its report.
 template <typename PassOptions>
 static PassOptions getModelPassOptions(const dl::DLPipelineOptions &options,
                                        StringRef report) {
   PassOptions passOptions;
   passOptions.threads = options.numThreads;
-  passOptions.cacheSizes = options.cacheSizes;
-  passOptions.machineFile = options.machineFile;
   passOptions.report = report.str();
   return passOptions;
 }
 
-void dl::buildDLLayoutPipeline(OpPassManager &pm, int64_t maxBatchBytes,
-                               int64_t vectorBits) {
-  dl::BlockConvLayoutsOptions blockOptions;
-  blockOptions.vectorBits = vectorBits;
-  pm.addNestedPass<func::FuncOp>(dl::createBlockConvLayouts(blockOptions));
+void dl::addSetTarget(OpPassManager &pm, int64_t vectorBits,
+                      int64_t maxBatchBytes, StringRef cacheSizes,
+                      StringRef machineFile) {
+  dl::SetTargetOptions options;
+  options.vectorBits = vectorBits;
+  options.maxBatchBytes = maxBatchBytes;
+  options.cacheSizes = cacheSizes.str();
+  options.machineFile = machineFile.str();
+  pm.addPass(dl::createSetTarget(options));
+}
+
+void dl::buildDLLayoutPipeline(OpPassManager &pm) {
+  pm.addNestedPass<func::FuncOp>(dl::createBlockConvLayouts());
   pm.addNestedPass<func::FuncOp>(dl::createFoldFilterColumns());
   pm.addNestedPass<func::FuncOp>(dl::createReduceConvStrides());
   pm.addNestedPass<func::FuncOp>(dl::createMergeConvRows());
   pm.addNestedPass<func::FuncOp>(dl::createSkipPaddingColumns());
-  dl::SplitGemmRemaindersOptions splitOptions;
-  splitOptions.vectorBits = vectorBits;
-  pm.addNestedPass<func::FuncOp>(dl::createSplitGemmRemainders(splitOptions));
-  dl::PackGemmOperandsOptions packOptions;
-  packOptions.maxBatchBytes = maxBatchBytes;
-  packOptions.vectorBits = vectorBits;
-  pm.addNestedPass<func::FuncOp>(dl::createPackGemmOperands(packOptions));
+  pm.addNestedPass<func::FuncOp>(dl::createSplitGemmRemainders());
+  pm.addNestedPass<func::FuncOp>(dl::createPackGemmOperands());
 }
 
 /// dl-bufferize, then linalg ops (left by the raising, or created by
@@ -100,25 +101,25 @@ static void buildBufferizationPipeline(OpPassManager &pm) {
 
 void dl::buildDLToLLVMPipeline(OpPassManager &pm,
                                const DLPipelineOptions &options) {
-  // linalg GEMMs, convolutions and element-wise ops become dl ops, then a
-  // tensor program a buffer one, whose remaining linalg ops become loops.
-  // The run-time checks of the dynamic sizes come next: versioning makes the
-  // ops it versions static.
+  // The target first: every pass reads it. linalg GEMMs, convolutions and
+  // element-wise ops become dl ops, then a tensor program a buffer one,
+  // whose remaining linalg ops become loops. The run-time checks of the
+  // dynamic sizes come next: versioning makes the ops it versions static.
+  addSetTarget(pm, options.vectorBits, options.maxBatchBytes,
+               options.cacheSizes, options.machineFile);
   pm.addPass(dl::createConvertLinalgToDL());
   buildBufferizationPipeline(pm);
   pm.addNestedPass<func::FuncOp>(dl::createInsertSizeChecks());
   if (options.microkernels && options.versioning) {
     dl::ParametricVersioningOptions versioningOptions;
     versioningOptions.reportFallbacks = options.reportFallbacks;
-    versioningOptions.vectorBits = options.vectorBits;
     versioningOptions.maxVersions = options.maxVersions;
     versioningOptions.threads = options.numThreads;
-    versioningOptions.maxBatchBytes = options.maxBatchBytes;
     pm.addNestedPass<func::FuncOp>(
         dl::createParametricVersioning(versioningOptions));
   }
   if (options.microkernels) {
-    buildDLLayoutPipeline(pm, options.maxBatchBytes, options.vectorBits);
+    buildDLLayoutPipeline(pm);
     // The solver proposes and the ranking decides; without the ranking, the
     // solver's best candidate is the schedule.
     if (options.solveTiles && !options.rank)
@@ -129,7 +130,6 @@ void dl::buildDLToLLVMPipeline(OpPassManager &pm,
       auto rankOptions = getModelPassOptions<dl::RankVariantsOptions>(
           options, options.rankingReport);
       rankOptions.cost = options.rankingCost;
-      rankOptions.maxBatchBytes = options.maxBatchBytes;
       if (options.solveTiles)
         rankOptions.solverCandidates = dl::TileSolverOptions().candidates;
       pm.addPass(dl::createRankVariants(rankOptions));
@@ -161,10 +161,6 @@ void dl::buildDLToLLVMPipeline(OpPassManager &pm,
   if (options.microkernels) {
     dl::OutlineMicrokernelsOptions outlineOptions;
     outlineOptions.reportFallbacks = options.reportFallbacks;
-    outlineOptions.maxBatchBytes = options.maxBatchBytes;
-    outlineOptions.vectorBits = options.vectorBits;
-    outlineOptions.cacheSizes = options.cacheSizes;
-    outlineOptions.machineFile = options.machineFile;
     pm.addPass(dl::createOutlineMicrokernels(outlineOptions));
     // Hoists the Pure dispatches out of all loops.
     pm.addPass(createLoopInvariantCodeMotionPass());
@@ -197,7 +193,8 @@ void dl::registerDLPipelines() {
       "conv layouts, reduced strides, merged rows, skipped padding columns, "
       "GEMM remainders, GEMM packing)",
       [](OpPassManager &pm, const DLLayoutPipelineOptions &options) {
-        buildDLLayoutPipeline(pm, options.maxBatchBytes, options.vectorBits);
+        addSetTarget(pm, options.vectorBits, options.maxBatchBytes);
+        buildDLLayoutPipeline(pm);
       });
   PassPipelineRegistration<>(
       "dl-reference-to-llvm",

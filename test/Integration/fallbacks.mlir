@@ -3,13 +3,13 @@
 // the reference lowering.
 //
 // Ipopt not converging (max-iterations=0): greedy tiles.
-// RUN: dl-opt %s --dl-pack-gemm-operands="vector-bits=256" --dl-solve-tile-sizes="max-iterations=0 cache-sizes=L1=32K,L2=1M,L3=8M" -o %t.solver.mlir 2>&1 | FileCheck %s --check-prefix=SOLVER
+// RUN: dl-opt %s --dl-set-target="vector-bits=256 cache-sizes=L1=32K,L2=1M,L3=8M" --dl-pack-gemm-operands --dl-solve-tile-sizes="max-iterations=0" -o %t.solver.mlir 2>&1 | FileCheck %s --check-prefix=SOLVER
 // RUN: FileCheck %s --check-prefix=SCHEDULED < %t.solver.mlir
 // RUN: dl-compile %t.solver.mlir --run --threads=2 | FileCheck %s --check-prefix=OK
 //
 // isl's operation bound hit on every count (0): bounding-box working sets
 // (eq. 1's; the traffic cost's counts of this conv are all boxes or lattices).
-// RUN: dl-opt %s --dl-pack-gemm-operands="vector-bits=256" --dl-rank-variants="cost=working-sets isl-max-operations=0 cache-sizes=L1=32K,L2=1M,L3=8M" -o %t.isl.mlir 2>&1 | FileCheck %s --check-prefix=ISL
+// RUN: dl-opt %s --dl-set-target="vector-bits=256 cache-sizes=L1=32K,L2=1M,L3=8M" --dl-pack-gemm-operands --dl-rank-variants="cost=working-sets isl-max-operations=0" -o %t.isl.mlir 2>&1 | FileCheck %s --check-prefix=ISL
 // RUN: FileCheck %s --check-prefix=SCHEDULED < %t.isl.mlir
 // RUN: dl-compile %t.isl.mlir --run --threads=1 | FileCheck %s --check-prefix=OK
 //

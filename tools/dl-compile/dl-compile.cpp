@@ -140,12 +140,9 @@ cl::opt<std::string> rankingCost(
              "cache level supplies, from the reuse profile) or "
              "'working-sets' (PolyDL's eq. 1)"),
     cl::value_desc("model"), cl::init("traffic"), cl::cat(category));
-cl::opt<int64_t> maxBatchBytes(
-    "max-batch-bytes",
-    cl::desc("Most bytes of A and B blocks one batch-reduce microkernel call "
-             "reads (0: no bound); the ranking splits a convolution's "
-             "input-channel blocks only past it"),
-    cl::init(dl::kDefaultMaxBatchBytes), cl::cat(category));
+cl::opt<int64_t> maxBatchBytes("max-batch-bytes",
+                               cl::desc(dl::kMaxBatchBytesDescription),
+                               cl::init(-1), cl::cat(category));
 cl::opt<int64_t> vectorBits("vector-bits", cl::desc(dl::kVectorBitsDescription),
                             cl::init(0), cl::cat(category));
 cl::opt<std::string> rankingReport(

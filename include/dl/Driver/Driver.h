@@ -46,7 +46,9 @@ struct CompileOptions {
   std::string machineFile;
   std::string rankingCost = "traffic";
   std::string rankingReport;
-  int64_t maxBatchBytes = kDefaultMaxBatchBytes;
+  /// The target (dl-set-target): -1, 0 and "" keep the module's dl.target,
+  /// or this machine's values.
+  int64_t maxBatchBytes = -1;
   int64_t vectorBits = 0;
   /// Remark on every fallback (the pipeline's report-fallbacks).
   bool remarks = false;

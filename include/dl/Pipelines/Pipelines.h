@@ -16,12 +16,17 @@ namespace mlir {
 class OpPassManager;
 namespace dl {
 
-/// Help of the `vector-bits` options (both pipelines and dl-compile).
+/// Help of the `vector-bits` options (both pipelines and dl-compile), which
+/// set the target's (dl-set-target).
 inline constexpr const char *kVectorBitsDescription =
     "Width of the microkernels' vector registers in bits, which sets the "
     "default channel and GEMM blocks and which register blocking the "
-    "microkernel calls are shaped for (0: the host's widest, 512 with "
-    "AVX-512F, 256 with AVX2)";
+    "microkernel calls are shaped for (0: the module's dl.target, or the "
+    "host's widest, 512 with AVX-512F, 256 with AVX2)";
+/// Help of the `max-batch-bytes` options.
+inline constexpr const char *kMaxBatchBytesDescription =
+    "Most bytes of A and B blocks one batch-reduce kernel call reads (0: no "
+    "bound; -1: the module's dl.target, or 256 KiB)";
 
 /// Default of the `max-versions` options (the pipeline, dl-compile; the
 /// TableGen option of dl-parametric-versioning repeats the number): versions
@@ -75,13 +80,13 @@ struct DLPipelineOptions : public PassPipelineOptions<DLPipelineOptions> {
                      "ranking, its report marks the solver's variants)")};
   Option<std::string> cacheSizes{
       *this, "cache-sizes",
-      llvm::cl::desc("Cache capacities for the ranking and the microkernel "
-                     "calls' shapes, e.g. L1=32K,L2=1M (default: this "
+      llvm::cl::desc("Cache capacities of the target (dl-set-target), e.g. "
+                     "L1=32K,L2=1M (default: the module's dl.target, or this "
                      "machine's)")};
   Option<std::string> machineFile{
       *this, "machine-file",
-      llvm::cl::desc("Machine file (from dl-probe) for the ranking and the "
-                     "microkernel calls' shapes")};
+      llvm::cl::desc("Machine file (from dl-probe) of the target "
+                     "(dl-set-target)")};
   Option<std::string> rankingCost{
       *this, "ranking-cost",
       llvm::cl::desc("Cost dl-rank-variants ranks by: 'traffic' or "
@@ -90,12 +95,9 @@ struct DLPipelineOptions : public PassPipelineOptions<DLPipelineOptions> {
   Option<std::string> rankingReport{
       *this, "ranking-report",
       llvm::cl::desc("Write the ranking of every variant as JSON here")};
-  Option<int64_t> maxBatchBytes{
-      *this, "max-batch-bytes",
-      llvm::cl::desc("Most bytes of A and B blocks one batch-reduce kernel "
-                     "call reads (dl-pack-gemm-operands, "
-                     "dl-outline-microkernels; 0: no bound)"),
-      llvm::cl::init(kDefaultMaxBatchBytes)};
+  Option<int64_t> maxBatchBytes{*this, "max-batch-bytes",
+                                llvm::cl::desc(kMaxBatchBytesDescription),
+                                llvm::cl::init(-1)};
   Option<int64_t> vectorBits{*this, "vector-bits",
                              llvm::cl::desc(kVectorBitsDescription),
                              llvm::cl::init(0)};
@@ -112,11 +114,9 @@ struct DLPipelineOptions : public PassPipelineOptions<DLPipelineOptions> {
 /// Options of the `dl-layouts` pipeline.
 struct DLLayoutPipelineOptions
     : public PassPipelineOptions<DLLayoutPipelineOptions> {
-  Option<int64_t> maxBatchBytes{
-      *this, "max-batch-bytes",
-      llvm::cl::desc("Most bytes of A and B blocks one batch-reduce kernel "
-                     "call reads (dl-pack-gemm-operands; 0: no bound)"),
-      llvm::cl::init(kDefaultMaxBatchBytes)};
+  Option<int64_t> maxBatchBytes{*this, "max-batch-bytes",
+                                llvm::cl::desc(kMaxBatchBytesDescription),
+                                llvm::cl::init(-1)};
   Option<int64_t> vectorBits{*this, "vector-bits",
                              llvm::cl::desc(kVectorBitsDescription),
                              llvm::cl::init(0)};
@@ -128,8 +128,12 @@ struct DLLayoutPipelineOptions
 /// theirs. Part of `dl-to-llvm` with microkernels; dl-compile's autotuning
 /// runs them before it ranks, and `dl-opt --dl-layouts` alone (what
 /// benchmarks/fidelity.py fixes schedules on).
-void buildDLLayoutPipeline(OpPassManager &pm, int64_t maxBatchBytes,
-                           int64_t vectorBits);
+void buildDLLayoutPipeline(OpPassManager &pm);
+
+/// dl-set-target with these options (0, -1, "": the module's target, or
+/// this machine's).
+void addSetTarget(OpPassManager &pm, int64_t vectorBits, int64_t maxBatchBytes,
+                  StringRef cacheSizes = "", StringRef machineFile = "");
 
 /// dl ops -> ranked schedules, parallel loops decided -> affine loop nests
 /// -> microkernel-sized tiles, parallel outer loops, microkernel calls ->

@@ -2122,3 +2122,28 @@ func.func @matmul_epilogue_bias(%a: memref<4x3xf32>, %b: memref<3x5xf32>, %c: me
   dl.matmul ins(%a, %b : memref<4x3xf32>, memref<3x5xf32>) outs(%c : memref<4x5xf32>) epilogue(%bias : memref<4xf32>) {epilogue = [#dl.post_op<bias_add>]}
   return
 }
+
+// -----
+
+// expected-error @+1 {{'dl.target' belongs on a module}}
+func.func @target_on_function() attributes {dl.target = #dl.target<vector_bits = 512, max_batch_bytes = 0, cache_bytes = [32768], latencies = [4.0, 300.0], bandwidths = [64.0, 8.0]>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'dl.target' must be a #dl.target}}
+module attributes {dl.target = 512 : i64} {
+}
+
+// -----
+
+// expected-error @+1 {{latencies must have 3 positive values (one per cache level, then memory)}}
+module attributes {dl.target = #dl.target<vector_bits = 512, max_batch_bytes = 0, cache_bytes = [32768, 1048576], latencies = [4.0, 300.0], bandwidths = [64.0, 32.0, 8.0]>} {
+}
+
+// -----
+
+// expected-error @+1 {{vector_bits must be >= 1, got 0}}
+module attributes {dl.target = #dl.target<vector_bits = 0, max_batch_bytes = 0, cache_bytes = [32768], latencies = [4.0, 300.0], bandwidths = [64.0, 8.0]>} {
+}

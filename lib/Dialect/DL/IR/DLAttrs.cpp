@@ -155,3 +155,26 @@ ScheduleAttr::getLoops(ArrayRef<ScheduleDim> dims,
                          << d.name << "'";
   return loops;
 }
+
+LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 int64_t vectorBits, int64_t maxBatchBytes,
+                                 DenseI64ArrayAttr cacheBytes,
+                                 DenseF64ArrayAttr latencies,
+                                 DenseF64ArrayAttr bandwidths) {
+  if (vectorBits < 1)
+    return emitError() << "vector_bits must be >= 1, got " << vectorBits;
+  if (maxBatchBytes < 0)
+    return emitError() << "max_batch_bytes must be >= 0, got " << maxBatchBytes;
+  if (cacheBytes.empty() ||
+      llvm::any_of(cacheBytes.asArrayRef(), [](int64_t b) { return b <= 0; }))
+    return emitError() << "cache_bytes must be one or more positive sizes";
+  size_t entries = cacheBytes.size() + 1;
+  for (auto [name, values] :
+       {std::pair("latencies", latencies), std::pair("bandwidths", bandwidths)})
+    if (values.size() != static_cast<int64_t>(entries) ||
+        llvm::any_of(values.asArrayRef(), [](double v) { return !(v > 0); }))
+      return emitError() << name << " must have " << entries
+                         << " positive values (one per cache level, then "
+                            "memory)";
+  return success();
+}

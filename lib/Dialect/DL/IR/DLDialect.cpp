@@ -1,7 +1,8 @@
 //===- DLDialect.cpp - the dl dialect ---------------------------*- C++ -*-===//
 //
 // Registers the operations of the `dl` dialect and verifies its argument
-// attribute `dl.run_shape` (on memrefs and tensors).
+// attribute `dl.run_shape` (on memrefs and tensors) and the module attribute
+// `dl.target`.
 //
 //===----------------------------------------------------------------------===//
 
@@ -9,6 +10,7 @@
 #include "dl/Dialect/DL/IR/DLOps.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
@@ -23,6 +25,19 @@ void DLDialect::initialize() {
 #define GET_OP_LIST
 #include "dl/Dialect/DL/IR/DLOps.cpp.inc"
       >();
+}
+
+LogicalResult DLDialect::verifyOperationAttribute(Operation *op,
+                                                  NamedAttribute attribute) {
+  if (attribute.getName() != getTargetAttrName())
+    return success();
+  if (!isa<TargetAttr>(attribute.getValue()))
+    return op->emitError() << "'" << getTargetAttrName()
+                           << "' must be a #dl.target";
+  if (!isa<ModuleOp>(op))
+    return op->emitError() << "'" << getTargetAttrName()
+                           << "' belongs on a module";
+  return success();
 }
 
 LogicalResult DLDialect::verifyRegionArgAttribute(Operation *op,

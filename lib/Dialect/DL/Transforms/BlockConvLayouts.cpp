@@ -21,6 +21,7 @@
 #include "dl/Dialect/DL/IR/DLOps.h"
 #include "dl/Dialect/DL/Transforms/Blocking.h"
 #include "dl/Dialect/DL/Transforms/Passes.h"
+#include "dl/Dialect/DL/Transforms/Target.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -437,12 +438,12 @@ struct BlockConvLayoutsPass
   void runOnOperation() override {
     if (failed(verifyBufferForm(getOperation(), getArgument())))
       return signalPassFailure();
-    if (blockC < 0 || blockK < 0 || vectorBits < 0) {
-      getOperation().emitError("dl-block-conv-layouts: block-c, block-k and "
-                               "vector-bits must be >= 0");
+    if (blockC < 0 || blockK < 0) {
+      getOperation().emitError("dl-block-conv-layouts: block-c and block-k "
+                               "must be >= 0");
       return signalPassFailure();
     }
-    int64_t columns = microkernelColumns(vectorBits);
+    int64_t columns = microkernelColumns(getTarget(getOperation()).vectorBits);
     LayoutRewriter(getOperation(), blockC ? blockC : columns,
                    blockK ? blockK : columns)
         .run();

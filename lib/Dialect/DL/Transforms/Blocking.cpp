@@ -14,29 +14,12 @@
 #include "dl/Dialect/DL/Transforms/Blocking.h"
 #include "dl/Dialect/DL/IR/DLOps.h"
 
-#include "llvm/ADT/StringMap.h"
-#include "llvm/TargetParser/Host.h"
-
 #include <algorithm>
 
 using namespace mlir;
 
-int64_t dl::hostVectorBits() {
-  static const int64_t bits = [] {
-    llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-    if (features.lookup("avx512f"))
-      return 512;
-    if (features.lookup("avx2"))
-      return 256;
-    return 128;
-  }();
-  return bits;
-}
-
 int64_t dl::microkernelColumns(int64_t vectorBits) {
-  if (vectorBits <= 0)
-    vectorBits = hostVectorBits();
-  // At least one column, whatever width an option gives.
+  // At least one column, whatever width a target gives.
   return std::max<int64_t>(1, 4 * vectorBits / 32);
 }
 

@@ -24,6 +24,7 @@
 #include "dl/Dialect/DL/IR/DLOps.h"
 #include "dl/Dialect/DL/Transforms/Blocking.h"
 #include "dl/Dialect/DL/Transforms/Passes.h"
+#include "dl/Dialect/DL/Transforms/Target.h"
 
 #include "mlir/Analysis/FlatLinearValueConstraints.h"
 #include "mlir/Dialect/Affine/Analysis/AffineAnalysis.h"
@@ -944,15 +945,8 @@ struct OutlineMicrokernelsPass
   using OutlineMicrokernelsBase::OutlineMicrokernelsBase;
 
   void runOnOperation() override {
-    if (failed(verifyMaxBatchBytes(getOperation(), "dl-outline-microkernels",
-                                   maxBatchBytes)))
-      return signalPassFailure();
-    FailureOr<CacheModel> cache = CacheModel::fromPassOptions(
-        getOperation(), "dl-outline-microkernels", machineFile, cacheSizes);
-    if (failed(cache))
-      return signalPassFailure();
-    int64_t l1Bytes = cache->levels.empty() ? 0 : cache->levels.front().bytes;
-    int64_t kernelVectorBits = vectorBits > 0 ? vectorBits : hostVectorBits();
+    Target target = getTarget(getOperation());
+    int64_t l1Bytes = target.cache.levels.front().bytes;
     SymbolTable symbols(getOperation());
     SmallVector<AffineForOp> bands;
     getOperation().walk([&](AffineForOp loop) {
@@ -961,8 +955,8 @@ struct OutlineMicrokernelsPass
     });
     for (AffineForOp band : bands) {
       std::string reason;
-      if (failed(BandOutliner(band, symbols, maxBatchBytes, kernelVectorBits,
-                              l1Bytes)
+      if (failed(BandOutliner(band, symbols, target.maxBatchBytes,
+                              target.vectorBits, l1Bytes)
                      .run(reason)) &&
           reportFallbacks)
         band.emitRemark("GEMM band kept as loops: ") << reason;

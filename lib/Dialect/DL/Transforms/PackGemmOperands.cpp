@@ -11,6 +11,7 @@
 #include "dl/Dialect/DL/IR/DLOps.h"
 #include "dl/Dialect/DL/Transforms/Blocking.h"
 #include "dl/Dialect/DL/Transforms/Passes.h"
+#include "dl/Dialect/DL/Transforms/Target.h"
 
 namespace mlir {
 namespace dl {
@@ -52,18 +53,17 @@ struct PackGemmOperandsPass
   void runOnOperation() override {
     if (failed(verifyBufferForm(getOperation(), getArgument())))
       return signalPassFailure();
-    if (blockM < 0 || blockN < 0 || blockK < 1 || vectorBits < 0 ||
-        prefetchStreams < 0) {
+    if (blockM < 0 || blockN < 0 || blockK < 1 || prefetchStreams < 0) {
       getOperation().emitError(
-          "dl-pack-gemm-operands: block-k must be >= 1, and block-m, block-n, "
-          "vector-bits and prefetch-streams >= 0");
+          "dl-pack-gemm-operands: block-k must be >= 1, and block-m, block-n "
+          "and prefetch-streams >= 0");
       return signalPassFailure();
     }
+    Target target = getTarget(getOperation());
+    int64_t vectorBits = target.vectorBits,
+            maxBatchBytes = target.maxBatchBytes;
     int64_t columns = blockN ? blockN : microkernelColumns(vectorBits);
     int64_t rows = blockM ? blockM : gemmBlockRows(columns);
-    if (failed(verifyMaxBatchBytes(getOperation(), "dl-pack-gemm-operands",
-                                   maxBatchBytes)))
-      return signalPassFailure();
     // Bounds the K blocks of one microkernel call by max-batch-bytes.
     auto boundBatch = [&](MatmulOp op, int64_t k) {
       ArrayRef<int64_t> blocks = *op.getPackBlocks();

@@ -43,6 +43,7 @@
 #include "dl/Dialect/DL/IR/OpWork.h"
 #include "dl/Dialect/DL/Transforms/Blocking.h"
 #include "dl/Dialect/DL/Transforms/Passes.h"
+#include "dl/Dialect/DL/Transforms/Target.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -409,11 +410,13 @@ struct ParametricVersioningPass
   void runOnOperation() override {
     if (failed(verifyBufferForm(getOperation(), getArgument())))
       return signalPassFailure();
-    if (maxVersions < 1 || maxBatchBytes < 0) {
+    if (maxVersions < 1) {
       getOperation().emitError("dl-parametric-versioning: max-versions must "
-                               "be >= 1 and max-batch-bytes >= 0");
+                               "be >= 1");
       return signalPassFailure();
     }
+    Target target = getTarget(getOperation());
+    int64_t vectorBits = target.vectorBits;
     FailureOr<Occupancy> parsedOccupancy = parseOccupancy(occupancy);
     if (failed(parsedOccupancy)) {
       getOperation().emitError("dl-parametric-versioning: occupancy must be "
@@ -439,7 +442,7 @@ struct ParametricVersioningPass
     genericOptions.arrangement = *arrangement;
     genericOptions.maxVersions = maxVersions;
     genericOptions.vectorBits = vectorBits;
-    genericOptions.maxBatchBytes = maxBatchBytes;
+    genericOptions.maxBatchBytes = target.maxBatchBytes;
     genericOptions.reportFallbacks = reportFallbacks;
     SmallVector<Operation *> ops;
     getOperation().walk([&](Operation *op) {

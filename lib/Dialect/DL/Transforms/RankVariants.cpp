@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dl/Dialect/DL/Transforms/Passes.h"
+#include "dl/Dialect/DL/Transforms/Target.h"
 #include "dl/Dialect/DL/Transforms/VariantRanking.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -33,26 +34,20 @@ struct RankVariantsPass : dl::impl::RankVariantsBase<RankVariantsPass> {
   void runOnOperation() override {
     if (failed(verifyBufferForm(getOperation(), getArgument())))
       return signalPassFailure();
-    FailureOr<CacheModel> cache = CacheModel::fromPassOptions(
-        getOperation(), "dl-rank-variants", machineFile, cacheSizes);
-    if (failed(cache))
-      return signalPassFailure();
+    Target target = getTarget(getOperation());
     std::optional<RankingCost> rankingCost = parseRankingCost(cost);
     if (!rankingCost) {
       getOperation().emitError("dl-rank-variants: unknown cost '")
           << cost << "' (expected 'traffic' or 'working-sets')";
       return signalPassFailure();
     }
-    if (failed(verifyMaxBatchBytes(getOperation(), "dl-rank-variants",
-                                   maxBatchBytes)))
-      return signalPassFailure();
     RankingOptions options;
-    options.cache = *cache;
+    options.cache = target.cache;
     options.cost = *rankingCost;
     options.threads = std::max(1u, threads.getValue());
     options.tilesPerDim = tilesPerDim;
     options.islMaxOperations = islMaxOperations;
-    options.maxBatchBytes = maxBatchBytes;
+    options.maxBatchBytes = target.maxBatchBytes;
     if (solverCandidates > 0) {
       options.solver.emplace();
       options.solver->candidates = solverCandidates;

@@ -14,6 +14,7 @@
 #include "dl/Analysis/TileSolver.h"
 #include "dl/Dialect/DL/IR/DLOps.h"
 #include "dl/Dialect/DL/Transforms/Passes.h"
+#include "dl/Dialect/DL/Transforms/Target.h"
 #include "dl/Dialect/DL/Transforms/VariantRanking.h"
 
 #include "llvm/ADT/TypeSwitch.h"
@@ -233,10 +234,7 @@ struct SolveTileSizesPass : dl::impl::SolveTileSizesBase<SolveTileSizesPass> {
   void runOnOperation() override {
     if (failed(verifyBufferForm(getOperation(), getArgument())))
       return signalPassFailure();
-    FailureOr<CacheModel> cache = CacheModel::fromPassOptions(
-        getOperation(), "dl-solve-tile-sizes", machineFile, cacheSizes);
-    if (failed(cache))
-      return signalPassFailure();
+    std::optional<CacheModel> cache = getTarget(getOperation()).cache;
     TileSolverOptions options;
     options.maxIterations = maxIterations;
     options.candidates = std::max(1u, candidates.getValue());

@@ -16,6 +16,7 @@
 #include "dl/Dialect/DL/IR/DLOps.h"
 #include "dl/Dialect/DL/Transforms/Blocking.h"
 #include "dl/Dialect/DL/Transforms/Passes.h"
+#include "dl/Dialect/DL/Transforms/Target.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "llvm/Support/Debug.h"
@@ -119,12 +120,12 @@ struct SplitGemmRemaindersPass
   void runOnOperation() override {
     if (failed(verifyBufferForm(getOperation(), getArgument())))
       return signalPassFailure();
-    if (blockM < 0 || blockN < 0 || blockK < 1 || vectorBits < 0) {
+    if (blockM < 0 || blockN < 0 || blockK < 1) {
       getOperation().emitError("dl-split-gemm-remainders: block-k must be "
-                               ">= 1, and block-m, block-n and vector-bits "
-                               ">= 0");
+                               ">= 1, and block-m and block-n >= 0");
       return signalPassFailure();
     }
+    int64_t vectorBits = getTarget(getOperation()).vectorBits;
     int64_t columns = blockN ? blockN : microkernelColumns(vectorBits);
     int64_t rows = blockM ? blockM : gemmBlockRows(columns);
     SmallVector<MatmulOp> ops;

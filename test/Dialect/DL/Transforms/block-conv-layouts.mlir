@@ -1,12 +1,12 @@
 // Which convolutions dl-block-conv-layouts moves to the blocked layout, the
 // blocks it picks, that the convolution keeps its attributes, and which
 // activations stay blocked between dl ops (and which may not).
-// RUN: dl-opt %s --dl-block-conv-layouts="vector-bits=256" --split-input-file | FileCheck %s
+// RUN: dl-opt %s --dl-set-target="vector-bits=256" --dl-block-conv-layouts --split-input-file | FileCheck %s
 // RUN: dl-opt %s --dl-block-conv-layouts="block-c=16 block-k=8" --split-input-file | FileCheck %s --check-prefix=SMALL
-// RUN: dl-opt %s --dl-block-conv-layouts="vector-bits=512" --split-input-file | FileCheck %s --check-prefix=AVX512
+// RUN: dl-opt %s --dl-set-target="vector-bits=512" --dl-block-conv-layouts --split-input-file | FileCheck %s --check-prefix=AVX512
 // RUN: not dl-opt %s --dl-block-conv-layouts="block-k=-1" 2>&1 | FileCheck %s --check-prefix=INVALID
 
-// INVALID: error: dl-block-conv-layouts: block-c, block-k and vector-bits must be >= 0
+// INVALID: error: dl-block-conv-layouts: block-c and block-k must be >= 0
 
 // 64 -> 64 channels in blocks of 32 (256-bit vectors): pack input and filter, convolve in the
 // blocked layout, unpack into the original output, free the copies.

@@ -4,15 +4,15 @@
 // (3 passes at 4 vectors, 1 at 2) with batches of 3 filter rows (48 KiB of
 // B, 10.5 KiB of A). Each half is one call of n = 32, at columns 0 and 32 of
 // the filter's and the output's channel block.
-// RUN: dl-opt %s --pass-pipeline='builtin.module(convert-dl-to-affine,dl-outline-microkernels{vector-bits=512 cache-sizes=L1=48K},cse)' --split-input-file | FileCheck %s --check-prefix=SPLIT
+// RUN: dl-opt %s --pass-pipeline='builtin.module(dl-set-target{vector-bits=512 cache-sizes=L1=48K},convert-dl-to-affine,dl-outline-microkernels,cse)' --split-input-file | FileCheck %s --check-prefix=SPLIT
 // With an L1 that holds A and B together, the passes re-read B from the L1:
 // whole rows.
-// RUN: dl-opt %s --pass-pipeline='builtin.module(convert-dl-to-affine,dl-outline-microkernels{vector-bits=512 cache-sizes=L1=64K},cse)' --split-input-file | FileCheck %s --check-prefix=WHOLE
+// RUN: dl-opt %s --pass-pipeline='builtin.module(dl-set-target{vector-bits=512 cache-sizes=L1=64K},convert-dl-to-affine,dl-outline-microkernels,cse)' --split-input-file | FileCheck %s --check-prefix=WHOLE
 // AVX2's register blocking is not modeled: whole rows.
-// RUN: dl-opt %s --pass-pipeline='builtin.module(convert-dl-to-affine,dl-outline-microkernels{vector-bits=256 cache-sizes=L1=48K},cse)' --split-input-file | FileCheck %s --check-prefix=WHOLE
-// RUN: not dl-opt %s --dl-outline-microkernels="cache-sizes=L1=0" 2>&1 | FileCheck %s --check-prefix=INVALID
+// RUN: dl-opt %s --pass-pipeline='builtin.module(dl-set-target{vector-bits=256 cache-sizes=L1=48K},convert-dl-to-affine,dl-outline-microkernels,cse)' --split-input-file | FileCheck %s --check-prefix=WHOLE
+// RUN: not dl-opt %s --dl-set-target="cache-sizes=L1=0" --dl-outline-microkernels 2>&1 | FileCheck %s --check-prefix=INVALID
 
-// INVALID: error: dl-outline-microkernels:
+// INVALID: error: dl-set-target:
 
 // SPLIT-LABEL: func.func @rows14
 // SPLIT-SAME: (%[[IN:.*]]: memref<1x1x14x14x64xf32>, %[[F:.*]]: memref<1x1x3x3x64x64xf32>, %[[OUT:.*]]: memref<1x1x14x14x64xf32>)

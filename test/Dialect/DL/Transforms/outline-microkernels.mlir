@@ -6,10 +6,10 @@
 // RUN: dl-opt %s --pass-pipeline='builtin.module(convert-dl-to-affine,func.func(dl-tile-gemm-bands{max-block=64}),dl-outline-microkernels{report-fallbacks},cse)' --split-input-file --verify-diagnostics | FileCheck %s
 // With max-batch-bytes=8192, outer batch loops whose blocks would exceed it
 // stay around the call:
-// RUN: dl-opt %s --pass-pipeline='builtin.module(convert-dl-to-affine,func.func(dl-tile-gemm-bands{max-block=64}),dl-outline-microkernels{report-fallbacks max-batch-bytes=8192},cse)' --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=CAP
-// RUN: not dl-opt %s --dl-outline-microkernels="max-batch-bytes=-1" 2>&1 | FileCheck %s --check-prefix=INVALID
+// RUN: dl-opt %s --pass-pipeline='builtin.module(dl-set-target{max-batch-bytes=8192},convert-dl-to-affine,func.func(dl-tile-gemm-bands{max-block=64}),dl-outline-microkernels{report-fallbacks},cse)' --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=CAP
+// RUN: not dl-opt %s --dl-set-target="max-batch-bytes=-2" --dl-outline-microkernels 2>&1 | FileCheck %s --check-prefix=INVALID
 
-// INVALID: error: dl-outline-microkernels: max-batch-bytes must be >= 0
+// INVALID: error: dl-set-target: max-batch-bytes must be >= 0 (-1: keep)
 
 // A tiled GEMM: the K-tile loop is the batch (strided: A moves 64 columns,
 // B moves 64 rows of 96). C is zeroed as a whole before the tile loops, not

@@ -1,20 +1,21 @@
 // Which blocks, packed operands and batch bounds dl-pack-gemm-operands
 // records on each matmul, and how smaller block limits and other batch
 // budgets change them.
-// RUN: dl-opt %s --dl-pack-gemm-operands="vector-bits=256" --split-input-file | FileCheck %s
+// RUN: dl-opt %s --dl-set-target="vector-bits=256" --dl-pack-gemm-operands --split-input-file | FileCheck %s
 // RUN: dl-opt %s --dl-pack-gemm-operands="block-m=32 block-n=16 block-k=32 min-reuse=4" --split-input-file | FileCheck %s --check-prefix=SMALL
-// RUN: dl-opt %s --dl-pack-gemm-operands="vector-bits=256 max-batch-bytes=1048576" --split-input-file | FileCheck %s --check-prefix=MIB
-// RUN: dl-opt %s --dl-pack-gemm-operands="vector-bits=256 max-batch-bytes=0" --split-input-file | FileCheck %s --check-prefix=UNBOUNDED
-// RUN: dl-opt %s --dl-pack-gemm-operands="vector-bits=512" --split-input-file | FileCheck %s --check-prefix=AVX512
-// RUN: dl-opt %s --dl-pack-gemm-operands="vector-bits=1" --split-input-file | FileCheck %s --check-prefix=NARROW
-// RUN: not dl-opt %s --dl-pack-gemm-operands="max-batch-bytes=-1" 2>&1 | FileCheck %s --check-prefix=INVALID
-// RUN: not dl-opt %s --dl-pack-gemm-operands="vector-bits=-1" 2>&1 | FileCheck %s --check-prefix=INVALID-BITS
-// RUN: not dl-opt %s --dl-pack-gemm-operands="prefetch-streams=-1" 2>&1 | FileCheck %s --check-prefix=INVALID-BITS
-// RUN: dl-opt %s --dl-pack-gemm-operands="vector-bits=256 prefetch-streams=0" --split-input-file | FileCheck %s --check-prefix=UNCAPPED
-// RUN: dl-opt %s --dl-pack-gemm-operands="vector-bits=256 prefetch-streams=16" --split-input-file | FileCheck %s --check-prefix=STREAMS16
+// RUN: dl-opt %s --dl-set-target="vector-bits=256 max-batch-bytes=1048576" --dl-pack-gemm-operands --split-input-file | FileCheck %s --check-prefix=MIB
+// RUN: dl-opt %s --dl-set-target="vector-bits=256 max-batch-bytes=0" --dl-pack-gemm-operands --split-input-file | FileCheck %s --check-prefix=UNBOUNDED
+// RUN: dl-opt %s --dl-set-target="vector-bits=512" --dl-pack-gemm-operands --split-input-file | FileCheck %s --check-prefix=AVX512
+// RUN: dl-opt %s --dl-set-target="vector-bits=1" --dl-pack-gemm-operands --split-input-file | FileCheck %s --check-prefix=NARROW
+// RUN: not dl-opt %s --dl-set-target="max-batch-bytes=-2" --dl-pack-gemm-operands 2>&1 | FileCheck %s --check-prefix=INVALID
+// RUN: not dl-opt %s --dl-set-target="vector-bits=-1" --dl-pack-gemm-operands 2>&1 | FileCheck %s --check-prefix=INVALID-BITS
+// RUN: not dl-opt %s --dl-pack-gemm-operands="prefetch-streams=-1" 2>&1 | FileCheck %s --check-prefix=INVALID-STREAMS
+// RUN: dl-opt %s --dl-set-target="vector-bits=256" --dl-pack-gemm-operands="prefetch-streams=0" --split-input-file | FileCheck %s --check-prefix=UNCAPPED
+// RUN: dl-opt %s --dl-set-target="vector-bits=256" --dl-pack-gemm-operands="prefetch-streams=16" --split-input-file | FileCheck %s --check-prefix=STREAMS16
 
-// INVALID: error: dl-pack-gemm-operands: max-batch-bytes must be >= 0
-// INVALID-BITS: error: dl-pack-gemm-operands: block-k must be >= 1, and block-m, block-n, vector-bits and prefetch-streams >= 0
+// INVALID: error: dl-set-target: max-batch-bytes must be >= 0 (-1: keep)
+// INVALID-BITS: error: dl-set-target: vector-bits must be >= 0 (0: keep)
+// INVALID-STREAMS: error: dl-pack-gemm-operands: block-k must be >= 1, and block-m, block-n and prefetch-streams >= 0
 
 // Square, power-of-two leading dimensions: both operands are read many
 // times and neither block is contiguous in place. The 4 K blocks of

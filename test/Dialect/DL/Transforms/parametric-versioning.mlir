@@ -1,7 +1,7 @@
-// RUN: dl-opt %s --split-input-file --dl-parametric-versioning="vector-bits=512 report-fallbacks" --verify-diagnostics | FileCheck %s
-// RUN: dl-opt %s --split-input-file --dl-parametric-versioning="vector-bits=512 max-versions=3" 2>/dev/null | FileCheck %s --check-prefix=CAP
+// RUN: dl-opt %s --dl-set-target="vector-bits=512" --split-input-file --dl-parametric-versioning="report-fallbacks" --verify-diagnostics | FileCheck %s
+// RUN: dl-opt %s --dl-set-target="vector-bits=512" --split-input-file --dl-parametric-versioning="max-versions=3" 2>/dev/null | FileCheck %s --check-prefix=CAP
 // RUN: not dl-opt %s --split-input-file --dl-parametric-versioning="max-versions=0" 2>&1 | FileCheck %s --check-prefix=OPTION
-// RUN: dl-opt %s --split-input-file --dl-parametric-versioning="vector-bits=512 threads=2" 2>/dev/null | FileCheck %s --check-prefix=PAD
+// RUN: dl-opt %s --dl-set-target="vector-bits=512" --split-input-file --dl-parametric-versioning="threads=2" 2>/dev/null | FileCheck %s --check-prefix=PAD
 
 // dl-parametric-versioning: a GEMM with dynamic M becomes static versions
 // of 2^j rows. 40x96 does 7680 flops per row: chunks of 4096 rows (2^27

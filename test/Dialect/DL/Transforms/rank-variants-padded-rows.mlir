@@ -6,7 +6,7 @@
 // thread's 1.2 MB half of the filter for every n, more than the 1 MB L2,
 // which its first row (0.8 MB) had hidden; splitting cb as well keeps the
 // re-read filter at 0.4 MB.
-// RUN: dl-opt %s --pass-pipeline="builtin.module(dl-layouts,dl-rank-variants{threads=2 cache-sizes=L1=48K,L2=1M,L3=32M report=%t.json})" | FileCheck %s
+// RUN: dl-opt %s --pass-pipeline="builtin.module(dl-set-target{cache-sizes=L1=48K,L2=1M,L3=32M},dl-layouts,dl-rank-variants{threads=2 report=%t.json})" | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REPORT < %t.json
 
 // CHECK-LABEL: func.func @res4a_branch2b

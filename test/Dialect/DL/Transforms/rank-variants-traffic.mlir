@@ -2,15 +2,15 @@
 // the fastest level whose capacity holds its reuse distance, and a variant
 // costs the bytes each level supplies over its bandwidth. Cache sizes are
 // given so the choices do not depend on the machine running the test.
-// RUN: dl-opt %s --dl-pack-gemm-operands="vector-bits=256" --dl-rank-variants="max-batch-bytes=16384 cache-sizes=L1=32K,L2=512K,L3=32M report=%t.json" | FileCheck %s --check-prefix=BASE
+// RUN: dl-opt %s --dl-set-target="vector-bits=256 cache-sizes=L1=32K,L2=512K,L3=32M" --dl-pack-gemm-operands --dl-set-target="max-batch-bytes=16384" --dl-rank-variants="report=%t.json" | FileCheck %s --check-prefix=BASE
 // RUN: FileCheck %s --check-prefix=REPORT < %t.json
-// RUN: dl-opt %s --dl-pack-gemm-operands="vector-bits=256" --dl-rank-variants="max-batch-bytes=16384 threads=2 cache-sizes=L1=32K,L2=512K,L3=32M" | FileCheck %s --check-prefix=PAR
-// RUN: dl-opt %s --dl-pack-gemm-operands="vector-bits=256" --dl-rank-variants="cache-sizes=L1=32K,L2=512K,L3=32M" | FileCheck %s --check-prefix=UNSPLIT
-// RUN: dl-opt %s --dl-pack-gemm-operands="vector-bits=512" --dl-rank-variants="cache-sizes=L1=48K,L2=1M,L3=32M" | FileCheck %s --check-prefix=TIE1
-// RUN: dl-opt %s --dl-pack-gemm-operands="vector-bits=512" --dl-rank-variants="threads=2 cache-sizes=L1=48K,L2=1M,L3=32M report=%t.tie.json" | FileCheck %s --check-prefix=TIE2
+// RUN: dl-opt %s --dl-set-target="vector-bits=256 cache-sizes=L1=32K,L2=512K,L3=32M" --dl-pack-gemm-operands --dl-set-target="max-batch-bytes=16384" --dl-rank-variants="threads=2" | FileCheck %s --check-prefix=PAR
+// RUN: dl-opt %s --dl-set-target="vector-bits=256 cache-sizes=L1=32K,L2=512K,L3=32M" --dl-pack-gemm-operands --dl-rank-variants | FileCheck %s --check-prefix=UNSPLIT
+// RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=48K,L2=1M,L3=32M" --dl-pack-gemm-operands --dl-rank-variants | FileCheck %s --check-prefix=TIE1
+// RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=48K,L2=1M,L3=32M" --dl-pack-gemm-operands --dl-rank-variants="threads=2 report=%t.tie.json" | FileCheck %s --check-prefix=TIE2
 // RUN: FileCheck %s --check-prefix=TIE-REPORT < %t.tie.json
 // RUN: not dl-opt %s --dl-rank-variants="cost=misses" 2>&1 | FileCheck %s --check-prefix=BAD
-// RUN: not dl-opt %s --dl-rank-variants="max-batch-bytes=-1" 2>&1 | FileCheck %s --check-prefix=BAD-BATCH
+// RUN: not dl-opt %s --dl-set-target="max-batch-bytes=-2" --dl-rank-variants 2>&1 | FileCheck %s --check-prefix=BAD-BATCH
 
 // A 512^3 GEMM packed in 128x32x128 blocks: A and B are 1 MiB each. In
 // [i, j, k] a 128-row panel of A (256 KiB) is reused by every j within L2,
@@ -87,7 +87,7 @@ func.func @conv_1x1(%in: memref<1x8x28x28x32xf32>, %f: memref<16x8x1x1x32x32xf32
 // REPORT: "schedule": "#dl.schedule<[i, j, k]>"
 
 // BAD: error: dl-rank-variants: unknown cost 'misses' (expected 'traffic' or 'working-sets')
-// BAD-BATCH: error: dl-rank-variants: max-batch-bytes must be >= 0
+// BAD-BATCH: error: dl-set-target: max-batch-bytes must be >= 0 (-1: keep)
 
 // Costs within 1% of the cheapest are ties. At 2 threads, this GEMM's
 // cheapest order, [i, j, k], runs its 2 blocks of rows in parallel (one per

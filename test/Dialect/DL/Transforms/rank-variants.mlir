@@ -2,11 +2,11 @@
 // picks, and how it moves when the caches change size. Cache sizes are given
 // (not detected) so the choices do not depend on the machine running the
 // test. The default cost (traffic) is tested in rank-variants-traffic.mlir.
-// RUN: dl-opt %s --dl-pack-gemm-operands="vector-bits=256" --dl-rank-variants="cost=working-sets max-batch-bytes=16384 cache-sizes=L1=32K,L2=512K,L3=32M report=%t.json" | FileCheck %s --check-prefix=BASE
+// RUN: dl-opt %s --dl-set-target="vector-bits=256 cache-sizes=L1=32K,L2=512K,L3=32M" --dl-pack-gemm-operands --dl-set-target="max-batch-bytes=16384" --dl-rank-variants="cost=working-sets report=%t.json" | FileCheck %s --check-prefix=BASE
 // RUN: FileCheck %s --check-prefix=REPORT < %t.json
-// RUN: dl-opt %s --dl-pack-gemm-operands="vector-bits=256" --dl-rank-variants="cost=working-sets max-batch-bytes=16384 cache-sizes=L1=32K,L2=1M,L3=4M" | FileCheck %s --check-prefix=MID
-// RUN: dl-opt %s --dl-pack-gemm-operands="vector-bits=256" --dl-rank-variants="cost=working-sets max-batch-bytes=16384 cache-sizes=L1=64K,L2=2M,L3=64M" | FileCheck %s --check-prefix=BIG
-// RUN: dl-opt %s --dl-pack-gemm-operands="vector-bits=256" --dl-rank-variants="cost=working-sets max-batch-bytes=16384 threads=2 cache-sizes=L1=32K,L2=512K,L3=32M" | FileCheck %s --check-prefix=PAR
+// RUN: dl-opt %s --dl-set-target="vector-bits=256 cache-sizes=L1=32K,L2=1M,L3=4M" --dl-pack-gemm-operands --dl-set-target="max-batch-bytes=16384" --dl-rank-variants="cost=working-sets" | FileCheck %s --check-prefix=MID
+// RUN: dl-opt %s --dl-set-target="vector-bits=256 cache-sizes=L1=64K,L2=2M,L3=64M" --dl-pack-gemm-operands --dl-set-target="max-batch-bytes=16384" --dl-rank-variants="cost=working-sets" | FileCheck %s --check-prefix=BIG
+// RUN: dl-opt %s --dl-set-target="vector-bits=256 cache-sizes=L1=32K,L2=512K,L3=32M" --dl-pack-gemm-operands --dl-set-target="max-batch-bytes=16384" --dl-rank-variants="cost=working-sets threads=2" | FileCheck %s --check-prefix=PAR
 
 // A 1x1 convolution, 256 -> 512 channels on 28x28 (ResNet-50 res3-like):
 // filter 512 KiB, input 784 KiB, output 1.5 MiB. The model's biggest

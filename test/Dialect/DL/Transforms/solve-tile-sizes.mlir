@@ -5,11 +5,11 @@
 // blocks; with a 2 MiB L2 and 64 MiB L3 whole layers fit and the default
 // order is already the model's optimum (only res3a_branch1's rows are tiled
 // for L2). The microkernel's register level is the modeled bottleneck.
-// RUN: dl-opt %s --dl-solve-tile-sizes="cache-sizes=L1=32K,L2=256K,L3=4M" | FileCheck %s --check-prefix=SMALL
-// RUN: dl-opt %s --dl-solve-tile-sizes="cache-sizes=L1=32K,L2=2M,L3=64M" | FileCheck %s --check-prefix=LARGE
-// RUN: dl-opt %s --dl-solve-tile-sizes="threads=2 cache-sizes=L1=32K,L2=256K,L3=4M" | FileCheck %s --check-prefix=THREADS
-// RUN: dl-opt %s --dl-solve-tile-sizes="max-iterations=0 cache-sizes=L1=32K,L2=256K,L3=4M" 2>&1 | FileCheck %s --check-prefix=FALLBACK
-// RUN: dl-opt %s --dl-solve-tile-sizes="cache-sizes=L1=32K,L2=256K,L3=4M report=%t.json" -o /dev/null && FileCheck %s --check-prefix=REPORT < %t.json
+// RUN: dl-opt %s --dl-set-target="cache-sizes=L1=32K,L2=256K,L3=4M" --dl-solve-tile-sizes | FileCheck %s --check-prefix=SMALL
+// RUN: dl-opt %s --dl-set-target="cache-sizes=L1=32K,L2=2M,L3=64M" --dl-solve-tile-sizes | FileCheck %s --check-prefix=LARGE
+// RUN: dl-opt %s --dl-set-target="cache-sizes=L1=32K,L2=256K,L3=4M" --dl-solve-tile-sizes="threads=2" | FileCheck %s --check-prefix=THREADS
+// RUN: dl-opt %s --dl-set-target="cache-sizes=L1=32K,L2=256K,L3=4M" --dl-solve-tile-sizes="max-iterations=0" 2>&1 | FileCheck %s --check-prefix=FALLBACK
+// RUN: dl-opt %s --dl-set-target="cache-sizes=L1=32K,L2=256K,L3=4M" --dl-solve-tile-sizes="report=%t.json" -o /dev/null && FileCheck %s --check-prefix=REPORT < %t.json
 
 // SMALL-LABEL: func.func @res4a_branch2b
 // SMALL: dl.conv2d {{.*}}dl.tile_bottleneck = "reg", schedule = #dl.schedule<[n, kb:2, kb, cb:4, oh, cb]>

@@ -2,12 +2,12 @@
 // remainder (a largest divisor up to the limit below half of it: primes,
 // block multiples + 1) and which it keeps (sizes up to the limit, sizes with
 // a good divisor); K parts after the first accumulate (beta = 1).
-// RUN: dl-opt %s --dl-split-gemm-remainders="vector-bits=512" --split-input-file | FileCheck %s
+// RUN: dl-opt %s --dl-set-target="vector-bits=512" --dl-split-gemm-remainders --split-input-file | FileCheck %s
 // RUN: dl-opt %s --dl-split-gemm-remainders="block-m=16 block-n=16 block-k=16" --split-input-file | FileCheck %s --check-prefix=SMALL
 // RUN: not dl-opt %s --dl-split-gemm-remainders="block-k=0" 2>&1 | FileCheck %s --check-prefix=INVALID
-// RUN: dl-opt %s --dl-split-gemm-remainders="vector-bits=512 pad=true" --split-input-file | FileCheck %s --check-prefix=PAD
+// RUN: dl-opt %s --dl-set-target="vector-bits=512" --dl-split-gemm-remainders="pad=true" --split-input-file | FileCheck %s --check-prefix=PAD
 
-// INVALID: error: dl-split-gemm-remainders: block-k must be >= 1, and block-m, block-n and vector-bits >= 0
+// INVALID: error: dl-split-gemm-remainders: block-k must be >= 1, and block-m and block-n >= 0
 
 // Primes in every dimension (limits 64, 64, 128): 8 parts, M-major, then N,
 // then K; alpha and transposes are kept, beta only on the first K part.

@@ -66,6 +66,38 @@ def DL_ScheduleAttr : AttrDef<DL_Dialect, "Schedule"> {
   }];
 }
 
+def DL_TargetAttr : AttrDef<DL_Dialect, "Target"> {
+  let mnemonic = "target";
+  let summary = "The machine dl compiles for: vector width, caches, memory";
+  let description = [{
+    Described once, on the module (`dl.target`), by `dl-set-target` (from
+    this machine, a machine file of `dl-probe`, or explicit values); every
+    dl pass reads it (`getTarget`), none queries the host. A module without
+    one is compiled for this machine.
+
+    `vector_bits` is the width of the microkernels' vector registers (512
+    with AVX-512F, 256 with AVX2), which sets the default channel and GEMM
+    blocks; `max_batch_bytes` bounds the A and B blocks one batch-reduce
+    kernel call reads (0: no bound). `cache_bytes` are the capacities of the
+    cache levels, fastest first; `latencies` and `bandwidths` have one entry
+    per level and a last one for memory (any one unit each, as the machine
+    file gives them).
+
+    ```mlir
+    module attributes {dl.target = #dl.target<vector_bits = 512,
+        max_batch_bytes = 262144, cache_bytes = [49152, 1048576, 33554432],
+        latencies = [4.0, 14.0, 50.0, 300.0],
+        bandwidths = [64.0, 32.0, 16.0, 8.0]>} { ... }
+    ```
+  }];
+  let parameters = (ins "int64_t":$vector_bits, "int64_t":$max_batch_bytes,
+                        "::mlir::DenseI64ArrayAttr":$cache_bytes,
+                        "::mlir::DenseF64ArrayAttr":$latencies,
+                        "::mlir::DenseF64ArrayAttr":$bandwidths);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 def DL_Activation : I32EnumAttr<"Activation",
     "element-wise activation applied to an op's result as it is written", [
       I32EnumAttrCase<"relu", 0>,

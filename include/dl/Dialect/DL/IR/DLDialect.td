@@ -44,6 +44,8 @@ def DL_Dialect : Dialect {
   // Verifies `dl.run_shape`, the sizes dl-compile --run/--bench use for a
   // function argument with dynamic sizes.
   let hasRegionArgAttrVerify = 1;
+  // Verifies `dl.target` (a #dl.target on a module).
+  let hasOperationAttrVerify = 1;
   let useDefaultAttributePrinterParser = 1;
   let extraClassDeclaration = [{
     /// Adds the attributes of DLAttrs.td.
@@ -53,6 +55,10 @@ def DL_Dialect : Dialect {
     /// `C[m][n] += A[m][k] * B[k][n]` (up to layout). Set by the lowering,
     /// kept by the loop transformations, consumed by
     /// dl-outline-microkernels.
+    /// The module's #dl.target (dl-set-target).
+    static constexpr ::llvm::StringLiteral getTargetAttrName() {
+      return ::llvm::StringLiteral("dl.target");
+    }
     static constexpr ::llvm::StringLiteral getGemmBandAttrName() {
       return ::llvm::StringLiteral("dl.gemm_band");
     }

@@ -191,14 +191,9 @@ inline int64_t channelBlocks(int64_t channels, int64_t block) {
   return (channels + block - 1) / block;
 }
 
-/// The width in bits of the widest f32 vector registers this machine's
-/// microkernels use: 512 with AVX-512F, 256 with AVX2, else 128 (LIBXSMM
-/// 1.17 JITs for the host's widest of these).
-int64_t hostVectorBits();
-
-/// The columns of a microkernel's block of C (its vector dimension): four
-/// vector registers per row, 32 floats with AVX2 and 64 with AVX-512. For
-/// `vectorBits` 0, the host's.
+/// The columns of a microkernel's block of C (its vector dimension) for the
+/// target's `vectorBits` (Target.h): four vector registers per row, 32
+/// floats with AVX2 and 64 with AVX-512.
 int64_t microkernelColumns(int64_t vectorBits);
 
 /// Default block limit along a GEMM's K (the `block-k` options of
@@ -299,15 +294,6 @@ constexpr int64_t kDefaultMaxBatchBytes = 256 * 1024;
 /// `max-batch-bytes` bounds, times the batch count.
 inline int64_t batchElementBytes(int64_t m, int64_t n, int64_t k) {
   return (m * k + k * n) * int64_t(sizeof(float));
-}
-
-/// Fails with "<pass>: max-batch-bytes must be >= 0" on `op` when `bytes`
-/// is negative (the passes taking the option share the check).
-inline LogicalResult verifyMaxBatchBytes(Operation *op, StringRef pass,
-                                         int64_t bytes) {
-  if (bytes >= 0)
-    return success();
-  return op->emitError() << pass << ": max-batch-bytes must be >= 0";
 }
 
 /// Most rows of a blocked convolution's microkernel calls (output columns)

@@ -48,6 +48,36 @@ def Bufferize : Pass<"dl-bufferize", "::mlir::ModuleOp"> {
   }];
 }
 
+def SetTarget : Pass<"dl-set-target", "::mlir::ModuleOp"> {
+  let summary = "Describe the machine dl compiles for, once, on the module";
+  let description = [{
+    Writes `dl.target = #dl.target<...>` on the module: the width of the
+    microkernels' vector registers, the batch-reduce bound, and the cache
+    levels and memory (capacities, latencies, bandwidths) the ranking, the
+    tile solver and the microkernel calls' shapes use. Every other dl pass
+    reads it; a module without one is compiled for this machine. The
+    values start from the module's target if it has one, else from this
+    machine (its widest vector registers, its cache capacities from sysfs,
+    default latencies and bandwidths); a machine file (`dl-probe`) replaces
+    the caches and memory, then the options below override single values.
+    Both pipelines start with it, from their options of the same names.
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
+           "Width of the microkernels' vector registers in bits (0: keep, "
+           "or this machine's: 512 with AVX-512F, 256 with AVX2)">,
+    Option<"cacheSizes", "cache-sizes", "std::string", /*default=*/"\"\"",
+           "Cache capacities, e.g. L1=48K,L2=1M,L3=32M">,
+    Option<"machineFile", "machine-file", "std::string", /*default=*/"\"\"",
+           "Machine file written by dl-probe (capacities, latencies, "
+           "bandwidths)">,
+    Option<"maxBatchBytes", "max-batch-bytes", "int64_t",
+           /*default=*/"-1",
+           "Most bytes of A and B blocks one batch-reduce kernel call reads "
+           "(0: no bound; -1: keep, or 256 KiB)">
+  ];
+}
+
 def InsertSizeChecks : Pass<"dl-insert-size-checks", "::mlir::func::FuncOp"> {
   let summary = "Check the dynamic size relations of each dl op at run time";
   let description = [{
@@ -195,16 +225,9 @@ def ParametricVersioning
     ```
   }];
   let options = [
-    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
-           "Width of the microkernels' vector registers in bits, which sets "
-           "the blocks of a shared packed B (0: the host's widest)">,
     Option<"maxVersions", "max-versions", "int64_t", "13",
            "Most distinct versions (static sizes) of one op: chunks of at "
            "most 2^(max-versions - 1)">,
-    Option<"maxBatchBytes", "max-batch-bytes", "int64_t",
-           /*default=*/"262144",
-           "Most bytes of A and B blocks one microkernel call of a blocked "
-           "generic GEMM reduces over (sets batch_blocks; 0: no bound)">,
     Option<"reportFallbacks", "report-fallbacks", "bool", "false",
            "Remark on each dynamic op left to the generic version, and why">,
     Option<"threads", "threads", "int64_t", "0",
@@ -323,10 +346,7 @@ def BlockConvLayouts : Pass<"dl-block-conv-layouts", "::mlir::func::FuncOp"> {
            "0: four vector registers)">,
     Option<"blockK", "block-k", "int64_t", /*default=*/"0",
            "Largest block of output channels (the vector dimension; 0: four "
-           "vector registers)">,
-    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
-           "Width of the microkernels' vector registers in bits (0: the "
-           "host's widest: 512 with AVX-512F, 256 with AVX2)">
+           "vector registers)">
   ];
 }
 
@@ -666,9 +686,6 @@ def SplitGemmRemainders
            "Block limit along N (0: four vector registers)">,
     Option<"blockK", "block-k", "int64_t", /*default=*/"128",
            "Block limit along K">,
-    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
-           "Width of the microkernels' vector registers in bits (0: the "
-           "host's widest)">,
     Option<"pad", "pad", "bool", /*default=*/"false",
            "Pad the blocks instead of splitting, where the operands can be "
            "packed (see the description)">
@@ -772,14 +789,7 @@ def PackGemmOperands : Pass<"dl-pack-gemm-operands", "::mlir::func::FuncOp"> {
     Option<"prefetchStreams", "prefetch-streams", "int64_t",
            /*default=*/"32",
            "Most rows of an A block read in place when its blocks take part "
-           "of each row (0: no bound)">,
-    Option<"maxBatchBytes", "max-batch-bytes", "int64_t",
-           /*default=*/"262144",
-           "Most bytes of A and B blocks one microkernel call of the default "
-           "loop order reduces over (sets batch_blocks; 0: no bound)">,
-    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
-           "Width of the microkernels' vector registers in bits (0: the "
-           "host's widest: 512 with AVX-512F, 256 with AVX2)">
+           "of each row (0: no bound)">
   ];
 }
 
@@ -871,12 +881,6 @@ def RankVariants : Pass<"dl-rank-variants", "::mlir::ModuleOp"> {
            /*default=*/"0",
            "Rounded candidates of the tile solver (MOpt's model, Ipopt) that "
            "join the variants (0: none)">,
-    Option<"cacheSizes", "cache-sizes", "std::string", /*default=*/"\"\"",
-           "Cache capacities overriding the detected ones, e.g. "
-           "L1=32K,L2=1M,L3=16M">,
-    Option<"machineFile", "machine-file", "std::string", /*default=*/"\"\"",
-           "Machine file (JSON, from dl-probe) with capacities, latencies "
-           "and bandwidths">,
     Option<"report", "report", "std::string", /*default=*/"\"\"",
            "Write the ranking of every op as JSON to this file">,
     Option<"tilesPerDim", "tiles-per-dim", "unsigned", /*default=*/"2",
@@ -885,11 +889,6 @@ def RankVariants : Pass<"dl-rank-variants", "::mlir::ModuleOp"> {
            /*default=*/"2000000",
            "isl operations allowed per working-set count; past it the count "
            "is the bounding box's (with a remark); 0 never enumerates">,
-    Option<"maxBatchBytes", "max-batch-bytes", "int64_t",
-           /*default=*/"262144",
-           "Input-channel blocks are tiled (splitting the microkernel's batch) "
-           "only when one call over all of them would read more A and B "
-           "blocks than this (0: never)">,
     Option<"cost", "cost", "std::string", /*default=*/"\"traffic\"",
            "Variant cost: 'traffic' (bytes each level supplies over the run, "
            "from the reuse profile) or 'working-sets' (PolyDL's eq. 1)">
@@ -936,12 +935,6 @@ def SolveTileSizes : Pass<"dl-solve-tile-sizes", "::mlir::ModuleOp"> {
     Option<"threads", "threads", "unsigned", /*default=*/"1",
            "Threads of the generated code (above 1, the outermost tile of "
            "one dimension is split over them)">,
-    Option<"cacheSizes", "cache-sizes", "std::string", /*default=*/"\"\"",
-           "Cache capacities overriding the detected ones, e.g. "
-           "L1=32K,L2=1M,L3=16M">,
-    Option<"machineFile", "machine-file", "std::string", /*default=*/"\"\"",
-           "Machine file (JSON, from dl-probe) with capacities and "
-           "bandwidths">,
     Option<"report", "report", "std::string", /*default=*/"\"\"",
            "Write each op's tile problem and solution as JSON to this file">,
     Option<"maxIterations", "max-iterations", "unsigned", /*default=*/"200",
@@ -1276,20 +1269,7 @@ def OutlineMicrokernels
   }];
   let options = [
     Option<"reportFallbacks", "report-fallbacks", "bool", /*default=*/"false",
-           "Emit a remark for each tagged band that stays in loop form">,
-    Option<"maxBatchBytes", "max-batch-bytes", "int64_t",
-           /*default=*/"262144",
-           "Most bytes of A and B blocks one kernel call reduces over: outer "
-           "batch loops beyond it stay around the call (0: no bound)">,
-    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
-           "Width of the kernels' vector registers in bits, whose register "
-           "blocking the column split models (0: the host's widest; only "
-           "512 splits)">,
-    Option<"cacheSizes", "cache-sizes", "std::string", /*default=*/"\"\"",
-           "Cache capacities, e.g. L1=48K (default: this machine's); the L1 "
-           "must hold A for the column split">,
-    Option<"machineFile", "machine-file", "std::string", /*default=*/"\"\"",
-           "Machine file written by dl-probe, for the capacities">
+           "Emit a remark for each tagged band that stays in loop form">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
