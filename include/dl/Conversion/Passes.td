@@ -26,6 +26,7 @@ def ConvertLinalgToDL : Pass<"convert-linalg-to-dl"> {
     | a clamp `[0, 6]` (`min(max(x, 0), 6)` or `max(min(x, 6), 0)`) | `dl.relu6` |
     | `a + b`, both indexed as the output | `dl.add` |
     | `a + v`, `v` a vector along dimension 1 (NCHW channels, matrix columns) | `dl.bias_add` |
+    | `gamma * (x - mean) / sqrt(var + eps) + beta` in any arithmetic (`subf`, `mulf`, `divf`, `sqrt`, `rsqrt`, ...), four vectors along the NCHW channels, `eps` one of the body's constants: matched by evaluating the body at sample points | `dl.batch_norm_inference` |
 
     A linalg GEMM or convolution accumulates into its output; a dl one
     overwrites it (`beta = 0`). A zero-filled output (`linalg.fill` of 0:

@@ -23,12 +23,15 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace mlir {
@@ -399,12 +402,14 @@ template <typename ConvOp> struct RaiseConv : OpRewritePattern<ConvOp> {
 // Element-wise ops
 //===----------------------------------------------------------------------===//
 
-enum class Elementwise { Relu, Relu6, Add, BiasAdd };
+enum class Elementwise { Relu, Relu6, Add, BiasAdd, BatchNormInference };
 
-/// What an all-parallel linalg op's body computes, on which of its inputs.
+/// What an all-parallel linalg op's body computes, on which of its inputs
+/// (for a batch normalization: x, gamma, beta, mean, variance).
 struct ElementwiseMatch {
   Elementwise kind;
-  SmallVector<unsigned, 2> inputs;
+  SmallVector<unsigned, 5> inputs;
+  double epsilon = 0.0;
 };
 
 /// Matches the values of an element-wise body.
@@ -541,12 +546,127 @@ private:
   mutable linalg::LinalgOp op;
 };
 
+/// The body of `op` evaluated in double at `inputs` (one value per input),
+/// or nullopt where it has an op this does not model (the arithmetic a
+/// batch normalization's scale and shift are written with).
+std::optional<double> evaluateBody(linalg::LinalgOp op,
+                                   ArrayRef<double> inputs) {
+  DenseMap<Value, double> values;
+  for (auto [i, value] : llvm::enumerate(inputs))
+    values[op.getBlock()->getArgument(i)] = value;
+  auto get = [&](Value value) -> std::optional<double> {
+    if (auto it = values.find(value); it != values.end())
+      return it->second;
+    FloatAttr constant;
+    if (matchPattern(value, m_Constant(&constant)))
+      return constant.getValueAsDouble();
+    return std::nullopt;
+  };
+  for (Operation &inner : op.getBlock()->without_terminator()) {
+    SmallVector<double, 2> operands;
+    for (Value operand : inner.getOperands()) {
+      std::optional<double> value = get(operand);
+      if (!value)
+        return std::nullopt;
+      operands.push_back(*value);
+    }
+    std::optional<double> result =
+        TypeSwitch<Operation *, std::optional<double>>(&inner)
+            .Case([&](arith::AddFOp) { return operands[0] + operands[1]; })
+            .Case([&](arith::SubFOp) { return operands[0] - operands[1]; })
+            .Case([&](arith::MulFOp) { return operands[0] * operands[1]; })
+            .Case([&](arith::DivFOp) { return operands[0] / operands[1]; })
+            .Case([&](arith::NegFOp) { return -operands[0]; })
+            .Case([&](math::SqrtOp) { return std::sqrt(operands[0]); })
+            .Case([&](math::RsqrtOp) { return 1.0 / std::sqrt(operands[0]); })
+            .Case([&](arith::ConstantOp) -> std::optional<double> {
+              FloatAttr constant = dyn_cast<FloatAttr>(
+                  cast<arith::ConstantOp>(inner).getValue());
+              if (!constant)
+                return std::nullopt;
+              return constant.getValueAsDouble();
+            })
+            .Default([](Operation *) { return std::nullopt; });
+    if (!result || inner.getNumResults() != 1)
+      return std::nullopt;
+    values[inner.getResult(0)] = *result;
+  }
+  auto yield = cast<linalg::YieldOp>(op.getBlock()->getTerminator());
+  return get(yield.getValues()[0]);
+}
+
+/// An inference batch normalization, `gamma * (x - mean) / sqrt(variance +
+/// epsilon) + beta`, in whatever arithmetic the body writes it (as
+/// torch-mlir's lowering and elementwise fusion of TOSA's ops do): x indexed
+/// as the output, four vectors along the channels (dimension 1, NCHW),
+/// epsilon one of the body's constants. Matched by evaluating the body at
+/// sample points for each assignment of the vectors to the four roles.
+std::optional<ElementwiseMatch> matchBatchNormInference(linalg::LinalgOp op) {
+  if (op.getNumDpsInputs() != 5 || op.getNumLoops() != 4)
+    return std::nullopt;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  AffineExpr channel = getAffineDimExpr(1, op.getContext());
+  std::optional<unsigned> x;
+  SmallVector<unsigned, 4> vectors;
+  for (unsigned i = 0; i < 5; ++i) {
+    if (maps[i].isIdentity() && !x)
+      x = i;
+    else if (maps[i].getNumResults() == 1 && maps[i].getResult(0) == channel)
+      vectors.push_back(i);
+  }
+  if (!x || vectors.size() != 4)
+    return std::nullopt;
+  SmallVector<double> epsilons;
+  op.getBlock()->walk([&](Operation *inner) {
+    for (Value operand : inner->getOperands()) {
+      FloatAttr constant;
+      if (matchPattern(operand, m_Constant(&constant)))
+        epsilons.push_back(constant.getValueAsDouble());
+    }
+  });
+  // Samples of (x, gamma, beta, mean, variance), variance positive.
+  const double samples[][5] = {{0.7, 1.3, -0.4, 0.2, 0.9},
+                               {-1.9, 0.6, 0.8, -0.7, 1.7},
+                               {2.3, -1.1, 0.1, 1.4, 0.35},
+                               {0.05, 2.2, -1.6, -0.3, 2.9}};
+  SmallVector<unsigned, 4> roles(vectors);
+  llvm::sort(roles);
+  do {
+    for (double epsilon : epsilons) {
+      if (!(epsilon > 0))
+        continue;
+      bool matches = true;
+      for (const auto &sample : samples) {
+        SmallVector<double, 5> inputs(5);
+        inputs[*x] = sample[0];
+        for (unsigned role = 0; role < 4; ++role)
+          inputs[roles[role]] = sample[role + 1];
+        double expected = sample[1] * (sample[0] - sample[3]) /
+                              std::sqrt(sample[4] + epsilon) +
+                          sample[2];
+        std::optional<double> value = evaluateBody(op, inputs);
+        if (!value ||
+            !(std::abs(*value - expected) <= 1e-9 * (1 + std::abs(expected)))) {
+          matches = false;
+          break;
+        }
+      }
+      if (matches)
+        return ElementwiseMatch{Elementwise::BatchNormInference,
+                                {*x, roles[0], roles[1], roles[2], roles[3]},
+                                epsilon};
+    }
+  } while (std::next_permutation(roles.begin(), roles.end()));
+  return std::nullopt;
+}
+
 /// Whether `op` is an element-wise op the raising looks at: all loops
-/// parallel, one output indexed as the loops, one or two inputs.
+/// parallel, one output indexed as the loops, one or two inputs (five for a
+/// batch normalization).
 bool isElementwiseCandidate(linalg::LinalgOp op) {
   return !isa<linalg::FillOp, linalg::TransposeOp, linalg::CopyOp>(op) &&
          op.getNumDpsInits() == 1 && op.getNumDpsInputs() >= 1 &&
-         op.getNumDpsInputs() <= 2 &&
+         (op.getNumDpsInputs() <= 2 || op.getNumDpsInputs() == 5) &&
          op.getNumParallelLoops() == op.getNumLoops() && op.getBlock() &&
          op.getIndexingMapsArray().back().isIdentity();
 }
@@ -567,13 +687,16 @@ FailureOr<ElementwiseMatch> matchElementwise(linalg::LinalgOp op,
       matcher.matchActivation(yield.getValues()[0]);
   if (!match)
     match = matcher.matchAdd(yield.getValues()[0]);
+  if (!match)
+    match = matchBatchNormInference(op);
   if (!match) {
-    reason = "its body is not a ReLU, a ReLU6 (or clamp), an add or a bias "
-             "add";
+    reason = "its body is not a ReLU, a ReLU6 (or clamp), an add, a bias "
+             "add or a batch normalization";
     return failure();
   }
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   if (match->kind != Elementwise::BiasAdd &&
+      match->kind != Elementwise::BatchNormInference &&
       !llvm::all_of(match->inputs,
                     [&](unsigned input) { return maps[input].isIdentity(); })) {
     reason = "an input is not indexed as the output";
@@ -615,6 +738,14 @@ struct RaiseElementwise : OpInterfaceRewritePattern<linalg::LinalgOp> {
     case Elementwise::BiasAdd:
       raised = dl::BiasAddOp::create(rewriter, loc, types, inputs[0], inputs[1],
                                      output);
+      break;
+    case Elementwise::BatchNormInference:
+      raised = dl::BatchNormInferenceOp::create(
+          rewriter, loc, types,
+          ValueRange{inputs[0], inputs[1], inputs[2], inputs[3], inputs[4],
+                     output},
+          {rewriter.getNamedAttr("epsilon",
+                                 rewriter.getF32FloatAttr(match->epsilon))});
       break;
     }
     values.replace(op, values.valueOf(raised, output));

@@ -171,7 +171,7 @@ func.func @elementwise(%x: tensor<4x6xf32>, %v: tensor<6xf32>) -> (tensor<4x6xf3
 // CHECK-NOT: dl.
 // REMARK: remark: left as linalg: its element type is not f32
 // REMARK: remark: left as linalg: it has dynamic sizes
-// REMARK: remark: left as linalg: its body is not a ReLU, a ReLU6 (or clamp), an add or a bias add
+// REMARK: remark: left as linalg: its body is not a ReLU, a ReLU6 (or clamp), an add, a bias add or a batch normalization
 // REMARK: remark: left as linalg: its body reads the output
 // REMARK-NOT: remark
 #id1 = affine_map<(d0) -> (d0)>
