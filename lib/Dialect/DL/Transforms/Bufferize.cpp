@@ -32,7 +32,7 @@ namespace {
 
 /// The three steps of dl-bufferize, each a pipeline of upstream passes.
 struct BufferizationPipelines {
-  explicit BufferizationPipelines() {
+  BufferizationPipelines() {
     bufferization::OneShotBufferizePassOptions oneShot;
     oneShot.bufferizeFunctionBoundaries = true;
     oneShot.functionBoundaryTypeConversion =
