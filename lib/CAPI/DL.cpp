@@ -94,12 +94,10 @@ static LogicalResult compileToSharedLibrary(MlirModule module,
     return failure();
   std::optional<dl::CInterface> interface;
   if (!headerPath.empty()) {
-    FailureOr<SmallVector<dl::CFunction>> functions = dl::getCFunctions(*copy);
-    if (failed(functions))
+    FailureOr<dl::CInterface> built = dl::getCInterface(*copy, headerPath);
+    if (failed(built))
       return failure();
-    interface =
-        dl::CInterface{headerPath.str(), dl::cInterfacePrefix(headerPath),
-                       std::move(*functions)};
+    interface = std::move(*built);
   }
   return success(
       succeeded(dl::lowerModule(*copy, options)) &&

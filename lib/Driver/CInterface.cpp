@@ -49,7 +49,8 @@ FailureOr<SmallVector<CFunction>> dl::getCFunctions(ModuleOp module) {
   return functions;
 }
 
-std::string dl::cInterfacePrefix(StringRef headerPath) {
+/// A C identifier from the stem of `headerPath`.
+static std::string getCInterfacePrefix(StringRef headerPath) {
   std::string prefix = llvm::sys::path::stem(headerPath).str();
   for (char &c : prefix)
     if (!std::isalnum(static_cast<unsigned char>(c)))
@@ -57,6 +58,14 @@ std::string dl::cInterfacePrefix(StringRef headerPath) {
   if (prefix.empty() || std::isdigit(static_cast<unsigned char>(prefix[0])))
     prefix = "dl_" + prefix;
   return prefix;
+}
+
+FailureOr<CInterface> dl::getCInterface(ModuleOp module, StringRef headerPath) {
+  FailureOr<SmallVector<CFunction>> functions = getCFunctions(module);
+  if (failed(functions))
+    return failure();
+  return CInterface{headerPath.str(), getCInterfacePrefix(headerPath),
+                    std::move(*functions)};
 }
 
 /// `float *arg0, int64_t arg0_size0, ...`: the interface's parameters.

@@ -28,7 +28,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <csetjmp>
 #include <cstdio>
 #include <cstdlib>
 #include <dlfcn.h>
@@ -359,28 +358,10 @@ SmallVector<std::string> dl::getRuntimeLibraries() {
 //===----------------------------------------------------------------------===//
 //
 // A failed cf.assert (the size checks of dl-insert-size-checks) calls puts
-// with its message and then abort. In the JIT both resolve to the functions
-// below: the message goes to stderr unbuffered (stdout may be a pipe that
-// abort would not flush), and abort returns control to JitModule::call,
-// which reports failure, instead of killing the process. Only JIT frames
-// lie between the setjmp in `call` and the longjmp: generated code has no
-// destructors to skip.
-
-namespace {
-thread_local std::jmp_buf *failedCheckTarget = nullptr;
-
-int putsToStderr(const char *message) {
-  std::fputs(message, stderr);
-  std::fputc('\n', stderr);
-  return 0;
-}
-
-[[noreturn]] void stopAtFailedCheck() {
-  if (failedCheckTarget)
-    std::longjmp(*failedCheckTarget, 1);
-  std::abort();
-}
-} // namespace
+// with its message and then abort. In the JIT both resolve to libDLRuntime's
+// checked-call hooks, as in a library with a C interface (--emit-header):
+// JitModule::callPacked runs the code through dl_checked_call, which
+// returns instead of killing the process, and prints the message to stderr.
 
 JitModule::~JitModule() = default;
 
@@ -414,10 +395,10 @@ JitModule::create(ModuleOp module,
   (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
     llvm::orc::SymbolMap symbols;
     symbols[interner("puts")] = {
-        llvm::orc::ExecutorAddr::fromPtr(&putsToStderr),
+        llvm::orc::ExecutorAddr::fromPtr(&dl_check_message),
         llvm::JITSymbolFlags::Exported};
     symbols[interner("abort")] = {
-        llvm::orc::ExecutorAddr::fromPtr(&stopAtFailedCheck),
+        llvm::orc::ExecutorAddr::fromPtr(&dl_check_failed),
         llvm::JITSymbolFlags::Exported};
     return symbols;
   });
@@ -447,13 +428,17 @@ LogicalResult JitModule::callPacked(StringRef name, void **packed) {
   FailureOr<void (*)(void **)> fn = lookup(name);
   if (failed(fn))
     return failure();
-  std::jmp_buf target;
-  if (setjmp(target) != 0) {
-    failedCheckTarget = nullptr;
-    return failure();
-  }
-  failedCheckTarget = &target;
-  (*fn)(packed);
-  failedCheckTarget = nullptr;
-  return success();
+  struct Call {
+    void (*fn)(void **);
+    void **packed;
+  } call = {*fn, packed};
+  auto body = [](void *context) {
+    auto *call = static_cast<Call *>(context);
+    call->fn(call->packed);
+  };
+  if (dl_checked_call(body, &call) == 0)
+    return success();
+  std::fputs(dl_last_error(), stderr);
+  std::fputc('\n', stderr);
+  return failure();
 }

@@ -489,12 +489,11 @@ int main(int argc, char **argv) {
   if (!emitHeader.empty()) {
     if (emit != EmitKind::Shared)
       return module->emitError("--emit-header needs --emit=shared"), 1;
-    FailureOr<SmallVector<dl::CFunction>> functions =
-        dl::getCFunctions(*module);
-    if (failed(functions))
+    FailureOr<dl::CInterface> interface =
+        dl::getCInterface(*module, emitHeader);
+    if (failed(interface))
       return 1;
-    cInterface = dl::CInterface{emitHeader, dl::cInterfacePrefix(emitHeader),
-                                std::move(*functions)};
+    cInterface = std::move(*interface);
   }
   PassManager pm(&context);
   if (failed(applyPassManagerCLOptions(pm)))

@@ -84,7 +84,7 @@ struct CFunction {
 /// returning 0 or an error status, and `<prefix>_last_error()`.
 struct CInterface {
   std::string headerPath;
-  /// A C identifier (cInterfacePrefix makes one from the header's name).
+  /// A C identifier (getCInterface makes one from the header's name).
   std::string prefix;
   SmallVector<CFunction> functions;
 };
@@ -94,9 +94,10 @@ struct CInterface {
 /// layout.
 FailureOr<SmallVector<CFunction>> getCFunctions(ModuleOp module);
 
-/// A C identifier from the stem of `headerPath` ("out/my-model.h" ->
-/// "my_model").
-std::string cInterfacePrefix(StringRef headerPath);
+/// The C interface of a prepared `module` whose header is `headerPath`; its
+/// prefix is a C identifier from the header's stem ("out/my-model.h" ->
+/// "my_model"). Fails as getCFunctions does.
+FailureOr<CInterface> getCInterface(ModuleOp module, StringRef headerPath);
 
 /// Writes `module`, in the LLVM dialect, as `kind` to `path` ("-": stdout,
 /// not for a shared library), optimized at -O3 for this host. A shared

@@ -105,11 +105,18 @@ struct BufferizePass : dl::impl::BufferizeBase<BufferizePass> {
   }
 
   LogicalResult bufferize(ModuleOp module) {
+    // Each top-level op is walked once: the functions that hold tensors are
+    // also the ones whose buffers the deallocation pipeline frees.
     SmallVector<func::FuncOp> tensorFunctions;
-    for (auto fn : module.getOps<func::FuncOp>())
-      if (holdsTensors(fn))
+    bool tensors = false;
+    for (Operation &op : module.getOps()) {
+      if (!holdsTensors(&op))
+        continue;
+      tensors = true;
+      if (auto fn = dyn_cast<func::FuncOp>(op))
         tensorFunctions.push_back(fn);
-    if (!holdsTensors(module))
+    }
+    if (!tensors)
       return success();
     BufferizationPipelines pipelines;
     if (failed(runPipeline(pipelines.bufferize, module)))
