@@ -59,6 +59,7 @@ void dl::populateDLToAffinePatterns(RewritePatternSet &patterns,
   populateConvLoweringPatterns(patterns, options);
   populateBatchNormLoweringPatterns(patterns);
   populateElementwiseLoweringPatterns(patterns);
+  populatePoolLoweringPatterns(patterns);
   populateLayoutLoweringPatterns(patterns);
 }
 

@@ -2147,3 +2147,71 @@ module attributes {dl.target = #dl.target<vector_bits = 512, max_batch_bytes = 0
 // expected-error @+1 {{vector_bits must be >= 1, got 0}}
 module attributes {dl.target = #dl.target<vector_bits = 0, max_batch_bytes = 0, cache_bytes = [32768], latencies = [4.0, 300.0], bandwidths = [64.0, 8.0]>} {
 }
+
+//===----------------------------------------------------------------------===//
+// dl.max_pool2d, dl.avg_pool2d
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @pool_rank(%x: memref<4x8x8xf32>, %y: memref<4x4x4xf32>) {
+  // expected-error @+1 {{'dl.max_pool2d' op expects input of rank 4 or 5, got rank 3}}
+  dl.max_pool2d ins(%x : memref<4x8x8xf32>) outs(%y : memref<4x4x4xf32>)
+                {window = array<i64: 2, 2>, strides = array<i64: 2, 2>}
+  return
+}
+
+// -----
+
+func.func @pool_window_arity(%x: memref<1x4x8x8xf32>, %y: memref<1x4x4x4xf32>) {
+  // expected-error @+1 {{'dl.avg_pool2d' op expects a window [height, width], got 1 sizes}}
+  dl.avg_pool2d ins(%x : memref<1x4x8x8xf32>) outs(%y : memref<1x4x4x4xf32>)
+                {window = array<i64: 2>}
+  return
+}
+
+// -----
+
+func.func @pool_padding(%x: memref<1x4x8x8xf32>, %y: memref<1x4x5x5xf32>) {
+  // expected-error @+1 {{'dl.max_pool2d' op expects each padding in [0, window size), got 2 against a window height of 2}}
+  dl.max_pool2d ins(%x : memref<1x4x8x8xf32>) outs(%y : memref<1x4x5x5xf32>)
+                {window = array<i64: 2, 2>, strides = array<i64: 2, 2>,
+                 padding = array<i64: 2, 1, 1, 1>}
+  return
+}
+
+// -----
+
+func.func @pool_output_size(%x: memref<1x4x8x8xf32>, %y: memref<1x4x5x4xf32>) {
+  // expected-error @+1 {{'dl.max_pool2d' op output height (5) does not match the height implied by input, window, stride and padding (4)}}
+  dl.max_pool2d ins(%x : memref<1x4x8x8xf32>) outs(%y : memref<1x4x5x4xf32>)
+                {window = array<i64: 2, 2>, strides = array<i64: 2, 2>}
+  return
+}
+
+// -----
+
+func.func @pool_channels(%x: memref<1x4x8x8xf32>, %y: memref<1x3x4x4xf32>) {
+  // expected-error @+1 {{'dl.avg_pool2d' op input channels (4) does not match output channels (3)}}
+  dl.avg_pool2d ins(%x : memref<1x4x8x8xf32>) outs(%y : memref<1x3x4x4xf32>)
+                {window = array<i64: 2, 2>, strides = array<i64: 2, 2>}
+  return
+}
+
+// -----
+
+func.func @pool_in_place(%x: memref<1x4x8x8xf32>) {
+  // expected-error @+1 {{'dl.max_pool2d' op output must not be the same buffer as an input}}
+  dl.max_pool2d ins(%x : memref<1x4x8x8xf32>) outs(%x : memref<1x4x8x8xf32>)
+                {window = array<i64: 3, 3>, padding = array<i64: 1, 1, 1, 1>}
+  return
+}
+
+// -----
+
+func.func @pool_window_too_large(%x: memref<1x4x3x3xf32>, %y: memref<1x4x1x1xf32>) {
+  // expected-error @+1 {{'dl.avg_pool2d' op the padded input height (3) is less than the window height (4)}}
+  dl.avg_pool2d ins(%x : memref<1x4x3x3xf32>) outs(%y : memref<1x4x1x1xf32>)
+                {window = array<i64: 4, 3>}
+  return
+}

@@ -514,3 +514,25 @@ func.func @scheduled_conv(%in: memref<1x2x8x8x4xf32>, %f: memref<6x2x1x1x4x4xf32
   dl.conv2d ins(%in, %f : memref<1x2x8x8x4xf32>, memref<6x2x1x1x4x4xf32>) outs(%out : memref<1x6x8x8x4xf32>) {schedule = #dl.schedule<[kb:3, oh, n, kb]>}
   return
 }
+
+//===----------------------------------------------------------------------===//
+// dl.max_pool2d, dl.avg_pool2d
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @pooling
+// CHECK: dl.max_pool2d ins(%{{.*}} : memref<1x8x9x9xf32>) outs(%{{.*}} : memref<1x8x5x5xf32>) {padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>, window = array<i64: 3, 3>}
+// CHECK: dl.avg_pool2d ins(%{{.*}} : memref<1x8x9x9xf32>) outs(%{{.*}} : memref<1x8x1x1xf32>) {window = array<i64: 9, 9>}
+// CHECK: dl.avg_pool2d ins(%{{.*}} : memref<1x2x9x9x4xf32>) outs(%{{.*}} : memref<1x2x4x4x4xf32>) {count_include_pad = false, padding = array<i64: 1, 1, 0, 0>, strides = array<i64: 2, 2>, window = array<i64: 3, 3>}
+func.func @pooling(%x: memref<1x8x9x9xf32>, %m: memref<1x8x5x5xf32>,
+                   %g: memref<1x8x1x1xf32>, %xb: memref<1x2x9x9x4xf32>,
+                   %ab: memref<1x2x4x4x4xf32>) {
+  dl.max_pool2d ins(%x : memref<1x8x9x9xf32>) outs(%m : memref<1x8x5x5xf32>)
+                {window = array<i64: 3, 3>, strides = array<i64: 2, 2>,
+                 padding = array<i64: 1, 1, 1, 1>}
+  dl.avg_pool2d ins(%x : memref<1x8x9x9xf32>) outs(%g : memref<1x8x1x1xf32>)
+                {window = array<i64: 9, 9>, count_include_pad = true}
+  dl.avg_pool2d ins(%xb : memref<1x2x9x9x4xf32>) outs(%ab : memref<1x2x4x4x4xf32>)
+                {window = array<i64: 3, 3>, strides = array<i64: 2, 2>,
+                 padding = array<i64: 1, 1, 0, 0>, count_include_pad = false}
+  return
+}

@@ -602,6 +602,46 @@ LogicalResult BiasAddOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// Pooling
+//===----------------------------------------------------------------------===//
+
+/// The checks both pooling ops share: layouts, attribute arities, windows
+/// that all overlap the image (padding below the window), size relations.
+template <typename OpTy> static LogicalResult verifyPool2D(OpTy op) {
+  if (failed(verifyRank(op, op.getInput(), "input", {4, 5})) ||
+      failed(verifySameRank(op, op.getInput().getType(), "input",
+                            op.getOutput().getType(), "output")) ||
+      failed(verifyChannelBlock(op, op.getInput().getType())) ||
+      failed(verifyNoAliasing(op, op.getOutput(), op.getInput())))
+    return failure();
+  ArrayRef<int64_t> window = op.getWindow(), strides = op.getStrides(),
+                    padding = op.getPadding();
+  if (window.size() != 2)
+    return op.emitOpError() << "expects a window [height, width], got "
+                            << window.size() << " sizes";
+  if (strides.size() != 2)
+    return op.emitOpError() << "expects 2 strides, got " << strides.size();
+  if (padding.size() != 4)
+    return op.emitOpError()
+           << "expects 4 paddings [top, left, bottom, right], got "
+           << padding.size();
+  if (llvm::any_of(window, [](int64_t w) { return w <= 0; }))
+    return op.emitOpError() << "expects window sizes > 0";
+  if (llvm::any_of(strides, [](int64_t s) { return s <= 0; }))
+    return op.emitOpError() << "expects strides > 0";
+  for (auto [i, pad] : llvm::enumerate(padding))
+    if (pad < 0 || pad >= window[i % 2])
+      return op.emitOpError()
+             << "expects each padding in [0, window size), got " << pad
+             << " against a window " << (i % 2 ? "width" : "height") << " of "
+             << window[i % 2];
+  return verifyStaticSizeRelations(op);
+}
+
+LogicalResult MaxPool2DOp::verify() { return verifyPool2D(*this); }
+LogicalResult AvgPool2DOp::verify() { return verifyPool2D(*this); }
+
+//===----------------------------------------------------------------------===//
 // Pack / unpack
 //===----------------------------------------------------------------------===//
 

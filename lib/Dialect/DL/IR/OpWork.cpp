@@ -73,6 +73,12 @@ std::optional<double> dl::getFlops(Operation *op, OperandShapeFn shapeOf) {
       .Case<ReluOp, AddOp, BiasAddOp>(
           [&](auto op) { return elementwise(op.getOutput(), 1.0); })
       .Case([&](Relu6Op op) { return elementwise(op.getOutput(), 2.0); })
+      .Case<MaxPool2DOp, AvgPool2DOp>([&](auto op) {
+        // One max or add per window element.
+        ArrayRef<int64_t> window = op.getWindow();
+        return elementwise(op.getOutput(),
+                           window.size() == 2 ? window[0] * window[1] : 0);
+      })
       .Default([](Operation *) { return 0.0; });
 }
 

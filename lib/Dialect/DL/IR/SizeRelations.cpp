@@ -171,6 +171,39 @@ void addConv2D(SizeRelations &relations, Conv2DOp op) {
   }
 }
 
+/// Pooling: batch and channels kept, the output size implied by window,
+/// stride and padding. (With each padding below the window, the verifier's
+/// check, the last window then starts inside the image.)
+template <typename OpTy> void addPool2D(SizeRelations &relations, OpTy op) {
+  Value in = op.getInput(), out = op.getOutput();
+  relations.addEqual(relations.size(in, 0), "input batch",
+                     relations.size(out, 0), "output batch");
+  bool blocked = op.isBlocked();
+  relations.addEqual(relations.size(in, 1),
+                     blocked ? "input channel blocks" : "input channels",
+                     relations.size(out, 1),
+                     blocked ? "output channel blocks" : "output channels");
+  if (blocked)
+    relations.addEqual(relations.size(in, 4), "input channel block",
+                       relations.size(out, 4), "output channel block");
+  ArrayRef<int64_t> window = op.getWindow(), strides = op.getStrides(),
+                    padding = op.getPadding();
+  if (window.size() != 2 || strides.size() != 2 || padding.size() != 4)
+    return; // The verifier reports the arity.
+  for (unsigned dim = 0; dim < 2; ++dim) {
+    StringRef name = dim == 0 ? "height" : "width";
+    AffineExpr padded =
+        relations.size(in, 2 + dim) + padding[dim] + padding[dim + 2];
+    relations.addLessEqual(relations.constant(window[dim]),
+                           Twine("the window ") + name, padded,
+                           Twine("the padded input ") + name);
+    relations.addEqual(relations.size(out, 2 + dim), Twine("output ") + name,
+                       (padded - window[dim]).floorDiv(strides[dim]) + 1,
+                       Twine("the ") + name +
+                           " implied by input, window, stride and padding");
+  }
+}
+
 void addBatchNorm(SizeRelations &relations, Value input, Value output,
                   ArrayRef<std::pair<Value, StringRef>> vectors) {
   relations.addSameShape(input, "input", output, "output");
@@ -262,6 +295,8 @@ SizeRelations dl::getSizeRelations(Operation *op) {
                                "output");
         addPerChannel(relations, op.getInput(), op.getBias(), "bias");
       })
+      .Case<MaxPool2DOp, AvgPool2DOp>(
+          [&](auto op) { addPool2D(relations, op); })
       .Case<PackOp, UnpackOp>([&](auto op) {
         addLayoutChange(relations, op.getPlain(), op.getBlocked());
       });

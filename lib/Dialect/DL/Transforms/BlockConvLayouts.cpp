@@ -268,14 +268,19 @@ private:
     }
   }
 
+  /// The ops that run the same on each channel of either layout: the
+  /// element-wise ones and pooling (whose result has other heights and
+  /// widths).
   static bool isElementwise(Operation *op) {
-    return isa<ReluOp, Relu6Op, AddOp, BiasAddOp, BatchNormInferenceOp>(op);
+    return isa<ReluOp, Relu6Op, AddOp, BiasAddOp, BatchNormInferenceOp,
+               MaxPool2DOp, AvgPool2DOp>(op);
   }
 
-  /// Replaces the element-wise `op` by the same op on the blocked copies of
+  /// Replaces the per-channel `op` by the same op on the blocked copies of
   /// its activation operands, when all have one (of one type), and an
   /// unpack of its blocked result into its destination; otherwise its
-  /// destination's copy is stale.
+  /// destination's copy is stale. (Pooling on a padded copy pools its zero
+  /// padding channels into zeros.)
   void runOnCopies(Operation *op, BlockedCopies &copies) {
     auto dps = cast<DestinationStyleOpInterface>(op);
     Value dest = dps.getDpsInits()[0];
@@ -309,12 +314,17 @@ private:
     }
     OpBuilder b(op->getContext());
     b.setInsertionPointAfter(op);
+    // The copy's layout at the destination's heights and widths.
+    SmallVector<int64_t> destCopyShape(cast<MemRefType>(copyType).getShape());
+    destCopyShape[2] = destType.getDimSize(2);
+    destCopyShape[3] = destType.getDimSize(3);
+    auto destCopyType =
+        MemRefType::get(destCopyShape, destType.getElementType());
     // In place on the copy when the op is in place and the copy serves no
     // other buffer; otherwise into a new blocked buffer.
     Value destCopy = mapping.lookupOrNull(dest);
     if (!destCopy || !copies.onlyCopyOf(destCopy, dest))
-      destCopy =
-          allocateScratch(b, op->getLoc(), cast<MemRefType>(copyType), dest);
+      destCopy = allocateScratch(b, op->getLoc(), destCopyType, dest);
     mapping.map(dest, destCopy);
     b.clone(*op, mapping);
     UnpackOp::create(b, op->getLoc(), TypeRange{}, destCopy, dest);

@@ -88,6 +88,7 @@ void mlir::dl::registerBufferizableOpInterfaceExternalModels(
   registry.addExtension(+[](MLIRContext *context, DLDialect *) {
     attachLayerOpInterfaces<MatmulOp, Conv2DOp, BatchNormInferenceOp,
                             BatchNormTrainingOp, ReluOp, Relu6Op, AddOp,
-                            BiasAddOp, PackOp, UnpackOp>(context);
+                            BiasAddOp, MaxPool2DOp, AvgPool2DOp, PackOp,
+                            UnpackOp>(context);
   });
 }

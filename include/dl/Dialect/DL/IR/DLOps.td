@@ -468,6 +468,72 @@ def DL_BiasAddOp : DL_DPSOp<"bias_add"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Pooling
+//===----------------------------------------------------------------------===//
+
+// Pooling over windows of the image: `NCHW` (rank 4) or `NCHW{c}c` (rank 5,
+// the channel block innermost, vectorized) in, the same layout out.
+class DL_Pool2DOp<string mnemonic, string what, dag extraArguments = (ins)>
+    : DL_DPSOp<mnemonic> {
+  let summary = "2-D " # what # " pooling, plain (NCHW) or blocked layout";
+  let arguments = !con((ins DL_Shaped:$input,
+                            DL_Shaped:$output,
+                            DenseI64ArrayAttr:$window,
+                            DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+                            DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding),
+                       extraArguments);
+  let assemblyFormat = [{
+    `ins` `(` $input `:` type($input) `)`
+    `outs` `(` $output `:` type($output) `)` attr-dict (`->` type($results)^)?
+  }];
+  let extraClassDeclaration = [{
+    ::mlir::MutableOperandRange getDpsInitsMutable() { return getOutputMutable(); }
+    /// True for the blocked layout (rank-5 activations).
+    bool isBlocked() { return getInput().getType().getRank() == 5; }
+  }];
+}
+
+def DL_MaxPool2DOp : DL_Pool2DOp<"max_pool2d", "max"> {
+  let description = [{
+    `output[n][c][oh][ow]` is the maximum of `input[n][c][ih][iw]` over the
+    window `ih = oh * stride_h - pad_top + r`, `iw = ow * stride_w -
+    pad_left + s` (`0 <= r < window_h`, `0 <= s < window_w`) within the
+    image: padding is never the maximum. `window` is `[height, width]`,
+    `padding` `[top, left, bottom, right]`, and the output size
+    `OH = (H + pad_top + pad_bottom - window_h) / stride_h + 1` (likewise
+    OW). Every window must overlap the image: each padding below its
+    window size, and the last window starting inside it. PyTorch's
+    `ceil_mode` is more padding at the bottom and right. The blocked layout
+    `N x C/c x H x W x c` pools each channel the same way.
+
+    ```mlir
+    dl.max_pool2d ins(%in : memref<1x64x112x112xf32>)
+                  outs(%out : memref<1x64x56x56xf32>)
+                  {window = array<i64: 3, 3>, strides = array<i64: 2, 2>,
+                   padding = array<i64: 1, 1, 1, 1>}
+    ```
+  }];
+}
+
+def DL_AvgPool2DOp : DL_Pool2DOp<"avg_pool2d", "average",
+    (ins DefaultValuedAttr<BoolAttr, "true">:$count_include_pad)> {
+  let description = [{
+    `output[n][c][oh][ow]` is the sum of `input[n][c][ih][iw]` over the
+    window of `dl.max_pool2d` within the image, divided by the window's
+    size (`window_h * window_w`) when `count_include_pad` (the default, as
+    PyTorch's), else by the number of its elements inside the image.
+    Sizes, padding and layouts as for `dl.max_pool2d`. A window of the
+    whole image is global average pooling.
+
+    ```mlir
+    dl.avg_pool2d ins(%in : memref<1x2048x7x7xf32>)
+                  outs(%out : memref<1x2048x1x1xf32>)
+                  {window = array<i64: 7, 7>}
+    ```
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Layout changes
 //===----------------------------------------------------------------------===//
 

@@ -1,0 +1,61 @@
+// The lowering of pooling: one nest over the output pixels, the window's
+// loops clipped to the image by max/min bounds; the channel block innermost
+// in the blocked layout.
+// RUN: dl-opt %s --convert-dl-to-affine | FileCheck %s
+
+// CHECK-DAG: #[[LB:.*]] = affine_map<(d0) -> (0, d0 * -2 + 1)>
+// CHECK-DAG: #[[UB:.*]] = affine_map<(d0) -> (3, d0 * -2 + 10)>
+// CHECK-LABEL: func.func @max_plain
+// CHECK: affine.for %[[N:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.for %[[C:.*]] = 0 to 5 {
+// CHECK-NEXT: affine.for %[[OH:.*]] = 0 to 5 {
+// CHECK-NEXT: affine.for %[[OW:.*]] = 0 to 5 {
+// CHECK-NEXT: %[[NEG_INF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK: affine.for %[[R:.*]] = max #[[LB]](%[[OH]]) to min #[[UB]](%[[OH]]) iter_args(%[[RACC:.*]] = %[[NEG_INF]])
+// CHECK-NEXT: affine.for %[[S:.*]] = max #[[LB]](%[[OW]]) to min #[[UB]](%[[OW]]) iter_args(%[[ACC:.*]] = %[[RACC]])
+// CHECK-NEXT: %[[X:.*]] = affine.load %{{.*}}[%[[N]], %[[C]], %[[OH]] * 2 + %[[R]] - 1, %[[OW]] * 2 + %[[S]] - 1]
+// CHECK-NEXT: %[[M:.*]] = arith.maximumf %[[ACC]], %[[X]]
+// CHECK-NEXT: affine.yield %[[M]]
+// CHECK: affine.store %{{.*}}, %{{.*}}[%[[N]], %[[C]], %[[OH]], %[[OW]]]
+func.func @max_plain(%x: memref<2x5x9x9xf32>, %y: memref<2x5x5x5xf32>) {
+  dl.max_pool2d ins(%x : memref<2x5x9x9xf32>) outs(%y : memref<2x5x5x5xf32>)
+                {window = array<i64: 3, 3>, strides = array<i64: 2, 2>,
+                 padding = array<i64: 1, 1, 1, 1>}
+  return
+}
+
+// Without count_include_pad the divisor is the clipped window's size.
+// CHECK-LABEL: func.func @avg_exclude_padding
+// CHECK: affine.for %[[OH:.*]] = 0 to 5 {
+// CHECK-NEXT: affine.for %[[OW:.*]] = 0 to 5 {
+// CHECK-DAG: affine.min #{{.*}}(%[[OH]])
+// CHECK-DAG: affine.max #{{.*}}(%[[OH]])
+// CHECK: %[[COUNT:.*]] = arith.muli
+// CHECK: %[[SCALE:.*]] = arith.divf %{{.*}}, %{{.*}} : f32
+// CHECK: arith.addf
+// CHECK: arith.mulf %{{.*}}, %[[SCALE]]
+func.func @avg_exclude_padding(%x: memref<1x1x9x9xf32>, %y: memref<1x1x5x5xf32>) {
+  dl.avg_pool2d ins(%x : memref<1x1x9x9xf32>) outs(%y : memref<1x1x5x5xf32>)
+                {window = array<i64: 3, 3>, strides = array<i64: 2, 2>,
+                 padding = array<i64: 1, 1, 1, 1>, count_include_pad = false}
+  return
+}
+
+// Blocked: the output's channel block is the innermost loop of the
+// initialization, the reduction and the scaling.
+// CHECK-LABEL: func.func @avg_blocked_global
+// CHECK: %[[SCALE:.*]] = arith.constant 0.0204081628 : f32
+// CHECK: affine.for %[[L:.*]] = 0 to 16 {
+// CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: affine.store %[[ZERO]], %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[L]]]
+// CHECK: affine.for %[[R:.*]] = max
+// CHECK-NEXT: affine.for %[[S:.*]] = max
+// CHECK-NEXT: affine.for %[[L2:.*]] = 0 to 16 {
+// CHECK: arith.addf
+// CHECK: affine.for %[[L3:.*]] = 0 to 16 {
+// CHECK: arith.mulf %{{.*}}, %[[SCALE]]
+func.func @avg_blocked_global(%x: memref<1x4x7x7x16xf32>, %y: memref<1x4x1x1x16xf32>) {
+  dl.avg_pool2d ins(%x : memref<1x4x7x7x16xf32>) outs(%y : memref<1x4x1x1x16xf32>)
+                {window = array<i64: 7, 7>}
+  return
+}
