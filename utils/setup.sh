@@ -6,7 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(
-  cmake ninja-build ccache g++ python3 python3-numpy python3-matplotlib libgtest-dev
+  cmake ninja-build ccache g++ python3 python3-dev python3-numpy python3-matplotlib libgtest-dev
+  pybind11-dev python3-torch python3-torchvision
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools libxsmm-dev
   libomp-22-dev libdnnl-dev libisl-dev coinor-libipopt-dev pkg-config
 )

@@ -121,6 +121,34 @@ static inline bool dlExecutableIsNull(DlExecutable executable) {
 MLIR_CAPI_EXPORTED intptr_t dlExecutableGetNumArguments(DlExecutable executable,
                                                         MlirStringRef name);
 
+/// The number of public functions, and the name of the `position`-th (in
+/// the module's order; valid as long as the executable).
+MLIR_CAPI_EXPORTED intptr_t
+dlExecutableGetNumFunctions(DlExecutable executable);
+MLIR_CAPI_EXPORTED MlirStringRef
+dlExecutableGetFunctionName(DlExecutable executable, intptr_t position);
+
+/// How many of the trailing arguments of public function `name`'s buffer
+/// form hold its results (a tensor function's results, which bufferization
+/// appends as arguments); -1 when there is no such function.
+MLIR_CAPI_EXPORTED intptr_t dlExecutableGetNumResults(DlExecutable executable,
+                                                      MlirStringRef name);
+
+/// A size that is only known when the function is called.
+#define DL_DYNAMIC_SIZE (-1)
+
+/// The rank of argument `position` of public function `name`'s buffer form;
+/// -1 when there is no such function or argument.
+MLIR_CAPI_EXPORTED intptr_t dlExecutableGetArgumentRank(
+    DlExecutable executable, MlirStringRef name, intptr_t position);
+
+/// Its size in dimension `dim` (DL_DYNAMIC_SIZE when dynamic); -1 also when
+/// there is no such function, argument or dimension.
+MLIR_CAPI_EXPORTED int64_t dlExecutableGetArgumentSize(DlExecutable executable,
+                                                       MlirStringRef name,
+                                                       intptr_t position,
+                                                       intptr_t dim);
+
 /// Calls public function `name` with one buffer per argument of its buffer
 /// form. Fails, with a diagnostic and without running it, on an unknown
 /// function or arguments that do not fit its signature (count, ranks,

@@ -24,7 +24,17 @@ namespace {
 struct Executable {
   std::unique_ptr<dl::JitModule> jit;
   llvm::StringMap<SmallVector<SmallVector<int64_t>>> signatures;
+  /// Per public function, the trailing arguments that hold its results.
+  llvm::StringMap<intptr_t> numResults;
+  /// The public functions in the module's order.
+  SmallVector<std::string> functions;
   MLIRContext *context;
+
+  /// The argument shapes of `name`, null when there is no such function.
+  const SmallVector<SmallVector<int64_t>> *lookup(StringRef name) const {
+    auto it = signatures.find(name);
+    return it == signatures.end() ? nullptr : &it->second;
+  }
 };
 } // namespace
 
@@ -120,15 +130,26 @@ MlirLogicalResult dlCompileToSharedLibraryWithHeader(MlirModule module,
                                      unwrap(headerPath)));
 }
 
+/// The public functions with a body.
+static auto getPublicFunctions(ModuleOp module) {
+  return llvm::make_filter_range(
+      module.getOps<func::FuncOp>(),
+      [](func::FuncOp fn) { return fn.isPublic() && !fn.isExternal(); });
+}
+
 DlExecutable dlExecutableCreate(MlirModule module, DlCompileOptions options) {
+  auto executable = std::make_unique<Executable>();
+  // Bufferization appends the results as arguments.
+  for (func::FuncOp fn : getPublicFunctions(unwrap(module)))
+    executable->numResults[fn.getName()] =
+        -static_cast<intptr_t>(fn.getNumArguments());
   OwningOpRef<ModuleOp> copy = unwrap(module).clone();
   if (failed(prepare(*copy, *unwrap(options))))
     return {nullptr};
-  auto executable = std::make_unique<Executable>();
   executable->context = copy->getContext();
-  for (auto fn : copy->getOps<func::FuncOp>()) {
-    if (!fn.isPublic() || fn.isExternal())
-      continue;
+  for (func::FuncOp fn : getPublicFunctions(*copy)) {
+    executable->functions.push_back(fn.getName().str());
+    executable->numResults[fn.getName()] += fn.getNumArguments();
     auto &shapes = executable->signatures[fn.getName()];
     for (Type type : fn.getArgumentTypes()) {
       auto memref = dyn_cast<MemRefType>(type);
@@ -148,10 +169,52 @@ void dlExecutableDestroy(DlExecutable executable) { delete unwrap(executable); }
 
 intptr_t dlExecutableGetNumArguments(DlExecutable executable,
                                      MlirStringRef name) {
-  auto it = unwrap(executable)->signatures.find(unwrap(name));
-  if (it == unwrap(executable)->signatures.end())
+  const auto *shapes = unwrap(executable)->lookup(unwrap(name));
+  return shapes ? static_cast<intptr_t>(shapes->size()) : -1;
+}
+
+intptr_t dlExecutableGetNumFunctions(DlExecutable executable) {
+  return unwrap(executable)->functions.size();
+}
+
+MlirStringRef dlExecutableGetFunctionName(DlExecutable executable,
+                                          intptr_t position) {
+  const std::string &name = unwrap(executable)->functions[position];
+  return mlirStringRefCreate(name.data(), name.size());
+}
+
+intptr_t dlExecutableGetNumResults(DlExecutable executable,
+                                   MlirStringRef name) {
+  Executable &exec = *unwrap(executable);
+  return exec.lookup(unwrap(name)) ? exec.numResults.lookup(unwrap(name))
+                                   : -1;
+}
+
+/// The shape of argument `position` of `name`, null when there is none.
+static const SmallVector<int64_t> *
+lookupArgument(DlExecutable executable, MlirStringRef name, intptr_t position) {
+  const auto *shapes = unwrap(executable)->lookup(unwrap(name));
+  if (!shapes || position < 0 ||
+      position >= static_cast<intptr_t>(shapes->size()))
+    return nullptr;
+  return &(*shapes)[position];
+}
+
+intptr_t dlExecutableGetArgumentRank(DlExecutable executable,
+                                     MlirStringRef name, intptr_t position) {
+  const SmallVector<int64_t> *shape =
+      lookupArgument(executable, name, position);
+  return shape ? static_cast<intptr_t>(shape->size()) : -1;
+}
+
+int64_t dlExecutableGetArgumentSize(DlExecutable executable, MlirStringRef name,
+                                    intptr_t position, intptr_t dim) {
+  const SmallVector<int64_t> *shape =
+      lookupArgument(executable, name, position);
+  if (!shape || dim < 0 || dim >= static_cast<intptr_t>(shape->size()))
     return -1;
-  return it->second.size();
+  int64_t size = (*shape)[dim];
+  return ShapedType::isDynamic(size) ? DL_DYNAMIC_SIZE : size;
 }
 
 MlirLogicalResult dlExecutableCall(DlExecutable executable, MlirStringRef name,

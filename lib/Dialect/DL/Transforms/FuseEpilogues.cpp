@@ -337,6 +337,15 @@ struct FuseEpiloguesPass
         return std::string("an operand is defined after the producer");
     bool inPlace = consumer.output == buffer;
     if (!inPlace) {
+      // The producer would overwrite its new output (zeroing each tile
+      // before its reduction) before the epilogue reads an operand there:
+      // `dl.add ins(%x, %conv) outs(%x)`.
+      llvm::SmallPtrSet<Value, 8> outputAliases = getAliases(consumer.output);
+      if (llvm::any_of(consumer.operands, [&](Value operand) {
+            return outputAliases.contains(operand);
+          }))
+        return std::string("its output is also its other operand, which the "
+                           "producer would overwrite before reading it");
       // The producer writes the consumer's output instead: its own buffer
       // must be a scratch nobody else reads.
       auto alloc = buffer.getDefiningOp<memref::AllocOp>();

@@ -1,0 +1,89 @@
+"""Writes MLIR functions of dl ops on tensors as text (the package has no
+MLIR Python bindings: Debian does not package them; dl.compile parses the
+text with MLIR's parser, which checks it)."""
+
+__all__ = ["FunctionWriter", "tensor_type"]
+
+
+def tensor_type(shape):
+    """The MLIR type of a float32 tensor of `shape`."""
+    return "tensor<" + "".join(f"{size}x" for size in shape) + "f32>"
+
+
+class FunctionWriter:
+    """Builds one func.func: arguments, destination-style dl ops whose result
+    is a new SSA value, and the returned values. A value is its SSA name;
+    its type is remembered."""
+
+    def __init__(self, name):
+        self.name = name
+        self.arguments = []
+        self.lines = []
+        self.types = {}
+        self._count = 0
+
+    def _fresh(self, shape):
+        name = f"%v{self._count}"
+        self._count += 1
+        self.types[name] = tensor_type(shape)
+        return name
+
+    def argument(self, shape):
+        name = f"%a{len(self.arguments)}"
+        self.arguments.append(name)
+        self.types[name] = tensor_type(shape)
+        return name
+
+    def position(self, value):
+        """The order in which `value` was defined (arguments first)."""
+        if value.startswith("%a"):
+            return -len(self.arguments) + int(value[2:])
+        return int(value[2:])
+
+    def empty(self, shape):
+        """A tensor.empty of `shape`, the destination of an op that writes
+        every element."""
+        value = self._fresh(shape)
+        self.lines.append(f"{value} = tensor.empty() : {self.types[value]}")
+        return value
+
+    def op(self, name, inputs, output, attributes=""):
+        """`dl.<name> ins(inputs) outs(output) {attributes}`; returns its
+        result (of the output's type)."""
+        result = f"%v{self._count}"
+        self._count += 1
+        self.types[result] = self.types[output]
+        in_types = ", ".join(self.types[v] for v in inputs)
+        attrs = f" {{{attributes}}}" if attributes else ""
+        self.lines.append(
+            f"{result} = dl.{name} ins({', '.join(inputs)} : {in_types}) "
+            f"outs({output} : {self.types[output]}){attrs} -> "
+            f"{self.types[output]}")
+        return result
+
+    def collapse(self, value, shape):
+        """`value` of `shape` (N x ...) viewed as N x (the product of the
+        rest): a tensor.collapse_shape, no copy."""
+        rest = ", ".join(str(d) for d in range(1, len(shape)))
+        result = self._fresh((shape[0], _product(shape[1:])))
+        self.lines.append(
+            f"{result} = tensor.collapse_shape {value} [[0], [{rest}]] : "
+            f"{self.types[value]} into {self.types[result]}")
+        return result
+
+    def finish(self, results):
+        """The function's text, returning `results`."""
+        args = ", ".join(f"{a}: {self.types[a]}" for a in self.arguments)
+        result_types = ", ".join(self.types[r] for r in results)
+        body = "\n".join("  " + line for line in self.lines)
+        returned = (f"  return {', '.join(results)} : {result_types}"
+                    if results else "  return")
+        return (f"func.func @{self.name}({args}) -> ({result_types}) {{\n"
+                f"{body}\n{returned}\n}}\n")
+
+
+def _product(sizes):
+    total = 1
+    for size in sizes:
+        total *= size
+    return total

@@ -1,0 +1,614 @@
+"""PyTorch models into dl: trace, partition, emit dl IR, compile, run.
+
+``from_torch(module, example_inputs)`` traces an ``nn.Module`` in eval mode
+with ``torch.fx``, propagates the example inputs' shapes, and decides per
+node whether dl computes it (a convolution, batch normalization, ReLU,
+ReLU6, residual add, pooling, flatten, linear layer, dropout) or PyTorch
+does (anything else, and the cases of those dl lacks: each with its
+reason). Consecutive dl nodes form a segment, emitted as one function of
+``dl`` ops on tensors; all segments are one module, compiled once. Inference
+batch normalization after a convolution is folded into the convolution's
+weights and bias, as ``torch.jit.freeze`` does. Weights are converted to
+float32 arrays once and passed by reference on every call.
+
+The result, a ``CompiledModel``, runs the plan: dl segments on numpy views
+of the tensors (no copies), PyTorch nodes as the traced graph would. It is
+compiled for the example inputs' shapes; other shapes compile again (one
+compiled plan per shape, kept).
+"""
+
+import operator
+import sys
+import time
+
+import numpy as np
+import torch
+import torch.fx
+import torch.nn as nn
+import torch.nn.functional as F
+from torch.fx.passes.shape_prop import ShapeProp
+
+from . import compile as dl_compile
+from .mlir_text import FunctionWriter
+
+__all__ = ["from_torch", "CompiledModel"]
+
+
+class Unsupported(Exception):
+    """A node dl does not compute; the message says why."""
+
+
+def _pair(value):
+    return tuple(value) if isinstance(value, (tuple, list)) else (value, value)
+
+
+def _pool_padding(size, window, stride, pad, ceil_mode):
+    """PyTorch's pooling output size along one dimension, as dl's floor-mode
+    size with extra padding after the image: (bottom padding, output)."""
+    extent = size + 2 * pad - window
+    out = (extent + (stride - 1 if ceil_mode else 0)) // stride + 1
+    if ceil_mode and (out - 1) * stride >= size + pad:
+        out -= 1  # The last window must start inside the image or padding.
+    extra = max(0, (out - 1) * stride + window - (size + 2 * pad))
+    return pad + extra, out
+
+
+class _Value:
+    """A tensor value of the traced graph: its shape (float32 only)."""
+
+    def __init__(self, node):
+        meta = node.meta.get("tensor_meta")
+        if meta is None or not hasattr(meta, "shape"):
+            raise Unsupported("not a single tensor")
+        if meta.dtype != torch.float32:
+            raise Unsupported(f"element type {meta.dtype}, dl computes float32")
+        self.shape = tuple(meta.shape)
+
+
+class _Importer:
+    """Classifies the nodes of a traced module and emits the dl segments."""
+
+    def __init__(self, graph_module):
+        self.gm = graph_module
+        self.modules = dict(graph_module.named_modules())
+        # Per node: "dl" or the reason it runs in PyTorch.
+        self.placement = {}
+        # Nodes whose batch normalization is folded into their convolution.
+        self.folded_bn = {}
+
+    # ----- classification ---------------------------------------------------
+
+    def classify(self):
+        for node in self.gm.graph.nodes:
+            if node.op in ("placeholder", "output", "get_attr"):
+                continue
+            try:
+                self._check(node)
+                self.placement[node] = "dl"
+            except Unsupported as reason:
+                self.placement[node] = str(reason)
+        self._fold_batch_norms()
+
+    def _kind(self, node):
+        """A name for what `node` computes, or None when dl has no rule."""
+        if node.op == "call_module":
+            module = self.modules[node.target]
+            for kind, types in _MODULE_KINDS.items():
+                if isinstance(module, types):
+                    return kind
+            return None
+        if node.op == "call_function":
+            return _FUNCTION_KINDS.get(node.target)
+        if node.op == "call_method":
+            return _METHOD_KINDS.get(node.target)
+        return None
+
+    def _module(self, node):
+        return self.modules[node.target]
+
+    @staticmethod
+    def _tensor_args(node):
+        """The arguments of `node` that are tensors (not sizes)."""
+        return [arg for arg in node.args if isinstance(arg, torch.fx.Node) and
+                hasattr(arg.meta.get("tensor_meta"), "shape")]
+
+    def _check(self, node):
+        kind = self._kind(node)
+        if kind is None:
+            raise Unsupported(f"{_describe(node)} is not in dl")
+        _Value(node)
+        for arg in self._tensor_args(node):
+            _Value(arg)
+        getattr(self, "_check_" + kind)(node)
+
+    def _check_conv(self, node):
+        conv = self._module(node)
+        if conv.groups != 1:
+            raise Unsupported(f"grouped convolution (groups={conv.groups}) "
+                              f"is not in dl yet")
+        if conv.padding_mode != "zeros":
+            raise Unsupported(f"padding_mode={conv.padding_mode!r}")
+        if len(_Value(node.args[0]).shape) != 4:
+            raise Unsupported("input is not N x C x H x W")
+
+    def _check_batch_norm(self, node):
+        bn = self._module(node)
+        if bn.training:
+            raise Unsupported("batch normalization in training mode")
+        if not bn.track_running_stats or bn.running_mean is None:
+            raise Unsupported("batch normalization without running statistics")
+        if len(_Value(node).shape) != 4:
+            raise Unsupported("input is not N x C x H x W")
+
+    def _check_relu(self, node):
+        if len(node.args) != 1 or node.kwargs.keys() - {"inplace"}:
+            raise Unsupported("unexpected arguments")
+
+    _check_relu6 = _check_relu
+
+    def _check_hardtanh(self, node):
+        module = self._module(node)
+        if (module.min_val, module.max_val) != (0.0, 6.0):
+            raise Unsupported("hardtanh other than ReLU6")
+
+    def _check_add(self, node):
+        args = node.args
+        if (len(args) != 2 or node.kwargs or
+                not all(isinstance(a, torch.fx.Node) for a in args)):
+            raise Unsupported("add of a scalar or with alpha")
+        if _Value(args[0]).shape != _Value(args[1]).shape:
+            raise Unsupported("add with broadcasting")
+
+    def _pool_attributes(self, node):
+        """(window, strides, padding [t, l, b, r], output) of a pooling
+        node, in dl's floor mode."""
+        module = self._module(node)
+        window = _pair(module.kernel_size)
+        stride = _pair(module.stride if module.stride is not None else
+                       module.kernel_size)
+        pad = _pair(module.padding)
+        ceil_mode = module.ceil_mode
+        shape = _Value(node.args[0]).shape
+        bottom, out_h = _pool_padding(shape[2], window[0], stride[0], pad[0],
+                                      ceil_mode)
+        right, out_w = _pool_padding(shape[3], window[1], stride[1], pad[1],
+                                     ceil_mode)
+        if bottom >= window[0] or right >= window[1]:
+            raise Unsupported("ceil_mode padding of a whole window")
+        return window, stride, (pad[0], pad[1], bottom, right), (out_h, out_w)
+
+    def _check_max_pool(self, node):
+        module = self._module(node)
+        if _pair(module.dilation) != (1, 1) or module.return_indices:
+            raise Unsupported("dilated max pooling or returned indices")
+        self._pool_attributes(node)
+
+    def _check_avg_pool(self, node):
+        module = self._module(node)
+        if module.divisor_override is not None:
+            raise Unsupported("divisor_override")
+        _, _, padding, _ = self._pool_attributes(node)
+        pad = _pair(module.padding)
+        if module.count_include_pad and (padding[2] != pad[0] or
+                                         padding[3] != pad[1]):
+            # PyTorch's divisor then excludes the ceil mode's extra padding.
+            raise Unsupported("ceil_mode with count_include_pad")
+
+    def _check_adaptive_avg_pool(self, node):
+        shape = _Value(node.args[0]).shape
+        out = _Value(node).shape
+        if shape[2] % out[2] or shape[3] % out[3]:
+            raise Unsupported("adaptive pooling to a size that does not "
+                              "divide the input")
+
+    def _check_flatten(self, node):
+        shape = _Value(node.args[0]).shape
+        out = _Value(node).shape
+        if len(shape) < 2 or out != (shape[0], int(np.prod(shape[1:]))):
+            raise Unsupported("a reshape other than flattening all but the "
+                              "batch dimension")
+
+    def _check_linear(self, node):
+        if len(_Value(node.args[0]).shape) != 2:
+            raise Unsupported("linear layer on an input of rank other than 2")
+
+    def _check_identity(self, node):
+        pass
+
+    def _fold_batch_norms(self):
+        """Folds a batch normalization into the convolution it reads when
+        that convolution's output is read by nothing else."""
+        for node, placement in self.placement.items():
+            if placement != "dl" or self._kind(node) != "batch_norm":
+                continue
+            producer = node.args[0]
+            if (self.placement.get(producer) == "dl" and
+                    self._kind(producer) == "conv" and
+                    len(producer.users) == 1):
+                self.folded_bn[producer] = node
+
+    # ----- segments ---------------------------------------------------------
+
+    def segments(self):
+        """Maximal runs of consecutive dl nodes, in the graph's order, and
+        the PyTorch nodes between them: [("dl", [nodes]) | ("torch", node)]."""
+        plan = []
+        for node in self.gm.graph.nodes:
+            if node.op in ("placeholder", "output", "get_attr"):
+                continue
+            if self.placement.get(node) == "dl":
+                if plan and plan[-1][0] == "dl":
+                    plan[-1][1].append(node)
+                else:
+                    plan.append(("dl", [node]))
+            else:
+                plan.append(("torch", node))
+        return plan
+
+    # ----- emission ---------------------------------------------------------
+
+    def emit_segment(self, name, nodes):
+        """The MLIR function of segment `nodes`: its text, its tensor inputs
+        (nodes), its weights (float32 arrays, passed after the inputs) and
+        its outputs (nodes read after the segment)."""
+        members = set(nodes)
+        inputs = []
+        for node in nodes:
+            for arg in self._tensor_args(node):
+                if arg not in members and arg not in inputs:
+                    inputs.append(arg)
+        outputs = [node for node in nodes
+                   if any(user not in members for user in node.users)]
+        writer = FunctionWriter(name)
+        values = {}
+        for node in inputs:
+            values[node] = writer.argument(_Value(node).shape)
+        self.writer, self.values, self.weights = writer, values, []
+        for node in nodes:
+            if node in self.folded_bn.values():
+                # Folded into its convolution: the same value.
+                values[node] = values[node.args[0]]
+                continue
+            values[node] = getattr(self, "_emit_" + self._kind(node))(node)
+        text = writer.finish([values[node] for node in outputs])
+        return text, inputs, self.weights, outputs
+
+    def _weight(self, array):
+        array = np.ascontiguousarray(array, dtype=np.float32)
+        self.weights.append(array)
+        return self.writer.argument(array.shape)
+
+    def _in(self, node, position=0):
+        return self.values[node.args[position]]
+
+    def _emit_conv(self, node):
+        conv = self._module(node)
+        weight = conv.weight.detach().double().numpy()
+        bias = (conv.bias.detach().double().numpy() if conv.bias is not None
+                else None)
+        bn_node = self.folded_bn.get(node)
+        if bn_node is not None:
+            bn = self._module(bn_node)
+            scale = (bn.weight.detach().double().numpy()
+                     if bn.weight is not None else 1.0)
+            shift = (bn.bias.detach().double().numpy()
+                     if bn.bias is not None else 0.0)
+            mean = bn.running_mean.detach().double().numpy()
+            var = bn.running_var.detach().double().numpy()
+            factor = scale / np.sqrt(var + bn.eps)
+            weight = weight * factor.reshape(-1, 1, 1, 1)
+            bias = (shift - mean * factor +
+                    (bias * factor if bias is not None else 0.0))
+        kernel = weight.shape[2:]
+        stride = _pair(conv.stride)
+        dilation = _pair(conv.dilation)
+        if conv.padding == "same":
+            pads = [d * (k - 1) for d, k in zip(dilation, kernel)]
+            padding = (pads[0] // 2, pads[1] // 2, pads[0] - pads[0] // 2,
+                       pads[1] - pads[1] // 2)
+        elif conv.padding == "valid":
+            padding = (0, 0, 0, 0)
+        else:
+            pad = _pair(conv.padding)
+            padding = (pad[0], pad[1], pad[0], pad[1])
+        out_shape = _Value(node).shape
+        filt = self._weight(weight)
+        attrs = (f"strides = array<i64: {stride[0]}, {stride[1]}>, "
+                 f"padding = array<i64: {', '.join(map(str, padding))}>")
+        if dilation != (1, 1):
+            attrs += f", dilations = array<i64: {dilation[0]}, {dilation[1]}>"
+        value = self.writer.op("conv2d", [self._in(node), filt],
+                               self.writer.empty(out_shape), attrs)
+        if bias is not None:
+            value = self.writer.op("bias_add", [value, self._weight(bias)],
+                                   value)
+        return value
+
+    def _emit_batch_norm(self, node):
+        bn = self._module(node)
+        channels = _Value(node).shape[1]
+        vectors = [
+            bn.weight.detach().numpy() if bn.weight is not None
+            else np.ones(channels),
+            bn.bias.detach().numpy() if bn.bias is not None
+            else np.zeros(channels),
+            bn.running_mean.detach().numpy(),
+            bn.running_var.detach().numpy(),
+        ]
+        operands = [self._in(node)] + [self._weight(v) for v in vectors]
+        return self.writer.op("batch_norm_inference", operands,
+                              self.writer.empty(_Value(node).shape),
+                              f"epsilon = {_float(bn.eps)} : f32")
+
+    def _emit_relu(self, node):
+        return self.writer.op("relu", [self._in(node)], self._in(node))
+
+    def _emit_relu6(self, node):
+        return self.writer.op("relu6", [self._in(node)], self._in(node))
+
+    _emit_hardtanh = _emit_relu6
+
+    def _emit_add(self, node):
+        # In place on the operand computed last: bufferization then gives the
+        # sum that operand's buffer, and dl-fuse-epilogues fuses the add into
+        # its producer (the other operand is complete by then).
+        lhs, rhs = self._in(node, 0), self._in(node, 1)
+        last = max(lhs, rhs, key=self.writer.position)
+        return self.writer.op("add", [lhs, rhs], last)
+
+    def _emit_pool(self, node, op, extra=""):
+        window, stride, padding, _ = self._pool_attributes(node)
+        attrs = (f"window = array<i64: {window[0]}, {window[1]}>, "
+                 f"strides = array<i64: {stride[0]}, {stride[1]}>, "
+                 f"padding = array<i64: {', '.join(map(str, padding))}>" +
+                 extra)
+        return self.writer.op(op, [self._in(node)],
+                              self.writer.empty(_Value(node).shape), attrs)
+
+    def _emit_max_pool(self, node):
+        return self._emit_pool(node, "max_pool2d")
+
+    def _emit_avg_pool(self, node):
+        include = self._module(node).count_include_pad
+        return self._emit_pool(
+            node, "avg_pool2d",
+            f", count_include_pad = {'true' if include else 'false'}")
+
+    def _emit_adaptive_avg_pool(self, node):
+        shape = _Value(node.args[0]).shape
+        out = _Value(node).shape
+        window = (shape[2] // out[2], shape[3] // out[3])
+        attrs = (f"window = array<i64: {window[0]}, {window[1]}>, "
+                 f"strides = array<i64: {window[0]}, {window[1]}>")
+        return self.writer.op("avg_pool2d", [self._in(node)],
+                              self.writer.empty(out), attrs)
+
+    def _emit_flatten(self, node):
+        return self.writer.collapse(self._in(node), _Value(node.args[0]).shape)
+
+    def _emit_linear(self, node):
+        linear = self._module(node)
+        out_shape = _Value(node).shape
+        weight = self._weight(linear.weight.detach().numpy())
+        value = self.writer.op("matmul", [self._in(node), weight],
+                               self.writer.empty(out_shape), "transpose_b")
+        if linear.bias is not None:
+            value = self.writer.op(
+                "bias_add", [value, self._weight(linear.bias.detach().numpy())],
+                value)
+        return value
+
+    def _emit_identity(self, node):
+        return self._in(node)
+
+
+def _float(value):
+    return repr(float(value))
+
+
+def _describe(node):
+    if node.op == "call_module":
+        return f"module {type(node.graph.owning_module.get_submodule(node.target)).__name__}"
+    if node.op == "call_function":
+        return f"function {getattr(node.target, '__name__', node.target)}"
+    return f"method {node.target}"
+
+
+_MODULE_KINDS = {
+    "conv": nn.Conv2d,
+    "batch_norm": nn.BatchNorm2d,
+    "relu": nn.ReLU,
+    "relu6": nn.ReLU6,
+    "hardtanh": nn.Hardtanh,
+    "max_pool": nn.MaxPool2d,
+    "avg_pool": nn.AvgPool2d,
+    "adaptive_avg_pool": nn.AdaptiveAvgPool2d,
+    "flatten": nn.Flatten,
+    "linear": nn.Linear,
+    "identity": (nn.Dropout, nn.Identity),
+}
+_FUNCTION_KINDS = {
+    F.relu: "relu",
+    torch.relu: "relu",
+    F.relu6: "relu6",
+    operator.add: "add",
+    operator.iadd: "add",
+    torch.add: "add",
+    torch.flatten: "flatten",
+}
+_METHOD_KINDS = {
+    "relu": "relu",
+    "flatten": "flatten",
+    "view": "flatten",
+    "reshape": "flatten",
+}
+
+
+class CompiledModel:
+    """A model compiled by from_torch: call it with arrays or tensors (as
+    the module's forward) to get its outputs (torch tensors, or numpy arrays
+    when called with numpy arrays)."""
+
+    def __init__(self, module, threads, verbose, compile_options):
+        self.module = module.eval()
+        self.threads = threads
+        self.verbose = verbose
+        self.compile_options = compile_options
+        self._plans = {}
+
+    def _log(self, message):
+        if self.verbose:
+            print(f"dl.from_torch: {message}", file=sys.stderr, flush=True)
+
+    def _plan(self, example_inputs):
+        key = tuple(tuple(x.shape) for x in example_inputs)
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = _Plan(self, example_inputs)
+            self._plans[key] = plan
+        return plan
+
+    def report(self, example_inputs=None):
+        """Which nodes dl computes and which PyTorch runs (and why), for the
+        shapes of `example_inputs` (default: the first compiled)."""
+        plan = (self._plan(example_inputs) if example_inputs is not None else
+                next(iter(self._plans.values())))
+        return plan.report
+
+    def __call__(self, *inputs):
+        as_numpy = all(isinstance(x, np.ndarray) for x in inputs)
+        tensors = [torch.from_numpy(np.ascontiguousarray(x, dtype=np.float32))
+                   if isinstance(x, np.ndarray) else x for x in inputs]
+        outputs = self._plan(tensors).run(tensors)
+        if as_numpy:
+            return torch.utils._pytree.tree_map(
+                lambda t: t.numpy() if isinstance(t, torch.Tensor) else t,
+                outputs)
+        return outputs
+
+
+class _Plan:
+    """The compiled plan of a model for one set of input shapes."""
+
+    def __init__(self, model, example_inputs):
+        start = time.perf_counter()
+        gm = torch.fx.symbolic_trace(model.module)
+        with torch.no_grad():
+            ShapeProp(gm).propagate(*example_inputs)
+        importer = _Importer(gm)
+        importer.classify()
+        self.gm = gm
+        self.steps = []
+        functions = []
+        for index, (where, what) in enumerate(importer.segments()):
+            if where == "torch":
+                self.steps.append(("torch", what))
+                continue
+            name = f"segment{index}"
+            text, inputs, weights, outputs = importer.emit_segment(name, what)
+            functions.append(text)
+            self.steps.append(("dl", name, inputs, weights, outputs))
+        self.report = _report(gm, importer)
+        self.module_text = "\n".join(functions)
+        counts = _placement_counts(importer)
+        model._log(f"{counts['dl']} nodes in dl ({len(functions)} segments), "
+                   f"{counts['torch']} in PyTorch; compiling")
+        self.compiled = (dl_compile(self.module_text, threads=model.threads,
+                                    **model.compile_options)
+                         if functions else None)
+        model._log(f"compiled in {time.perf_counter() - start:.1f} s")
+
+    def run(self, inputs):
+        env = {}
+        placeholders = [n for n in self.gm.graph.nodes if n.op == "placeholder"]
+        if len(inputs) != len(placeholders):
+            raise TypeError(f"the model takes {len(placeholders)} inputs, got "
+                            f"{len(inputs)}")
+        for node, value in zip(placeholders, inputs):
+            env[node] = value
+
+        def load(arg):
+            return torch.fx.node.map_arg(arg, lambda n: env[n])
+
+        with torch.no_grad():
+            for step in self.steps:
+                if step[0] == "torch":
+                    node = step[1]
+                    args, kwargs = load(node.args), load(node.kwargs)
+                    if node.op == "call_module":
+                        env[node] = self.gm.get_submodule(node.target)(
+                            *args, **kwargs)
+                    elif node.op == "call_function":
+                        env[node] = node.target(*args, **kwargs)
+                    elif node.op == "call_method":
+                        env[node] = getattr(args[0], node.target)(*args[1:],
+                                                                  **kwargs)
+                    elif node.op == "get_attr":
+                        env[node] = _fetch_attr(self.gm, node.target)
+                    continue
+                _, name, inputs_, weights, outputs = step
+                arrays = [_as_array(env[node]) for node in inputs_]
+                results = self.compiled[name](*arrays, *weights)
+                if len(outputs) == 1:
+                    results = (results,)
+                for node, result in zip(outputs, results):
+                    env[node] = torch.from_numpy(result)
+            output = next(n for n in self.gm.graph.nodes if n.op == "output")
+            return load(output.args[0])
+
+
+def _as_array(tensor):
+    if not isinstance(tensor, torch.Tensor):
+        raise TypeError("a dl segment's input is not a tensor")
+    return tensor.detach().contiguous().numpy()
+
+
+def _fetch_attr(gm, target):
+    value = gm
+    for part in target.split("."):
+        value = getattr(value, part)
+    return value
+
+
+def _placement_counts(importer):
+    counts = {"dl": 0, "torch": 0}
+    for placement in importer.placement.values():
+        counts["dl" if placement == "dl" else "torch"] += 1
+    return counts
+
+
+def _report(gm, importer):
+    lines = []
+    for node in gm.graph.nodes:
+        placement = importer.placement.get(node)
+        if placement is None:
+            continue
+        if placement == "dl":
+            folded = node in importer.folded_bn.values()
+            where = "dl (folded into its convolution)" if folded else "dl"
+        else:
+            where = f"torch: {placement}"
+        lines.append(f"{node.name:32} {where}")
+    return "\n".join(lines)
+
+
+def from_torch(module, example_inputs, threads=None, verbose=True,
+               **compile_options):
+    """Compiles `module` (an nn.Module, run in eval mode) for the shapes of
+    `example_inputs` (a tensor or array, or a tuple of them).
+
+    threads: threads of dl's code (None: all cores; set PyTorch's with
+    torch.set_num_threads for the nodes it runs). verbose: print what was
+    placed where and the compile time on stderr. Other keyword arguments go
+    to dl.compile. Returns a CompiledModel; ``.report()`` says which nodes
+    dl computes and which PyTorch runs, and why.
+    """
+    if not isinstance(module, nn.Module):
+        raise TypeError("dl.from_torch expects a torch.nn.Module")
+    if isinstance(example_inputs, (torch.Tensor, np.ndarray)):
+        example_inputs = (example_inputs,)
+    example = [torch.from_numpy(np.ascontiguousarray(x, dtype=np.float32))
+               if isinstance(x, np.ndarray) else x for x in example_inputs]
+    model = CompiledModel(module, threads, verbose, compile_options)
+    model._plan(example)
+    return model
