@@ -90,6 +90,7 @@ void dl::buildDLLayoutPipeline(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(dl::createSkipPaddingColumns());
   pm.addNestedPass<func::FuncOp>(dl::createSplitGemmRemainders());
   pm.addNestedPass<func::FuncOp>(dl::createPackGemmOperands());
+  pm.addPass(dl::createKeepConstantPacks());
 }
 
 /// dl-bufferize, then linalg ops (left by the raising, or created by

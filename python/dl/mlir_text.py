@@ -20,6 +20,7 @@ class FunctionWriter:
         self.arguments = []
         self.lines = []
         self.types = {}
+        self.constants = set()
         self._count = 0
 
     def _fresh(self, shape):
@@ -28,10 +29,14 @@ class FunctionWriter:
         self.types[name] = tensor_type(shape)
         return name
 
-    def argument(self, shape):
+    def argument(self, shape, constant=False):
+        """A new argument; `constant` marks it `dl.constant` (the same
+        contents on every call: dl packs it once)."""
         name = f"%a{len(self.arguments)}"
         self.arguments.append(name)
         self.types[name] = tensor_type(shape)
+        if constant:
+            self.constants.add(name)
         return name
 
     def position(self, value):
@@ -73,7 +78,10 @@ class FunctionWriter:
 
     def finish(self, results):
         """The function's text, returning `results`."""
-        args = ", ".join(f"{a}: {self.types[a]}" for a in self.arguments)
+        args = ", ".join(
+            f"{a}: {self.types[a]}" +
+            (" {dl.constant}" if a in self.constants else "")
+            for a in self.arguments)
         result_types = ", ".join(self.types[r] for r in results)
         body = "\n".join("  " + line for line in self.lines)
         returned = (f"  return {', '.join(results)} : {result_types}"

@@ -276,7 +276,7 @@ class _Importer:
     def _weight(self, array):
         array = np.ascontiguousarray(array, dtype=np.float32)
         self.weights.append(array)
-        return self.writer.argument(array.shape)
+        return self.writer.argument(array.shape, constant=True)
 
     def _in(self, node, position=0):
         return self.values[node.args[position]]

@@ -124,7 +124,7 @@ struct DLLayoutPipelineOptions
 
 /// The layout passes that run before a heavy op's schedule is chosen
 /// (blocked conv layouts, strides and rows folded into the GEMM band, GEMM
-/// blocks and packing): the schedule dimensions the ranking orders are
+/// blocks and packing, packs of constants kept): the schedule dimensions the ranking orders are
 /// theirs. Part of `dl-to-llvm` with microkernels; dl-compile's autotuning
 /// runs them before it ranks, and `dl-opt --dl-layouts` alone (what
 /// benchmarks/fidelity.py fixes schedules on).

@@ -44,6 +44,12 @@ LogicalResult DLDialect::verifyRegionArgAttribute(Operation *op,
                                                   unsigned regionIndex,
                                                   unsigned argIndex,
                                                   NamedAttribute attribute) {
+  if (attribute.getName() == getConstantAttrName()) {
+    if (!isa<UnitAttr>(attribute.getValue()))
+      return op->emitError() << "'" << getConstantAttrName()
+                             << "' is a unit attribute";
+    return success();
+  }
   if (attribute.getName() != "dl.run_shape")
     return op->emitError() << "unknown dl argument attribute '"
                            << attribute.getName().getValue() << "'";

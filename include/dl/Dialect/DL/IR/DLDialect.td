@@ -42,7 +42,8 @@ def DL_Dialect : Dialect {
     that are known statically.
   }];
   // Verifies `dl.run_shape`, the sizes dl-compile --run/--bench use for a
-  // function argument with dynamic sizes.
+  // function argument with dynamic sizes, and `dl.constant` (a unit
+  // attribute: see getConstantAttrName).
   let hasRegionArgAttrVerify = 1;
   // Verifies `dl.target` (a #dl.target on a module).
   let hasOperationAttrVerify = 1;
@@ -55,6 +56,12 @@ def DL_Dialect : Dialect {
     /// `C[m][n] += A[m][k] * B[k][n]` (up to layout). Set by the lowering,
     /// kept by the loop transformations, consumed by
     /// dl-outline-microkernels.
+    /// On a function argument: its contents stay the same from call to
+    /// call as long as its address does (a model's weights), so the packed
+    /// copies of it are made once and kept (dl-keep-constant-packs).
+    static constexpr ::llvm::StringLiteral getConstantAttrName() {
+      return ::llvm::StringLiteral("dl.constant");
+    }
     /// The module's #dl.target (dl-set-target).
     static constexpr ::llvm::StringLiteral getTargetAttrName() {
       return ::llvm::StringLiteral("dl.target");

@@ -350,6 +350,40 @@ def BlockConvLayouts : Pass<"dl-block-conv-layouts", "::mlir::func::FuncOp"> {
   ];
 }
 
+def KeepConstantPacks : Pass<"dl-keep-constant-packs", "::mlir::ModuleOp"> {
+  let summary = "Pack weights once, not on every call";
+  let description = [{
+    A `dl.pack` of a function argument marked `dl.constant` (a model's
+    weights: its contents stay the same as long as its address does) into
+    a local buffer of static shape packs into a private `memref.global`
+    instead, and only when the argument's address differs from the one it
+    was last packed from (kept in a second global): the first call packs,
+    the next ones read the packed copy. A network's filters are then read
+    once per call, by the convolutions, instead of three times (pack read,
+    pack write, convolution). Packs of other buffers, and of dynamic shapes,
+    are left as they are. Calls of one function that run at the same time
+    must pass the same constants.
+
+    ```mlir
+    func.func @f(%w: memref<64x64x3x3xf32> {dl.constant}, ...) {
+      %p = memref.alloc() : memref<1x1x3x3x64x64xf32>
+      dl.pack ins(%w : memref<64x64x3x3xf32>) outs(%p : memref<1x1x3x3x64x64xf32>)
+    // becomes
+    memref.global "private" @__dl_packed_f_0 : memref<1x1x3x3x64x64xf32>
+    memref.global "private" @__dl_packed_f_0_source : memref<1xindex> = dense<0>
+    func.func @f(...) {
+      %p = memref.get_global @__dl_packed_f_0 : memref<1x1x3x3x64x64xf32>
+      scf.if <the address of %w differs from @__dl_packed_f_0_source[0]> {
+        dl.pack ins(%w : ...) outs(%p : ...)
+        <store the address of %w in @__dl_packed_f_0_source[0]>
+      }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def FoldFilterColumns : Pass<"dl-fold-filter-columns", "::mlir::func::FuncOp"> {
   let summary = "Fold a few-channel convolution's filter columns into its channels";
   let description = [{
