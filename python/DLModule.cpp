@@ -79,9 +79,14 @@ public:
 
 private:
   static MlirLogicalResult collect(MlirDiagnostic diagnostic, void *self) {
+    std::string message;
+    mlirDiagnosticPrint(diagnostic, appendString, &message);
+    // The operation a verifier rejected, printed generically: the location
+    // says where it is.
+    if (message.rfind("see current operation", 0) == 0)
+      return mlirLogicalResultSuccess();
     std::string &out = static_cast<Context *>(self)->diagnostics;
-    mlirLocationPrint(mlirDiagnosticGetLocation(diagnostic), appendString,
-                      &out);
+    out += printLocation(mlirDiagnosticGetLocation(diagnostic));
     switch (mlirDiagnosticGetSeverity(diagnostic)) {
     case MlirDiagnosticError:
       out += ": error: ";
@@ -96,11 +101,24 @@ private:
       out += ": remark: ";
       break;
     }
-    mlirDiagnosticPrint(diagnostic, appendString, &out);
-    out += "\n";
+    out += message + "\n";
     for (intptr_t i = 0, e = mlirDiagnosticGetNumNotes(diagnostic); i < e; ++i)
       collect(mlirDiagnosticGetNote(diagnostic, i), self);
     return mlirLogicalResultSuccess();
+  }
+
+  /// `file:line:col` for a file location (printed `loc("file":line:col)`),
+  /// else the location as MLIR prints it.
+  static std::string printLocation(MlirLocation location) {
+    std::string text;
+    mlirLocationPrint(location, appendString, &text);
+    std::string prefix = "loc(\"";
+    size_t quote = text.find("\":");
+    if (text.rfind(prefix, 0) == 0 && text.back() == ')' &&
+        quote != std::string::npos)
+      return text.substr(prefix.size(), quote - prefix.size()) +
+             text.substr(quote + 1, text.size() - quote - 2);
+    return text;
   }
 
   MlirContext context;

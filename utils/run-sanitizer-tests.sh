@@ -19,7 +19,7 @@ if [ ! -f build-san/build.ninja ]; then
     -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
     -DCMAKE_CXX_FLAGS=-gline-tables-only \
-    -DDL_SANITIZE=ON -DDL_BUILD_FUZZER=ON \
+    -DDL_SANITIZE=ON -DDL_BUILD_FUZZER=ON -DDL_BUILD_PYTHON=OFF \
     -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
     -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit
 fi

@@ -211,3 +211,22 @@ func.func @linear(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %bias: memref<16xf3
   dl.relu ins(%c : memref<8x16xf32>) outs(%c : memref<8x16xf32>)
   return
 }
+
+// -----
+
+// Refused: the residual add writes its other operand, which the convolution
+// would zero before its epilogue reads it.
+// CHECK-LABEL: func.func @residual_is_output
+// CHECK: dl.conv2d
+// CHECK-NOT: epilogue
+// CHECK: dl.add
+func.func @residual_is_output(%in: memref<1x1x4x4x8xf32>, %f: memref<1x1x1x1x8x8xf32>,
+                              %x: memref<1x1x4x4x8xf32>) {
+  %t = memref.alloc() : memref<1x1x4x4x8xf32>
+  dl.conv2d ins(%in, %f : memref<1x1x4x4x8xf32>, memref<1x1x1x1x8x8xf32>)
+      outs(%t : memref<1x1x4x4x8xf32>)
+  // expected-remark @below {{its output is also its other operand, which the producer would overwrite before reading it}}
+  dl.add ins(%x, %t : memref<1x1x4x4x8xf32>, memref<1x1x4x4x8xf32>) outs(%x : memref<1x1x4x4x8xf32>)
+  memref.dealloc %t : memref<1x1x4x4x8xf32>
+  return
+}

@@ -1,0 +1,230 @@
+# dl.compile from Python: each op against numpy (float32 tolerances stated
+# per check), results returned and written in place, and every error raised
+# as dl.Error with its location.
+# RUN: %python %s | FileCheck %s
+
+import numpy as np
+
+import dl
+
+rng = np.random.default_rng(0)
+
+
+def rand(*shape):
+    return rng.standard_normal(shape).astype(np.float32)
+
+
+def check(name, got, want, tol=1e-4):
+    err = float(np.max(np.abs(got - want)) / max(1.0, np.max(np.abs(want))))
+    print(f"{name}: {'ok' if err <= tol else f'MISMATCH {err}'}")
+
+
+def tensor(shape):
+    return "tensor<" + "".join(f"{s}x" for s in shape) + "f32>"
+
+
+def unary(op, shape, attrs="", out_shape=None):
+    out_shape = out_shape or shape
+    return f"""
+    func.func @f(%x: {tensor(shape)}) -> {tensor(out_shape)} {{
+      %e = tensor.empty() : {tensor(out_shape)}
+      %r = dl.{op} ins(%x : {tensor(shape)}) outs(%e : {tensor(out_shape)})
+             {attrs} -> {tensor(out_shape)}
+      return %r : {tensor(out_shape)}
+    }}"""
+
+
+def pool_reference(x, window, stride, pad, kind, include_pad=True):
+    n, c, h, w = x.shape
+    top, left, bottom, right = pad
+    oh = (h + top + bottom - window[0]) // stride[0] + 1
+    ow = (w + left + right - window[1]) // stride[1] + 1
+    out = np.zeros((n, c, oh, ow), np.float32)
+    for i in range(oh):
+        for j in range(ow):
+            r0, c0 = i * stride[0] - top, j * stride[1] - left
+            rows = slice(max(r0, 0), min(r0 + window[0], h))
+            cols = slice(max(c0, 0), min(c0 + window[1], w))
+            part = x[:, :, rows, cols]
+            if kind == "max":
+                out[:, :, i, j] = part.max(axis=(2, 3))
+            else:
+                count = (window[0] * window[1] if include_pad else
+                         part.shape[2] * part.shape[3])
+                out[:, :, i, j] = part.sum(axis=(2, 3)) / count
+    return out
+
+
+# CHECK: relu: ok
+x = rand(3, 5, 7, 2)
+check("relu", dl.compile(unary("relu", x.shape)).f(x), np.maximum(x, 0))
+
+# CHECK: relu6: ok
+x = rand(4, 9) * 8
+check("relu6", dl.compile(unary("relu6", x.shape)).f(x), np.clip(x, 0, 6))
+
+# CHECK: max_pool2d: ok
+x = rand(2, 5, 9, 11)
+m = dl.compile(unary("max_pool2d", x.shape,
+                     "{window = array<i64: 3, 3>, strides = array<i64: 2, 2>, "
+                     "padding = array<i64: 1, 1, 2, 1>}", (2, 5, 5, 6)))
+check("max_pool2d", m.f(x),
+      pool_reference(x, (3, 3), (2, 2), (1, 1, 2, 1), "max"))
+
+# CHECK: avg_pool2d: ok
+# CHECK: avg_pool2d exclude padding: ok
+for include in (True, False):
+    m = dl.compile(unary(
+        "avg_pool2d", x.shape,
+        "{window = array<i64: 3, 2>, strides = array<i64: 2, 2>, "
+        "padding = array<i64: 1, 1, 0, 0>, count_include_pad = "
+        f"{'true' if include else 'false'}}}", (2, 5, 4, 6)))
+    check("avg_pool2d" + ("" if include else " exclude padding"), m.f(x),
+          pool_reference(x, (3, 2), (2, 2), (1, 1, 0, 0), "avg", include))
+
+# A GEMM with B transposed plus a bias (a linear layer), several results.
+# CHECK: linear: ok
+# CHECK: linear relu: ok
+a, w, b = rand(5, 12), rand(7, 12), rand(7)
+m = dl.compile("""
+func.func @linear(%a: tensor<5x12xf32>, %w: tensor<7x12xf32>, %b: tensor<7xf32>)
+    -> (tensor<5x7xf32>, tensor<5x7xf32>) {
+  %e = tensor.empty() : tensor<5x7xf32>
+  %c = dl.matmul ins(%a, %w : tensor<5x12xf32>, tensor<7x12xf32>)
+         outs(%e : tensor<5x7xf32>) {transpose_b} -> tensor<5x7xf32>
+  %y = dl.bias_add ins(%c, %b : tensor<5x7xf32>, tensor<7xf32>)
+         outs(%c : tensor<5x7xf32>) -> tensor<5x7xf32>
+  %e2 = tensor.empty() : tensor<5x7xf32>
+  %r = dl.relu ins(%y : tensor<5x7xf32>) outs(%e2 : tensor<5x7xf32>) -> tensor<5x7xf32>
+  return %y, %r : tensor<5x7xf32>, tensor<5x7xf32>
+}""", threads=1)
+y, r = m.linear(a, w, b)
+check("linear", y, a @ w.T + b)
+check("linear relu", r, np.maximum(a @ w.T + b, 0))
+
+# A blocked convolution (3x3, padding 1, stride 2) with batch normalization,
+# against a direct numpy convolution.
+# CHECK: conv2d batch_norm: ok
+x, f = rand(2, 8, 9, 9), rand(16, 8, 3, 3)
+gamma, beta, mean = rand(16), rand(16), rand(16)
+var = np.abs(rand(16)) + 0.5
+m = dl.compile("""
+func.func @f(%x: tensor<2x8x9x9xf32>, %f: tensor<16x8x3x3xf32>,
+             %g: tensor<16xf32>, %b: tensor<16xf32>, %m: tensor<16xf32>,
+             %v: tensor<16xf32>) -> tensor<2x16x5x5xf32> {
+  %e = tensor.empty() : tensor<2x16x5x5xf32>
+  %c = dl.conv2d ins(%x, %f : tensor<2x8x9x9xf32>, tensor<16x8x3x3xf32>)
+         outs(%e : tensor<2x16x5x5xf32>)
+         {strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>}
+         -> tensor<2x16x5x5xf32>
+  %n = dl.batch_norm_inference ins(%c, %g, %b, %m, %v : tensor<2x16x5x5xf32>,
+         tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>)
+         outs(%c : tensor<2x16x5x5xf32>) {epsilon = 1.0e-5 : f32}
+         -> tensor<2x16x5x5xf32>
+  return %n : tensor<2x16x5x5xf32>
+}""")
+padded = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
+conv = np.zeros((2, 16, 5, 5), np.float32)
+for i in range(5):
+    for j in range(5):
+        patch = padded[:, :, 2 * i:2 * i + 3, 2 * j:2 * j + 3]
+        conv[:, :, i, j] = np.einsum("ncrs,kcrs->nk", patch, f)
+s = (gamma / np.sqrt(var + 1e-5)).reshape(1, -1, 1, 1)
+want = (conv - mean.reshape(1, -1, 1, 1)) * s + beta.reshape(1, -1, 1, 1)
+check("conv2d batch_norm", m.f(x, f, gamma, beta, mean, var), want)
+
+# Filters marked dl.constant are packed on the first call and kept: a call
+# with other weights (another address) packs again.
+# CHECK: constant weights: ok
+# CHECK: other weights: ok
+# CHECK: the first weights again: ok
+m = dl.compile("""
+func.func @f(%x: tensor<1x16x6x6xf32>, %f: tensor<32x16x3x3xf32> {dl.constant})
+    -> tensor<1x32x4x4xf32> {
+  %e = tensor.empty() : tensor<1x32x4x4xf32>
+  %c = dl.conv2d ins(%x, %f : tensor<1x16x6x6xf32>, tensor<32x16x3x3xf32>)
+         outs(%e : tensor<1x32x4x4xf32>) -> tensor<1x32x4x4xf32>
+  return %c : tensor<1x32x4x4xf32>
+}""")
+x, f1, f2 = rand(1, 16, 6, 6), rand(32, 16, 3, 3), rand(32, 16, 3, 3)
+
+
+def conv_valid(x, f):
+    out = np.zeros((1, f.shape[0], 4, 4), np.float32)
+    for i in range(4):
+        for j in range(4):
+            out[:, :, i, j] = np.einsum("ncrs,kcrs->nk", x[:, :, i:i + 3, j:j + 3], f)
+    return out
+
+
+check("constant weights", m.f(x, f1), conv_valid(x, f1))
+check("other weights", m.f(x, f2), conv_valid(x, f2))
+check("the first weights again", m.f(x, f1), conv_valid(x, f1))
+
+# A function on buffers writes its arguments in place.
+# CHECK: in place: ok
+# CHECK: in place, a copy: dl.Error: @add writes its arguments in place: argument #2 must be a writeable C-contiguous float32 numpy array
+m = dl.compile("""
+func.func @add(%a: memref<4x4xf32>, %b: memref<4x4xf32>, %c: memref<4x4xf32>) {
+  dl.add ins(%a, %b : memref<4x4xf32>, memref<4x4xf32>) outs(%c : memref<4x4xf32>)
+  return
+}""")
+a, b, c = rand(4, 4), rand(4, 4), np.zeros((4, 4), np.float32)
+print("in place:", "ok" if m.add(a, b, c) is None and
+      np.allclose(c, a + b) else "MISMATCH")
+try:
+    m.add(a, b, np.zeros((4, 4)))
+except dl.Error as error:
+    print("in place, a copy: dl.Error:", error)
+
+# Dynamic sizes: arguments of any size; results need out=.
+# CHECK: dynamic: ok
+# CHECK: dynamic without out=: dl.Error: @f: result #0 has a dynamic shape; pass the results' arrays as out=
+m = dl.compile(unary("relu", ("?", 8)).replace("tensor.empty()",
+               "tensor.empty(%n)").replace(
+    "{\n      %e", "{\n      %z = arith.constant 0 : index\n"
+    "      %n = tensor.dim %x, %z : tensor<?x8xf32>\n      %e"))
+x, y = rand(5, 8), np.empty((5, 8), np.float32)
+m.f(x, out=y)
+check("dynamic", y, np.maximum(x, 0))
+try:
+    m.f(x)
+except dl.Error as error:
+    print("dynamic without out=:", "dl.Error:", error)
+
+# Errors: parse and verifier errors with their locations, unknown
+# functions, wrong argument counts and shapes.
+# CHECK: parse: dl.Error: cannot parse the module:
+# CHECK-NEXT: -:2:3: error: custom op 'dl.nope' is unknown
+try:
+    dl.compile("func.func @f() {\n  dl.nope\n}")
+except dl.Error as error:
+    print("parse: dl.Error:", error)
+# CHECK: verifier: dl.Error: cannot parse the module:
+# CHECK-NEXT: -:2:3: error: 'dl.max_pool2d' op expects each padding in [0, window size), got 2 against a window height of 2
+try:
+    dl.compile("""func.func @f(%x: memref<1x1x4x4xf32>, %y: memref<1x1x4x4xf32>) {
+  dl.max_pool2d ins(%x : memref<1x1x4x4xf32>) outs(%y : memref<1x1x4x4xf32>)
+  {window = array<i64: 2, 2>, padding = array<i64: 2, 0, 0, 0>}
+  return
+}""")
+except dl.Error as error:
+    print("verifier: dl.Error:", error)
+m = dl.compile(unary("relu", (2, 3)))
+# CHECK: unknown function: AttributeError: 'no public function @g; the module has f'
+try:
+    m.g
+except AttributeError as error:
+    print("unknown function: AttributeError:", error)
+# CHECK: arguments: dl.Error: @f takes 1 arguments, got 2
+try:
+    m.f(rand(2, 3), rand(2, 3))
+except dl.Error as error:
+    print("arguments: dl.Error:", error)
+# CHECK: shape: dl.Error: @f: argument #0 has shape 3x2, expected 2x3
+try:
+    m.f(rand(3, 2))
+except dl.Error as error:
+    print("shape: dl.Error:", error)
+# CHECK: signature: <dl.Function @f(2x3) -> (2x3)>
+print("signature:", m.f)

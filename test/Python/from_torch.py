@@ -1,0 +1,145 @@
+# dl.from_torch on small models built here, against PyTorch's outputs
+# (relative tolerance 1e-4 of the largest output magnitude): convolution with
+# batch normalization folded, ReLU/ReLU6, pooling (ceil mode, padding,
+# count_include_pad), global pooling, flatten, linear, residual add; nodes
+# dl lacks (depthwise convolution, sigmoid, concatenation) run in PyTorch,
+# and the report says so.
+# RUN: %python %s | FileCheck %s
+
+import numpy as np
+import torch
+import torch.nn as nn
+
+import dl
+
+torch.manual_seed(0)
+
+
+def randomize_batch_norms(model):
+    for module in model.modules():
+        if isinstance(module, nn.BatchNorm2d):
+            module.running_mean.uniform_(-1, 1)
+            module.running_var.uniform_(0.5, 2)
+            module.weight.data.uniform_(0.5, 2)
+            module.bias.data.uniform_(-1, 1)
+    return model.eval()
+
+
+def check(name, model, *inputs, **options):
+    compiled = dl.from_torch(model, inputs, verbose=False, **options)
+    with torch.no_grad():
+        want = model(*inputs)
+        got = compiled(*inputs)
+    err = float((got - want).abs().max() / max(1.0, want.abs().max()))
+    print(f"{name}: {'ok' if err <= 1e-4 else f'MISMATCH {err}'}")
+    return compiled
+
+
+class Block(nn.Module):
+    """A residual block: conv-BN-ReLU, conv-BN, a strided 1x1 shortcut."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(8, 16, 3, stride=2, padding=1, bias=False)
+        self.bn1 = nn.BatchNorm2d(16)
+        self.conv2 = nn.Conv2d(16, 16, 3, padding=1, bias=False)
+        self.bn2 = nn.BatchNorm2d(16)
+        self.down = nn.Conv2d(8, 16, 1, stride=2)
+        self.relu = nn.ReLU(inplace=True)
+
+    def forward(self, x):
+        y = self.relu(self.bn1(self.conv1(x)))
+        y = self.bn2(self.conv2(y))
+        y += self.down(x)
+        return self.relu(y)
+
+
+class Classifier(nn.Module):
+    def __init__(self, ceil_mode, count_include_pad):
+        super().__init__()
+        self.stem = nn.Conv2d(3, 8, 5, stride=2, padding=2)
+        self.pool = nn.MaxPool2d(3, stride=2, padding=1, ceil_mode=ceil_mode)
+        self.block = Block()
+        self.avg = nn.AvgPool2d(3, stride=2, padding=1,
+                                count_include_pad=count_include_pad)
+        self.gap = nn.AdaptiveAvgPool2d(1)
+        self.fc = nn.Linear(16, 10)
+
+    def forward(self, x):
+        y = self.block(self.pool(torch.relu(self.stem(x))))
+        return self.fc(torch.flatten(self.gap(self.avg(y)), 1))
+
+
+# CHECK: classifier: ok
+# CHECK: classifier, ceil mode: ok
+# CHECK: classifier, padding not counted: ok
+# CHECK: classifier, 2 images, 1 thread: ok
+x = torch.randn(1, 3, 37, 41)
+compiled = check("classifier", randomize_batch_norms(Classifier(False, True)),
+                 x)
+# 39 rows: the stem's 20 pool into 11 rows in ceil mode, 10 without.
+check("classifier, ceil mode", randomize_batch_norms(Classifier(True, False)),
+      torch.randn(1, 3, 39, 41))
+check("classifier, padding not counted",
+      randomize_batch_norms(Classifier(False, False)), x)
+check("classifier, 2 images, 1 thread",
+      randomize_batch_norms(Classifier(False, True)), torch.randn(2, 3, 37, 41),
+      threads=1)
+
+# Every node in dl, one segment; the batch norms folded.
+# CHECK: stem{{ +}}dl
+# CHECK: block_bn1{{ +}}dl (folded into its convolution)
+# CHECK: add{{ +}}dl
+# CHECK: fc{{ +}}dl
+print(compiled.report())
+
+# The same model on numpy arrays gives numpy arrays; another shape compiles
+# again.
+# CHECK: numpy: ndarray (1, 10) ok
+# CHECK: another shape: ok
+model = randomize_batch_norms(Classifier(False, True))
+compiled = dl.from_torch(model, x, verbose=False)
+got = compiled(x.numpy())
+with torch.no_grad():
+    print("numpy:", type(got).__name__, got.shape,
+          "ok" if np.allclose(got, model(x).numpy(), atol=1e-4) else "MISMATCH")
+    other = torch.randn(1, 3, 29, 29)
+    print("another shape:", "ok" if torch.allclose(
+        compiled(other), model(other), atol=1e-4) else "MISMATCH")
+
+
+class Mixed(nn.Module):
+    """Ops dl lacks between ops it has: the graph is partitioned."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(4, 8, 3, padding=1)
+        self.bn = nn.BatchNorm2d(8)
+        self.depthwise = nn.Conv2d(8, 8, 3, padding=1, groups=8)
+        self.relu6 = nn.ReLU6()
+        self.pointwise = nn.Conv2d(16, 8, 1)
+
+    def forward(self, x):
+        y = self.relu6(self.bn(self.conv(x)))
+        z = torch.sigmoid(self.depthwise(y))
+        return self.pointwise(torch.cat([y, z], dim=1)).relu()
+
+
+# CHECK: mixed: ok
+# CHECK: depthwise{{ +}}torch: grouped convolution (groups=8) is not in dl yet
+# CHECK: sigmoid{{ +}}torch: function sigmoid is not in dl
+# CHECK: cat{{ +}}torch: function cat is not in dl
+# CHECK: pointwise{{ +}}dl
+# CHECK: relu{{ +}}dl
+mixed = check("mixed", randomize_batch_norms(Mixed()), torch.randn(2, 4, 9, 9))
+print(mixed.report())
+
+# A model dl computes nothing of still runs.
+# CHECK: nothing in dl: ok
+check("nothing in dl", nn.Sequential(nn.Tanh()).eval(), torch.randn(3, 5))
+
+# CHECK: not a module: TypeError: dl.from_torch expects a torch.nn.Module
+try:
+    dl.from_torch(lambda x: x, torch.randn(1))
+except TypeError as error:
+    print("not a module: TypeError:", error)
