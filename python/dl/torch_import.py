@@ -403,7 +403,8 @@ class _Importer:
 
 
 def _float(value):
-    return repr(float(value))
+    """An MLIR float literal (which needs a digit after a decimal point)."""
+    return f"{float(value):.9e}"
 
 
 def _describe(node):
