@@ -76,6 +76,26 @@ class FunctionWriter:
             f"{self.types[value]} into {self.types[result]}")
         return result
 
+    def transpose(self, value, shape):
+        """The rows x columns `value` of `shape` transposed: a view for one
+        column, else a linalg.transpose."""
+        rows, columns = shape
+        result = self._fresh((columns, rows))
+        if columns == 1:
+            flat = self._fresh((rows,))
+            self.lines.append(
+                f"{flat} = tensor.collapse_shape {value} [[0, 1]] : "
+                f"{self.types[value]} into {self.types[flat]}")
+            self.lines.append(
+                f"{result} = tensor.expand_shape {flat} [[0, 1]] output_shape "
+                f"[1, {rows}] : {self.types[flat]} into {self.types[result]}")
+            return result
+        empty = self.empty((columns, rows))
+        self.lines.append(
+            f"{result} = linalg.transpose ins({value} : {self.types[value]}) "
+            f"outs({empty} : {self.types[empty]}) permutation = [1, 0]")
+        return result
+
     def finish(self, results):
         """The function's text, returning `results`."""
         args = ", ".join(

@@ -134,6 +134,16 @@ class Mixed(nn.Module):
 mixed = check("mixed", randomize_batch_norms(Mixed()), torch.randn(2, 4, 9, 9))
 print(mixed.report())
 
+# Linear layers: up to 8 rows stream the weights (one row: a view, more: a
+# transpose of the result); more rows are a GEMM with the weights transposed.
+# CHECK: linear, 1 row: ok
+# CHECK: linear, 5 rows: ok
+# CHECK: linear, 20 rows: ok
+for rows in (1, 5, 20):
+    check(f"linear, {rows} row{'s' if rows > 1 else ''}",
+          nn.Sequential(nn.Linear(70, 33), nn.ReLU()).eval(),
+          torch.randn(rows, 70))
+
 # A model dl computes nothing of still runs.
 # CHECK: nothing in dl: ok
 check("nothing in dl", nn.Sequential(nn.Tanh()).eval(), torch.randn(3, 5))
