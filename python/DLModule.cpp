@@ -48,7 +48,8 @@ public:
   Context() {
     MlirDialectRegistry registry = mlirDialectRegistryCreate();
     dlRegisterAllDialects(registry);
-    context = mlirContextCreateWithRegistry(registry, /*threadingEnabled=*/false);
+    context =
+        mlirContextCreateWithRegistry(registry, /*threadingEnabled=*/false);
     mlirDialectRegistryDestroy(registry);
     mlirContextAttachDiagnosticHandler(context, &Context::collect, this,
                                        nullptr);
@@ -140,8 +141,7 @@ struct Options {
 class Executable {
 public:
   Executable(const std::string &text, const Options &options) {
-    MlirModule module =
-        mlirModuleCreateParse(context.get(), toStringRef(text));
+    MlirModule module = mlirModuleCreateParse(context.get(), toStringRef(text));
     if (mlirModuleIsNull(module))
       context.raise("cannot parse the module");
     DlCompileOptions compileOptions = dlCompileOptionsCreate();
@@ -197,8 +197,7 @@ public:
       }
       shapes.append(py::tuple(shape));
     }
-    return py::make_tuple(shapes,
-                          dlExecutableGetNumResults(executable, ref));
+    return py::make_tuple(shapes, dlExecutableGetNumResults(executable, ref));
   }
 
   /// Calls `name` on C-contiguous float32 arrays, one per argument of its
@@ -217,8 +216,7 @@ public:
       // Inputs may be read-only arrays: the package passes writeable ones
       // where the function writes.
       buffers.push_back({static_cast<float *>(const_cast<void *>(array.data())),
-                         static_cast<int64_t>(array.ndim()),
-                         sizes[i].data()});
+                         static_cast<int64_t>(array.ndim()), sizes[i].data()});
     }
     MlirLogicalResult result;
     {

@@ -139,8 +139,9 @@ MLIR_CAPI_EXPORTED intptr_t dlExecutableGetNumResults(DlExecutable executable,
 
 /// The rank of argument `position` of public function `name`'s buffer form;
 /// -1 when there is no such function or argument.
-MLIR_CAPI_EXPORTED intptr_t dlExecutableGetArgumentRank(
-    DlExecutable executable, MlirStringRef name, intptr_t position);
+MLIR_CAPI_EXPORTED intptr_t dlExecutableGetArgumentRank(DlExecutable executable,
+                                                        MlirStringRef name,
+                                                        intptr_t position);
 
 /// Its size in dimension `dim` (DL_DYNAMIC_SIZE when dynamic); -1 also when
 /// there is no such function, argument or dimension.

@@ -186,8 +186,7 @@ MlirStringRef dlExecutableGetFunctionName(DlExecutable executable,
 intptr_t dlExecutableGetNumResults(DlExecutable executable,
                                    MlirStringRef name) {
   Executable &exec = *unwrap(executable);
-  return exec.lookup(unwrap(name)) ? exec.numResults.lookup(unwrap(name))
-                                   : -1;
+  return exec.lookup(unwrap(name)) ? exec.numResults.lookup(unwrap(name)) : -1;
 }
 
 /// The shape of argument `position` of `name`, null when there is none.

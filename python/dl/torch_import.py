@@ -17,7 +17,10 @@ compiled for the example inputs' shapes; other shapes compile again (one
 compiled plan per shape, kept).
 """
 
+import contextlib
+import ctypes
 import operator
+import os
 import sys
 import time
 
@@ -526,6 +529,7 @@ class _Plan:
             functions.append(text)
             self.steps.append(("dl", name, inputs, weights, outputs))
         self.report = _report(gm, importer)
+        self.has_torch_nodes = any(step[0] == "torch" for step in self.steps)
         self.module_text = "\n".join(functions)
         counts = _placement_counts(importer)
         model._log(f"{counts['dl']} nodes in dl ({len(functions)} segments), "
@@ -536,6 +540,14 @@ class _Plan:
         model._log(f"compiled in {time.perf_counter() - start:.1f} s")
 
     def run(self, inputs):
+        # dl's OpenMP threads wait for the next parallel region spinning
+        # (200 ms by default), which starves PyTorch's threads running the
+        # nodes between dl's segments: plans with PyTorch nodes have them
+        # sleep at once.
+        with _openmp_blocktime(0 if self.has_torch_nodes else None):
+            return self._run(inputs)
+
+    def _run(self, inputs):
         env = {}
         placeholders = [n for n in self.gm.graph.nodes if n.op == "placeholder"]
         if len(inputs) != len(placeholders):
@@ -572,6 +584,32 @@ class _Plan:
                     env[node] = torch.from_numpy(result)
             output = next(n for n in self.gm.graph.nodes if n.op == "output")
             return load(output.args[0])
+
+
+@contextlib.contextmanager
+def _openmp_blocktime(milliseconds):
+    """Sets the time dl's OpenMP threads spin before they sleep, for the
+    parallel regions this thread starts (libomp's kmp_set_blocktime, once
+    the JIT has loaded libomp), and restores its default after."""
+    setter = getattr(ctypes.CDLL(None), "kmp_set_blocktime", None)
+    if milliseconds is None or setter is None:
+        yield
+        return
+    setter(ctypes.c_int(milliseconds))
+    try:
+        yield
+    finally:
+        setter(ctypes.c_int(_DEFAULT_BLOCKTIME_MS))
+
+
+def _default_blocktime():
+    """KMP_BLOCKTIME in milliseconds where it is a number, else libomp's
+    default."""
+    value = os.environ.get("KMP_BLOCKTIME", "")
+    return int(value) if value.isdigit() else 200
+
+
+_DEFAULT_BLOCKTIME_MS = _default_blocktime()
 
 
 def _as_array(tensor):

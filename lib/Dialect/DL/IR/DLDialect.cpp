@@ -46,8 +46,8 @@ LogicalResult DLDialect::verifyRegionArgAttribute(Operation *op,
                                                   NamedAttribute attribute) {
   if (attribute.getName() == getConstantAttrName()) {
     if (!isa<UnitAttr>(attribute.getValue()))
-      return op->emitError() << "'" << getConstantAttrName()
-                             << "' is a unit attribute";
+      return op->emitError()
+             << "'" << getConstantAttrName() << "' is a unit attribute";
     return success();
   }
   if (attribute.getName() != "dl.run_shape")

@@ -48,9 +48,8 @@ bool packsConstant(func::FuncOp fn, PackOp pack) {
     // A dl op that only reads it.
     auto dps = dyn_cast<DestinationStyleOpInterface>(user);
     return dps && isa<DLDialect>(user->getDialect()) &&
-           llvm::none_of(dps.getDpsInits(), [&](Value init) {
-             return init == alloc.getResult();
-           });
+           llvm::none_of(dps.getDpsInits(),
+                         [&](Value init) { return init == alloc.getResult(); });
   });
 }
 
@@ -84,7 +83,8 @@ struct KeepConstantPacksPass
     moduleBuilder.setInsertionPoint(fn);
     // The packed copy (64-byte aligned, as the kernels' vectors) and the
     // address it was packed from (0: none yet).
-    std::string name = ("__dl_packed_" + fn.getName() + "_" + Twine(index)).str();
+    std::string name =
+        ("__dl_packed_" + fn.getName() + "_" + Twine(index)).str();
     auto packed = memref::GlobalOp::create(
         moduleBuilder, loc, name, moduleBuilder.getStringAttr("private"), type,
         /*initial_value=*/Attribute(), /*constant=*/false,
@@ -110,14 +110,14 @@ struct KeepConstantPacksPass
     alloc.erase();
 
     b.setInsertionPoint(pack);
-    Value address =
-        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, pack.getSource());
-    Value lastBuffer = memref::GetGlobalOp::create(b, loc, sourceType,
-                                                   source.getSymName());
+    Value address = memref::ExtractAlignedPointerAsIndexOp::create(
+        b, loc, pack.getSource());
+    Value lastBuffer =
+        memref::GetGlobalOp::create(b, loc, sourceType, source.getSymName());
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     Value last = memref::LoadOp::create(b, loc, lastBuffer, zero);
-    Value differs = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                                          address, last);
+    Value differs =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, address, last);
     auto ifOp = scf::IfOp::create(b, loc, differs, /*withElseRegion=*/false);
     pack->moveBefore(ifOp.thenBlock()->getTerminator());
     b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
