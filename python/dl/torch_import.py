@@ -126,9 +126,11 @@ class _Importer:
 
     def _check_conv(self, node):
         conv = self._module(node)
-        if conv.groups != 1:
-            raise Unsupported(f"grouped convolution (groups={conv.groups}) "
-                              f"is not in dl yet")
+        depthwise = (conv.groups == conv.in_channels == conv.out_channels)
+        if conv.groups != 1 and not depthwise:
+            raise Unsupported(f"grouped convolution (groups={conv.groups}, "
+                              f"{conv.in_channels // conv.groups} channels "
+                              f"per group) is not in dl yet")
         if conv.padding_mode != "zeros":
             raise Unsupported(f"padding_mode={conv.padding_mode!r}")
         if len(_Value(node.args[0]).shape) != 4:
@@ -315,12 +317,17 @@ class _Importer:
             pad = _pair(conv.padding)
             padding = (pad[0], pad[1], pad[0], pad[1])
         out_shape = _Value(node).shape
-        filt = self._weight(weight)
         attrs = (f"strides = array<i64: {stride[0]}, {stride[1]}>, "
                  f"padding = array<i64: {', '.join(map(str, padding))}>")
         if dilation != (1, 1):
             attrs += f", dilations = array<i64: {dilation[0]}, {dilation[1]}>"
-        value = self.writer.op("conv2d", [self._in(node), filt],
+        if conv.groups == 1:
+            op, filt = "conv2d", self._weight(weight)
+        else:
+            # Depthwise: PyTorch's C x 1 x R x S as dl's R x S x C.
+            op = "depthwise_conv2d"
+            filt = self._weight(weight[:, 0].transpose(1, 2, 0))
+        value = self.writer.op(op, [self._in(node), filt],
                                self.writer.empty(out_shape), attrs)
         if bias is not None:
             value = self.writer.op("bias_add", [value, self._weight(bias)],
@@ -455,6 +462,7 @@ _FUNCTION_KINDS = {
     operator.iadd: "add",
     torch.add: "add",
     torch.flatten: "flatten",
+    F.adaptive_avg_pool2d: "adaptive_avg_pool",
 }
 _METHOD_KINDS = {
     "relu": "relu",

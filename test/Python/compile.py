@@ -82,6 +82,50 @@ for include in (True, False):
     check("avg_pool2d" + ("" if include else " exclude padding"), m.f(x),
           pool_reference(x, (3, 2), (2, 2), (1, 1, 0, 0), "avg", include))
 
+# Depthwise convolutions (strides, padding, dilation) against numpy, by the
+# optimized and the reference lowering.
+# CHECK-COUNT-6: depthwise_conv2d: ok
+
+
+def depthwise_reference(x, f, stride, pad, dilation):
+    n, c, h, w = x.shape
+    rows, cols, _ = f.shape
+    top, left, bottom, right = pad
+    padded = np.pad(x, ((0, 0), (0, 0), (top, bottom), (left, right)))
+    oh = (h + top + bottom - dilation[0] * (rows - 1) - 1) // stride[0] + 1
+    ow = (w + left + right - dilation[1] * (cols - 1) - 1) // stride[1] + 1
+    out = np.zeros((n, c, oh, ow), np.float32)
+    for r in range(rows):
+        for s in range(cols):
+            r0, s0 = r * dilation[0], s * dilation[1]
+            out += padded[:, :, r0:r0 + stride[0] * (oh - 1) + 1:stride[0],
+                          s0:s0 + stride[1] * (ow - 1) + 1:stride[1]] * \
+                f[r, s].reshape(1, -1, 1, 1)
+    return out
+
+
+for shape, size, stride, pad, dilation in [
+        ((2, 5, 9, 11), 3, (2, 2), (1, 1, 1, 1), (1, 1)),
+        ((1, 7, 8, 8), 3, (1, 1), (2, 2, 2, 2), (2, 2)),
+        ((1, 3, 6, 5), 2, (1, 2), (0, 1, 1, 0), (1, 1))]:
+    x, f = rand(*shape), rand(size, size, shape[1])
+    want = depthwise_reference(x, f, stride, pad, dilation)
+    text = f"""
+    func.func @f(%x: {tensor(x.shape)}, %f: {tensor(f.shape)})
+        -> {tensor(want.shape)} {{
+      %e = tensor.empty() : {tensor(want.shape)}
+      %r = dl.depthwise_conv2d ins(%x, %f : {tensor(x.shape)}, {tensor(f.shape)})
+             outs(%e : {tensor(want.shape)})
+             {{strides = array<i64: {stride[0]}, {stride[1]}>,
+               padding = array<i64: {', '.join(map(str, pad))}>,
+               dilations = array<i64: {dilation[0]}, {dilation[1]}>}}
+             -> {tensor(want.shape)}
+      return %r : {tensor(want.shape)}
+    }}"""
+    for reference in (False, True):
+        check("depthwise_conv2d", dl.compile(text, reference=reference).f(x, f),
+              want)
+
 # A GEMM with B transposed plus a bias (a linear layer), several results.
 # CHECK: linear: ok
 # CHECK: linear relu: ok

@@ -2,8 +2,8 @@
 # (relative tolerance 1e-4 of the largest output magnitude): convolution with
 # batch normalization folded, ReLU/ReLU6, pooling (ceil mode, padding,
 # count_include_pad), global pooling, flatten, linear, residual add; nodes
-# dl lacks (depthwise convolution, sigmoid, concatenation) run in PyTorch,
-# and the report says so.
+# dl lacks (grouped convolution, sigmoid, concatenation) run in PyTorch,
+# and the report says so; depthwise convolutions are dl's.
 # RUN: %python %s | FileCheck %s
 
 import numpy as np
@@ -116,23 +116,56 @@ class Mixed(nn.Module):
         self.conv = nn.Conv2d(4, 8, 3, padding=1)
         self.bn = nn.BatchNorm2d(8)
         self.depthwise = nn.Conv2d(8, 8, 3, padding=1, groups=8)
+        self.grouped = nn.Conv2d(16, 16, 3, padding=1, groups=4)
         self.relu6 = nn.ReLU6()
         self.pointwise = nn.Conv2d(16, 8, 1)
 
     def forward(self, x):
         y = self.relu6(self.bn(self.conv(x)))
         z = torch.sigmoid(self.depthwise(y))
-        return self.pointwise(torch.cat([y, z], dim=1)).relu()
+        return self.pointwise(self.grouped(torch.cat([y, z], dim=1))).relu()
 
 
 # CHECK: mixed: ok
-# CHECK: depthwise{{ +}}torch: grouped convolution (groups=8) is not in dl yet
+# CHECK: depthwise{{ +}}dl
 # CHECK: sigmoid{{ +}}torch: function sigmoid is not in dl
 # CHECK: cat{{ +}}torch: function cat is not in dl
+# CHECK: grouped{{ +}}torch: grouped convolution (groups=4, 4 channels per group) is not in dl yet
 # CHECK: pointwise{{ +}}dl
 # CHECK: relu{{ +}}dl
 mixed = check("mixed", randomize_batch_norms(Mixed()), torch.randn(2, 4, 9, 9))
 print(mixed.report())
+
+class InvertedResidual(nn.Module):
+    """MobileNetV2's block: 1x1 expansion, 3x3 depthwise (BN folded into
+    it), 1x1 projection, residual; a strided depthwise block after it."""
+
+    def __init__(self):
+        super().__init__()
+
+        def conv_bn(cin, cout, kernel, stride=1, groups=1, relu=True):
+            layers = [nn.Conv2d(cin, cout, kernel, stride, kernel // 2,
+                                groups=groups, bias=False),
+                      nn.BatchNorm2d(cout)]
+            return layers + ([nn.ReLU6(inplace=True)] if relu else [])
+
+        self.block = nn.Sequential(*conv_bn(24, 144, 1),
+                                   *conv_bn(144, 144, 3, groups=144),
+                                   *conv_bn(144, 24, 1, relu=False))
+        self.down = nn.Sequential(*conv_bn(24, 67, 1),
+                                  *conv_bn(67, 67, 5, stride=2, groups=67))
+
+    def forward(self, x):
+        return self.down(x + self.block(x))
+
+
+# CHECK: inverted residual: ok
+# CHECK: inverted residual, 2 threads, 3 images: ok
+check("inverted residual", randomize_batch_norms(InvertedResidual()),
+      torch.randn(1, 24, 15, 15))
+check("inverted residual, 2 threads, 3 images",
+      randomize_batch_norms(InvertedResidual()), torch.randn(3, 24, 15, 15),
+      threads=2)
 
 # Linear layers: up to 8 rows stream the weights (one row: a view, more: a
 # transpose of the result); more rows are a GEMM with the weights transposed.

@@ -59,7 +59,7 @@ void dl::populateDLToAffinePatterns(RewritePatternSet &patterns,
   populateConvLoweringPatterns(patterns, options);
   populateBatchNormLoweringPatterns(patterns);
   populateElementwiseLoweringPatterns(patterns);
-  populatePoolLoweringPatterns(patterns);
+  populateWindowLoweringPatterns(patterns);
   populateLayoutLoweringPatterns(patterns);
 }
 

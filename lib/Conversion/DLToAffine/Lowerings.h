@@ -25,8 +25,8 @@ void populateConvLoweringPatterns(RewritePatternSet &patterns,
 void populateBatchNormLoweringPatterns(RewritePatternSet &patterns);
 /// dl.relu, dl.relu6, dl.add, dl.bias_add.
 void populateElementwiseLoweringPatterns(RewritePatternSet &patterns);
-/// dl.max_pool2d, dl.avg_pool2d.
-void populatePoolLoweringPatterns(RewritePatternSet &patterns);
+/// dl.max_pool2d, dl.avg_pool2d, dl.depthwise_conv2d.
+void populateWindowLoweringPatterns(RewritePatternSet &patterns);
 /// dl.pack, dl.unpack.
 void populateLayoutLoweringPatterns(RewritePatternSet &patterns);
 

@@ -2215,3 +2215,48 @@ func.func @pool_window_too_large(%x: memref<1x4x3x3xf32>, %y: memref<1x4x1x1xf32
                 {window = array<i64: 4, 3>}
   return
 }
+
+//===----------------------------------------------------------------------===//
+// dl.depthwise_conv2d
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @depthwise_filter_rank(%x: memref<1x8x9x9xf32>, %f: memref<8x1x3x3xf32>, %y: memref<1x8x7x7xf32>) {
+  // expected-error @+1 {{'dl.depthwise_conv2d' op expects filter of rank 3, got rank 4}}
+  dl.depthwise_conv2d ins(%x, %f : memref<1x8x9x9xf32>, memref<8x1x3x3xf32>) outs(%y : memref<1x8x7x7xf32>)
+  return
+}
+
+// -----
+
+func.func @depthwise_channels(%x: memref<1x8x9x9xf32>, %f: memref<3x3x6xf32>, %y: memref<1x8x7x7xf32>) {
+  // expected-error @+1 {{'dl.depthwise_conv2d' op input channels (8) does not match filter channels (6)}}
+  dl.depthwise_conv2d ins(%x, %f : memref<1x8x9x9xf32>, memref<3x3x6xf32>) outs(%y : memref<1x8x7x7xf32>)
+  return
+}
+
+// -----
+
+func.func @depthwise_blocked_channels(%x: memref<1x2x9x9x4xf32>, %f: memref<3x3x4xf32>, %y: memref<1x2x7x7x4xf32>) {
+  // expected-error @+1 {{'dl.depthwise_conv2d' op filter channels plus the block less one (7) is less than input channels (blocks x block) (8)}}
+  dl.depthwise_conv2d ins(%x, %f : memref<1x2x9x9x4xf32>, memref<3x3x4xf32>) outs(%y : memref<1x2x7x7x4xf32>)
+  return
+}
+
+// -----
+
+func.func @depthwise_output_size(%x: memref<1x8x9x9xf32>, %f: memref<3x3x8xf32>, %y: memref<1x8x9x9xf32>) {
+  // expected-error @+1 {{'dl.depthwise_conv2d' op output height (9) does not match the height implied by input, filter, stride, padding and dilation (7)}}
+  dl.depthwise_conv2d ins(%x, %f : memref<1x8x9x9xf32>, memref<3x3x8xf32>) outs(%y : memref<1x8x9x9xf32>)
+  return
+}
+
+// -----
+
+func.func @depthwise_dilation(%x: memref<1x8x9x9xf32>, %f: memref<3x3x8xf32>, %y: memref<1x8x7x7xf32>) {
+  // expected-error @+1 {{'dl.depthwise_conv2d' op expects dilations > 0}}
+  dl.depthwise_conv2d ins(%x, %f : memref<1x8x9x9xf32>, memref<3x3x8xf32>) outs(%y : memref<1x8x7x7xf32>)
+                      {dilations = array<i64: 0, 1>}
+  return
+}

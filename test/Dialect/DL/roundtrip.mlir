@@ -536,3 +536,24 @@ func.func @pooling(%x: memref<1x8x9x9xf32>, %m: memref<1x8x5x5xf32>,
                  padding = array<i64: 1, 1, 0, 0>, count_include_pad = false}
   return
 }
+
+//===----------------------------------------------------------------------===//
+// dl.depthwise_conv2d
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @depthwise
+// CHECK: dl.depthwise_conv2d ins(%{{.*}}, %{{.*}} : memref<1x8x9x9xf32>, memref<3x3x8xf32>) outs(%{{.*}} : memref<1x8x5x5xf32>) {padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>}
+// CHECK: dl.depthwise_conv2d ins(%{{.*}}, %{{.*}} : memref<1x2x9x9x4xf32>, memref<3x3x7xf32>) outs(%{{.*}} : memref<1x2x5x5x4xf32>) {dilations = array<i64: 2, 2>, padding = array<i64: 2, 2, 2, 2>, strides = array<i64: 2, 2>}
+func.func @depthwise(%x: memref<1x8x9x9xf32>, %f: memref<3x3x8xf32>,
+                     %y: memref<1x8x5x5xf32>, %xb: memref<1x2x9x9x4xf32>,
+                     %fb: memref<3x3x7xf32>, %yb: memref<1x2x5x5x4xf32>) {
+  dl.depthwise_conv2d ins(%x, %f : memref<1x8x9x9xf32>, memref<3x3x8xf32>)
+                      outs(%y : memref<1x8x5x5xf32>)
+                      {strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>,
+                       dilations = array<i64: 1, 1>}
+  dl.depthwise_conv2d ins(%xb, %fb : memref<1x2x9x9x4xf32>, memref<3x3x7xf32>)
+                      outs(%yb : memref<1x2x5x5x4xf32>)
+                      {strides = array<i64: 2, 2>, padding = array<i64: 2, 2, 2, 2>,
+                       dilations = array<i64: 2, 2>}
+  return
+}

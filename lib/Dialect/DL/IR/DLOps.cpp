@@ -602,6 +602,38 @@ LogicalResult BiasAddOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// DepthwiseConv2DOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult DepthwiseConv2DOp::verify() {
+  if (failed(verifyRank(*this, getInput(), "input", {4, 5})) ||
+      failed(verifyRank(*this, getFilter(), "filter", {3})) ||
+      failed(verifySameRank(*this, getInput().getType(), "input",
+                            getOutput().getType(), "output")) ||
+      failed(verifyChannelBlock(*this, getInput().getType())) ||
+      failed(verifyChannelBlock(*this, getOutput().getType())) ||
+      failed(verifyNoAliasing(*this, getOutput(), {getInput(), getFilter()})))
+    return failure();
+  ArrayRef<int64_t> strides = getStrides(), padding = getPadding(),
+                    dilations = getDilations();
+  if (strides.size() != 2)
+    return emitOpError() << "expects 2 strides, got " << strides.size();
+  if (dilations.size() != 2)
+    return emitOpError() << "expects 2 dilations, got " << dilations.size();
+  if (padding.size() != 4)
+    return emitOpError()
+           << "expects 4 paddings [top, left, bottom, right], got "
+           << padding.size();
+  if (llvm::any_of(strides, [](int64_t s) { return s <= 0; }))
+    return emitOpError() << "expects strides > 0";
+  if (llvm::any_of(dilations, [](int64_t d) { return d <= 0; }))
+    return emitOpError() << "expects dilations > 0";
+  if (llvm::any_of(padding, [](int64_t p) { return p < 0; }))
+    return emitOpError() << "expects paddings >= 0";
+  return verifyStaticSizeRelations(*this);
+}
+
+//===----------------------------------------------------------------------===//
 // Pooling
 //===----------------------------------------------------------------------===//
 

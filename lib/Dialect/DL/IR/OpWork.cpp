@@ -73,6 +73,13 @@ std::optional<double> dl::getFlops(Operation *op, OperandShapeFn shapeOf) {
       .Case<ReluOp, AddOp, BiasAddOp>(
           [&](auto op) { return elementwise(op.getOutput(), 1.0); })
       .Case([&](Relu6Op op) { return elementwise(op.getOutput(), 2.0); })
+      .Case([&](DepthwiseConv2DOp op) -> std::optional<double> {
+        // A multiply-add per filter tap of each output element.
+        std::optional<SmallVector<int64_t>> filter = shapeOf(op.getFilter());
+        if (!filter)
+          return std::nullopt;
+        return elementwise(op.getOutput(), 2.0 * (*filter)[0] * (*filter)[1]);
+      })
       .Case<MaxPool2DOp, AvgPool2DOp>([&](auto op) {
         // One max or add per window element.
         ArrayRef<int64_t> window = op.getWindow();

@@ -171,6 +171,53 @@ void addConv2D(SizeRelations &relations, Conv2DOp op) {
   }
 }
 
+/// Depthwise convolution: batch and channels kept (the filter's channels,
+/// which a blocked activation's blocks may pad), the output size as a
+/// convolution's.
+void addDepthwiseConv2D(SizeRelations &relations, DepthwiseConv2DOp op) {
+  Value in = op.getInput(), filter = op.getFilter(), out = op.getOutput();
+  relations.addEqual(relations.size(in, 0), "input batch",
+                     relations.size(out, 0), "output batch");
+  AffineExpr channels = relations.size(filter, 2);
+  if (op.isBlocked()) {
+    relations.addEqual(relations.size(in, 1), "input channel blocks",
+                       relations.size(out, 1), "output channel blocks");
+    relations.addEqual(relations.size(in, 4), "input channel block",
+                       relations.size(out, 4), "output channel block");
+    AffineExpr padded = blocksTimesBlock(relations, in, 1, 4);
+    relations.addLessEqual(channels, "filter channels", padded,
+                           "input channels (blocks x block)");
+    relations.addLessEqual(padded, "input channels (blocks x block)",
+                           channels + relations.size(in, 4) - 1,
+                           "filter channels plus the block less one");
+  } else {
+    relations.addEqual(relations.size(in, 1), "input channels", channels,
+                       "filter channels");
+    relations.addEqual(relations.size(out, 1), "output channels", channels,
+                       "filter channels");
+  }
+  ArrayRef<int64_t> strides = op.getStrides(), padding = op.getPadding(),
+                    dilations = op.getDilations();
+  if (strides.size() != 2 || padding.size() != 4 || dilations.size() != 2)
+    return; // The verifier reports the arity.
+  for (unsigned dim = 0; dim < 2; ++dim) {
+    StringRef name = dim == 0 ? "height" : "width";
+    AffineExpr filterSize = relations.size(filter, dim);
+    AffineExpr extent = (filterSize - 1) * dilations[dim] + 1;
+    AffineExpr padded =
+        relations.size(in, 2 + dim) + padding[dim] + padding[dim + 2];
+    relations.addLessEqual(relations.constant(1), "1", filterSize,
+                           Twine("filter ") + name);
+    relations.addLessEqual(extent, Twine("the dilated filter ") + name, padded,
+                           Twine("the padded input ") + name);
+    relations.addEqual(relations.size(out, 2 + dim), Twine("output ") + name,
+                       (padded - extent).floorDiv(strides[dim]) + 1,
+                       Twine("the ") + name +
+                           " implied by input, filter, stride, padding and "
+                           "dilation");
+  }
+}
+
 /// Pooling: batch and channels kept, the output size implied by window,
 /// stride and padding. (With each padding below the window, the verifier's
 /// check, the last window then starts inside the image.)
@@ -297,6 +344,7 @@ SizeRelations dl::getSizeRelations(Operation *op) {
       })
       .Case<MaxPool2DOp, AvgPool2DOp>(
           [&](auto op) { addPool2D(relations, op); })
+      .Case([&](DepthwiseConv2DOp op) { addDepthwiseConv2D(relations, op); })
       .Case<PackOp, UnpackOp>([&](auto op) {
         addLayoutChange(relations, op.getPlain(), op.getBlocked());
       });

@@ -269,11 +269,11 @@ private:
   }
 
   /// The ops that run the same on each channel of either layout: the
-  /// element-wise ones and pooling (whose result has other heights and
-  /// widths).
+  /// element-wise ones, pooling and depthwise convolution (whose results
+  /// have other heights and widths).
   static bool isElementwise(Operation *op) {
     return isa<ReluOp, Relu6Op, AddOp, BiasAddOp, BatchNormInferenceOp,
-               MaxPool2DOp, AvgPool2DOp>(op);
+               MaxPool2DOp, AvgPool2DOp, DepthwiseConv2DOp>(op);
   }
 
   /// Replaces the per-channel `op` by the same op on the blocked copies of
@@ -290,6 +290,11 @@ private:
     bool perChannel = false;
     for (OpOperand *input : dps.getDpsInputOperands()) {
       Value value = input->get();
+      // A depthwise filter (R x S x C) is the same in both layouts, and
+      // covers padding channels (the lowering leaves them zero).
+      if (auto depthwise = dyn_cast<DepthwiseConv2DOp>(op);
+          depthwise && value == depthwise.getFilter())
+        continue;
       if (cast<MemRefType>(value.getType()).getRank() == 1) {
         perChannel = true; // The same vector in both layouts.
         continue;

@@ -86,9 +86,9 @@ void attachLayerOpInterfaces(MLIRContext *context) {
 void mlir::dl::registerBufferizableOpInterfaceExternalModels(
     DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *context, DLDialect *) {
-    attachLayerOpInterfaces<
-        MatmulOp, Conv2DOp, BatchNormInferenceOp, BatchNormTrainingOp, ReluOp,
-        Relu6Op, AddOp, BiasAddOp, MaxPool2DOp, AvgPool2DOp, PackOp, UnpackOp>(
-        context);
+    attachLayerOpInterfaces<MatmulOp, Conv2DOp, BatchNormInferenceOp,
+                            BatchNormTrainingOp, ReluOp, Relu6Op, AddOp,
+                            BiasAddOp, MaxPool2DOp, AvgPool2DOp,
+                            DepthwiseConv2DOp, PackOp, UnpackOp>(context);
   });
 }

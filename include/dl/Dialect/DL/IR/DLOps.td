@@ -467,6 +467,49 @@ def DL_BiasAddOp : DL_DPSOp<"bias_add"> {
   }];
 }
 
+def DL_DepthwiseConv2DOp : DL_DPSOp<"depthwise_conv2d"> {
+  let summary = "2-D depthwise convolution (one filter per channel)";
+  let description = [{
+    `output[n][c][oh][ow] = sum_{r,s} input[n][c][ih][iw] * filter[r][s][c]`
+    with `ih = oh * stride_h + r * dilation_h - pad_top`,
+    `iw = ow * stride_w + s * dilation_w - pad_left`, and input elements
+    outside the image read as zero: a convolution whose groups are its
+    channels, one input and one output channel each (PyTorch's
+    `Conv2d(C, C, groups=C)`, whose `C x 1 x R x S` weights are this
+    filter transposed). The filter is `R x S x C` (channels innermost) in
+    both layouts. Plain: `input: N x C x H x W`, `output: N x C x OH x OW`.
+    Blocked: `input: N x C/c x H x W x c`, `output: N x C/c x OH x OW x c`,
+    channel `cb * c + c`; the blocks may pad the channels (the filter's
+    count), and the output's padding channels are zero. Output sizes as
+    for `dl.conv2d`. The output is overwritten; `dl-block-conv-layouts`
+    runs it on the blocked copy of its input where there is one, and the
+    lowering vectorizes along the channel block: the op is memory-bound
+    (`R * S` multiply-adds per output element).
+
+    ```mlir
+    dl.depthwise_conv2d ins(%in, %f : memref<1x144x56x56xf32>, memref<3x3x144xf32>)
+                        outs(%out : memref<1x144x28x28xf32>)
+                        {strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>}
+    ```
+  }];
+  let arguments = (ins
+      DL_Shaped:$input,
+      DL_Shaped:$filter,
+      DL_Shaped:$output,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations);
+  let assemblyFormat = [{
+    `ins` `(` $input `,` $filter `:` type($input) `,` type($filter) `)`
+    `outs` `(` $output `:` type($output) `)` attr-dict (`->` type($results)^)?
+  }];
+  let extraClassDeclaration = [{
+    ::mlir::MutableOperandRange getDpsInitsMutable() { return getOutputMutable(); }
+    /// True for the blocked layout (rank-5 activations).
+    bool isBlocked() { return getInput().getType().getRank() == 5; }
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Pooling
 //===----------------------------------------------------------------------===//

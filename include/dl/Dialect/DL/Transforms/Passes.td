@@ -310,8 +310,10 @@ def BlockConvLayouts : Pass<"dl-block-conv-layouts", "::mlir::func::FuncOp"> {
     ops, the pass tracks which plain buffers have an up-to-date blocked copy
     (made by a pack or an unpack, until either is written otherwise; a
     write of a buffer that is not allocated in the function also ends the
-    copies of all such buffers, since arguments may alias). An element-wise
-    op (`relu`, `relu6`, `add`, `bias_add`, `batch_norm_inference`) whose
+    copies of all such buffers, since arguments may alias). An op that
+    treats each channel alike (`relu`, `relu6`, `add`, `bias_add`,
+    `batch_norm_inference`, `max_pool2d`, `avg_pool2d`,
+    `depthwise_conv2d`, whose filter is the same in both layouts) whose
     activation operands all have copies runs on the copies instead (in
     place when the op is; not `bias_add` and batch norm on padded copies,
     whose padding channels their per-channel vectors do not cover) and its

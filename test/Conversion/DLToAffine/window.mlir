@@ -1,8 +1,11 @@
-// The lowering of pooling: one nest over the output pixels, the window's
-// loops clipped to the image by max/min bounds; the channel block innermost
-// in the blocked layout.
+// The lowering of pooling and depthwise convolution: one nest over the
+// output pixels, the window's loops clipped to the image by max/min bounds;
+// the channel block innermost in the blocked layout.
 // RUN: dl-opt %s --convert-dl-to-affine | FileCheck %s
 
+// CHECK-DAG: #[[DLB:.*]] = affine_map<(d0) -> (0, (d0 * -2 + 2) ceildiv 2)>
+// CHECK-DAG: #[[DUB:.*]] = affine_map<(d0) -> (3, (d0 * -2 + 11) ceildiv 2)>
+// CHECK-DAG: #[[LANES:.*]] = affine_map<(d0) -> (16, d0 * -16 + 67)>
 // CHECK-DAG: #[[LB:.*]] = affine_map<(d0) -> (0, d0 * -2 + 1)>
 // CHECK-DAG: #[[UB:.*]] = affine_map<(d0) -> (3, d0 * -2 + 10)>
 // CHECK-LABEL: func.func @max_plain
@@ -57,5 +60,33 @@ func.func @avg_exclude_padding(%x: memref<1x1x9x9xf32>, %y: memref<1x1x5x5xf32>)
 func.func @avg_blocked_global(%x: memref<1x4x7x7x16xf32>, %y: memref<1x4x1x1x16xf32>) {
   dl.avg_pool2d ins(%x : memref<1x4x7x7x16xf32>) outs(%y : memref<1x4x1x1x16xf32>)
                 {window = array<i64: 7, 7>}
+  return
+}
+
+// A depthwise convolution on a blocked copy that pads its 67 channels to 5
+// blocks of 16: the padding lanes are zeroed and never accumulated (the
+// lane loop ends at the channel count); dilation divides the clipped
+// bounds.
+// CHECK-LABEL: func.func @depthwise_blocked_padded
+// CHECK: affine.for %[[CB:.*]] = 0 to 5 {
+// CHECK-NEXT: affine.for %[[OH:.*]] = 0 to 5 {
+// CHECK-NEXT: affine.for %[[OW:.*]] = 0 to 5 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 16 {
+// CHECK: affine.store %{{.*}}, %{{.*}}
+// CHECK: affine.for %[[R:.*]] = max #[[DLB]](%[[OH]]) to min #[[DUB]](%[[OH]]) {
+// CHECK-NEXT: affine.for %[[S:.*]] = max #[[DLB]](%[[OW]]) to min #[[DUB]](%[[OW]]) {
+// CHECK-NEXT: affine.for %[[L:.*]] = 0 to min #[[LANES]](%[[CB]]) {
+// CHECK-NEXT: %[[F:.*]] = affine.load %{{.*}}[%[[R]], %[[S]], %[[CB]] * 16 + %[[L]]] : memref<3x3x67xf32>
+// CHECK-NEXT: %[[X:.*]] = affine.load %{{.*}}[%{{.*}}, %[[CB]], %[[OH]] * 2 + %[[R]] * 2 - 2, %[[OW]] * 2 + %[[S]] * 2 - 2, %[[L]]]
+// CHECK-NEXT: %[[Y:.*]] = affine.load
+// CHECK-NEXT: %[[P:.*]] = arith.mulf %[[X]], %[[F]]
+// CHECK-NEXT: %[[SUM:.*]] = arith.addf %[[Y]], %[[P]]
+// CHECK-NEXT: affine.store %[[SUM]]
+func.func @depthwise_blocked_padded(%x: memref<1x5x9x9x16xf32>, %f: memref<3x3x67xf32>,
+                                    %y: memref<1x5x5x5x16xf32>) {
+  dl.depthwise_conv2d ins(%x, %f : memref<1x5x9x9x16xf32>, memref<3x3x67xf32>)
+                      outs(%y : memref<1x5x5x5x16xf32>)
+                      {strides = array<i64: 2, 2>, padding = array<i64: 2, 2, 2, 2>,
+                       dilations = array<i64: 2, 2>}
   return
 }
