@@ -20,9 +20,11 @@ Writes DIR/models.csv, DIR/models.png (dl / torch-jit per model), prints a
 table, and last a line per thread count
 `models dl/torch-jit: geomean=<g> threads=<t>` (over models and batch sizes).
 `--layers MODEL` also times each distinct convolution of MODEL alone (its
-input shape recorded by a forward hook) in dl and in PyTorch
-(F.conv2d, oneDNN), at the first batch size and each thread count, into
-DIR/layers-MODEL.csv: where the time goes.
+input shape recorded by a forward hook) in dl and in torch.jit (frozen,
+optimized: oneDNN), at the first batch size and each thread count, into
+DIR/layers-MODEL.csv: where the time goes. Alone, dl's convolution
+includes the packing of its plain input and output that a network keeps
+blocked between layers.
 """
 
 import argparse
@@ -154,7 +156,9 @@ def run_layers(name, batch, threads_list, args):
             layer = nn.Sequential(conv).eval()
             compiled = dl.from_torch(layer, x, threads=threads, verbose=False)
             with torch.no_grad():
-                times = interleaved({"dl": compiled, "torch": layer}, x,
+                jit = torch.jit.optimize_for_inference(
+                    torch.jit.freeze(torch.jit.script(layer)))
+                times = interleaved({"dl": compiled, "torch": jit}, x,
                                     args.rounds, args.min_time / 4)
             work = flops(layer, x)
             rows.append({
