@@ -305,6 +305,29 @@ ScheduleAttr MatmulOp::getEffectiveSchedule() {
 // Conv2DOp
 //===----------------------------------------------------------------------===//
 
+/// The checks of a convolution's strides, padding and dilations: their
+/// arities and signs.
+static LogicalResult verifyConvGeometry(Operation *op,
+                                        ArrayRef<int64_t> strides,
+                                        ArrayRef<int64_t> padding,
+                                        ArrayRef<int64_t> dilations) {
+  if (strides.size() != 2)
+    return op->emitOpError() << "expects 2 strides, got " << strides.size();
+  if (dilations.size() != 2)
+    return op->emitOpError() << "expects 2 dilations, got " << dilations.size();
+  if (padding.size() != 4)
+    return op->emitOpError()
+           << "expects 4 paddings [top, left, bottom, right], got "
+           << padding.size();
+  if (llvm::any_of(strides, [](int64_t s) { return s <= 0; }))
+    return op->emitOpError() << "expects strides > 0";
+  if (llvm::any_of(dilations, [](int64_t d) { return d <= 0; }))
+    return op->emitOpError() << "expects dilations > 0";
+  if (llvm::any_of(padding, [](int64_t p) { return p < 0; }))
+    return op->emitOpError() << "expects paddings >= 0";
+  return success();
+}
+
 LogicalResult Conv2DOp::verify() {
   ShapedType in = getInput().getType(), filter = getFilter().getType(),
              out = getOutput().getType();
@@ -319,20 +342,8 @@ LogicalResult Conv2DOp::verify() {
 
   ArrayRef<int64_t> strides = getStrides(), padding = getPadding(),
                     dilations = getDilations();
-  if (strides.size() != 2)
-    return emitOpError() << "expects 2 strides, got " << strides.size();
-  if (dilations.size() != 2)
-    return emitOpError() << "expects 2 dilations, got " << dilations.size();
-  if (padding.size() != 4)
-    return emitOpError()
-           << "expects 4 paddings [top, left, bottom, right], got "
-           << padding.size();
-  if (llvm::any_of(strides, [](int64_t s) { return s <= 0; }))
-    return emitOpError() << "expects strides > 0";
-  if (llvm::any_of(dilations, [](int64_t d) { return d <= 0; }))
-    return emitOpError() << "expects dilations > 0";
-  if (llvm::any_of(padding, [](int64_t p) { return p < 0; }))
-    return emitOpError() << "expects paddings >= 0";
+  if (failed(verifyConvGeometry(*this, strides, padding, dilations)))
+    return failure();
 
   if (blocked &&
       (failed(verifyStaticBlock(*this, in.getDimSize(4), "input channel")) ||
@@ -614,22 +625,9 @@ LogicalResult DepthwiseConv2DOp::verify() {
       failed(verifyChannelBlock(*this, getOutput().getType())) ||
       failed(verifyNoAliasing(*this, getOutput(), {getInput(), getFilter()})))
     return failure();
-  ArrayRef<int64_t> strides = getStrides(), padding = getPadding(),
-                    dilations = getDilations();
-  if (strides.size() != 2)
-    return emitOpError() << "expects 2 strides, got " << strides.size();
-  if (dilations.size() != 2)
-    return emitOpError() << "expects 2 dilations, got " << dilations.size();
-  if (padding.size() != 4)
-    return emitOpError()
-           << "expects 4 paddings [top, left, bottom, right], got "
-           << padding.size();
-  if (llvm::any_of(strides, [](int64_t s) { return s <= 0; }))
-    return emitOpError() << "expects strides > 0";
-  if (llvm::any_of(dilations, [](int64_t d) { return d <= 0; }))
-    return emitOpError() << "expects dilations > 0";
-  if (llvm::any_of(padding, [](int64_t p) { return p < 0; }))
-    return emitOpError() << "expects paddings >= 0";
+  if (failed(verifyConvGeometry(*this, getStrides(), getPadding(),
+                                getDilations())))
+    return failure();
   return verifyStaticSizeRelations(*this);
 }
 

@@ -129,6 +129,33 @@ void addMatmul(SizeRelations &relations, MatmulOp op) {
                      "columns of C");
 }
 
+/// A convolution's output heights and widths from its input's, its
+/// filter's (dims `filterDim` and `filterDim + 1`), strides, padding and
+/// dilations (both of arity 2, padding 4: the verifier's).
+void addConvOutputSizes(SizeRelations &relations, Value in, Value filter,
+                        unsigned filterDim, Value out,
+                        ArrayRef<int64_t> strides, ArrayRef<int64_t> padding,
+                        ArrayRef<int64_t> dilations) {
+  if (strides.size() != 2 || padding.size() != 4 || dilations.size() != 2)
+    return; // The verifier reports the arity.
+  for (unsigned dim = 0; dim < 2; ++dim) {
+    StringRef name = dim == 0 ? "height" : "width";
+    AffineExpr filterSize = relations.size(filter, filterDim + dim);
+    AffineExpr extent = (filterSize - 1) * dilations[dim] + 1;
+    AffineExpr padded =
+        relations.size(in, 2 + dim) + padding[dim] + padding[dim + 2];
+    relations.addLessEqual(relations.constant(1), "1", filterSize,
+                           Twine("filter ") + name);
+    relations.addLessEqual(extent, Twine("the dilated filter ") + name, padded,
+                           Twine("the padded input ") + name);
+    relations.addEqual(relations.size(out, 2 + dim), Twine("output ") + name,
+                       (padded - extent).floorDiv(strides[dim]) + 1,
+                       Twine("the ") + name +
+                           " implied by input, filter, stride, padding and "
+                           "dilation");
+  }
+}
+
 void addConv2D(SizeRelations &relations, Conv2DOp op) {
   addEpilogue(relations, op.getOutput(), op.getPostOps(),
               op.getEpilogueOperands());
@@ -151,24 +178,8 @@ void addConv2D(SizeRelations &relations, Conv2DOp op) {
     relations.addEqual(relations.size(filter, 5), "filter output channel block",
                        relations.size(out, 4), "output channel block");
   }
-  ArrayRef<int64_t> strides = op.getStrides(), padding = op.getPadding(),
-                    dilations = op.getDilations();
-  for (unsigned dim = 0; dim < 2; ++dim) {
-    StringRef name = dim == 0 ? "height" : "width";
-    AffineExpr filterSize = relations.size(filter, 2 + dim);
-    AffineExpr extent = (filterSize - 1) * dilations[dim] + 1;
-    AffineExpr padded =
-        relations.size(in, 2 + dim) + padding[dim] + padding[dim + 2];
-    relations.addLessEqual(relations.constant(1), "1", filterSize,
-                           Twine("filter ") + name);
-    relations.addLessEqual(extent, Twine("the dilated filter ") + name, padded,
-                           Twine("the padded input ") + name);
-    relations.addEqual(relations.size(out, 2 + dim), Twine("output ") + name,
-                       (padded - extent).floorDiv(strides[dim]) + 1,
-                       Twine("the ") + name +
-                           " implied by input, filter, stride, padding and "
-                           "dilation");
-  }
+  addConvOutputSizes(relations, in, filter, 2, out, op.getStrides(),
+                     op.getPadding(), op.getDilations());
 }
 
 /// Depthwise convolution: batch and channels kept (the filter's channels,
@@ -196,26 +207,8 @@ void addDepthwiseConv2D(SizeRelations &relations, DepthwiseConv2DOp op) {
     relations.addEqual(relations.size(out, 1), "output channels", channels,
                        "filter channels");
   }
-  ArrayRef<int64_t> strides = op.getStrides(), padding = op.getPadding(),
-                    dilations = op.getDilations();
-  if (strides.size() != 2 || padding.size() != 4 || dilations.size() != 2)
-    return; // The verifier reports the arity.
-  for (unsigned dim = 0; dim < 2; ++dim) {
-    StringRef name = dim == 0 ? "height" : "width";
-    AffineExpr filterSize = relations.size(filter, dim);
-    AffineExpr extent = (filterSize - 1) * dilations[dim] + 1;
-    AffineExpr padded =
-        relations.size(in, 2 + dim) + padding[dim] + padding[dim + 2];
-    relations.addLessEqual(relations.constant(1), "1", filterSize,
-                           Twine("filter ") + name);
-    relations.addLessEqual(extent, Twine("the dilated filter ") + name, padded,
-                           Twine("the padded input ") + name);
-    relations.addEqual(relations.size(out, 2 + dim), Twine("output ") + name,
-                       (padded - extent).floorDiv(strides[dim]) + 1,
-                       Twine("the ") + name +
-                           " implied by input, filter, stride, padding and "
-                           "dilation");
-  }
+  addConvOutputSizes(relations, in, filter, 0, out, op.getStrides(),
+                     op.getPadding(), op.getDilations());
 }
 
 /// Pooling: batch and channels kept, the output size implied by window,
