@@ -188,8 +188,11 @@ void lowerPool(PatternRewriter &rewriter, OpTy op, PoolKind kind) {
         if (!kind.max && kind.countIncludePad) {
           scale = f32Constant(b, l, 1.0 / double(window[0] * window[1]));
         } else if (!kind.max) {
-          Value count = arith::MulIOp::create(b, l, windowExtent(b, l, rows),
-                                              windowExtent(b, l, cols));
+          // (Values built in a fixed order: argument evaluation order is
+          // unspecified.)
+          Value rowCount = windowExtent(b, l, rows);
+          Value colCount = windowExtent(b, l, cols);
+          Value count = arith::MulIOp::create(b, l, rowCount, colCount);
           Value countF = arith::UIToFPOp::create(
               b, l, b.getF32Type(),
               arith::IndexCastUIOp::create(b, l, b.getI64Type(), count));
@@ -220,13 +223,12 @@ void lowerPool(PatternRewriter &rewriter, OpTy op, PoolKind kind) {
         buildWindowLoops(
             b, l, rows, cols, ValueRange{},
             [&](OpBuilder &ib, Location il, Value r, Value s, ValueRange) {
-              buildLaneLoop(
-                  ib, il, lanes, {}, [&](OpBuilder &cb, Location cl, Value c) {
-                    w.storeOutput(cb, cl,
-                                  combine(cb, cl, w.loadOutput(cb, cl, c),
-                                          w.loadInput(cb, cl, r, s, c)),
-                                  c);
-                  });
+              buildLaneLoop(ib, il, lanes, {},
+                            [&](OpBuilder &cb, Location cl, Value c) {
+                              Value x = w.loadInput(cb, cl, r, s, c);
+                              Value acc = w.loadOutput(cb, cl, c);
+                              w.storeOutput(cb, cl, combine(cb, cl, acc, x), c);
+                            });
               return SmallVector<Value>{};
             });
         if (scale)
@@ -325,14 +327,15 @@ struct DepthwiseConvLowering : OpRewritePattern<DepthwiseConv2DOp> {
                                          arith::MulFOp::create(mb, ml, x, f));
           };
           if (!op.isBlocked()) {
-            Value acc = buildWindowLoops(
-                b, l, rows, cols, f32Constant(b, l, 0.0),
-                [&](OpBuilder &ib, Location il, Value r, Value s,
-                    ValueRange accs) {
-                  return SmallVector<Value>{multiplyAdd(
-                      ib, il, accs[0], w.loadInput(ib, il, r, s, Value()),
-                      loadTap(ib, il, r, s, Value()))};
-                })[0];
+            Value acc =
+                buildWindowLoops(b, l, rows, cols, f32Constant(b, l, 0.0),
+                                 [&](OpBuilder &ib, Location il, Value r,
+                                     Value s, ValueRange accs) {
+                                   Value x = w.loadInput(ib, il, r, s, Value());
+                                   Value tap = loadTap(ib, il, r, s, Value());
+                                   return SmallVector<Value>{
+                                       multiplyAdd(ib, il, accs[0], x, tap)};
+                                 })[0];
             w.storeOutput(b, l, acc, Value());
             return;
           }
@@ -349,12 +352,12 @@ struct DepthwiseConvLowering : OpRewritePattern<DepthwiseConv2DOp> {
               [&](OpBuilder &ib, Location il, Value r, Value s, ValueRange) {
                 buildLaneLoop(ib, il, lanes, laneOperands,
                               [&](OpBuilder &cb, Location cl, Value c) {
-                                w.storeOutput(
-                                    cb, cl,
-                                    multiplyAdd(cb, cl, w.loadOutput(cb, cl, c),
-                                                w.loadInput(cb, cl, r, s, c),
-                                                loadTap(cb, cl, r, s, c)),
-                                    c);
+                                Value x = w.loadInput(cb, cl, r, s, c);
+                                Value tap = loadTap(cb, cl, r, s, c);
+                                Value acc = w.loadOutput(cb, cl, c);
+                                w.storeOutput(cb, cl,
+                                              multiplyAdd(cb, cl, acc, x, tap),
+                                              c);
                               });
                 return SmallVector<Value>{};
               });

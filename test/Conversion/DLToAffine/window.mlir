@@ -76,8 +76,8 @@ func.func @avg_blocked_global(%x: memref<1x4x7x7x16xf32>, %y: memref<1x4x1x1x16x
 // CHECK: affine.for %[[R:.*]] = max #[[DLB]](%[[OH]]) to min #[[DUB]](%[[OH]]) {
 // CHECK-NEXT: affine.for %[[S:.*]] = max #[[DLB]](%[[OW]]) to min #[[DUB]](%[[OW]]) {
 // CHECK-NEXT: affine.for %[[L:.*]] = 0 to min #[[LANES]](%[[CB]]) {
-// CHECK-NEXT: %[[F:.*]] = affine.load %{{.*}}[%[[R]], %[[S]], %[[CB]] * 16 + %[[L]]] : memref<3x3x67xf32>
 // CHECK-NEXT: %[[X:.*]] = affine.load %{{.*}}[%{{.*}}, %[[CB]], %[[OH]] * 2 + %[[R]] * 2 - 2, %[[OW]] * 2 + %[[S]] * 2 - 2, %[[L]]]
+// CHECK-NEXT: %[[F:.*]] = affine.load %{{.*}}[%[[R]], %[[S]], %[[CB]] * 16 + %[[L]]] : memref<3x3x67xf32>
 // CHECK-NEXT: %[[Y:.*]] = affine.load
 // CHECK-NEXT: %[[P:.*]] = arith.mulf %[[X]], %[[F]]
 // CHECK-NEXT: %[[SUM:.*]] = arith.addf %[[Y]], %[[P]]
