@@ -538,6 +538,9 @@ class _Plan:
             self.steps.append(("dl", name, inputs, weights, outputs))
         self.report = _report(gm, importer)
         self.has_torch_nodes = any(step[0] == "torch" for step in self.steps)
+        self.placeholders = [n for n in gm.graph.nodes
+                             if n.op == "placeholder"]
+        self.output = next(n for n in gm.graph.nodes if n.op == "output")
         self.module_text = "\n".join(functions)
         counts = _placement_counts(importer)
         model._log(f"{counts['dl']} nodes in dl ({len(functions)} segments), "
@@ -557,11 +560,10 @@ class _Plan:
 
     def _run(self, inputs):
         env = {}
-        placeholders = [n for n in self.gm.graph.nodes if n.op == "placeholder"]
-        if len(inputs) != len(placeholders):
-            raise TypeError(f"the model takes {len(placeholders)} inputs, got "
-                            f"{len(inputs)}")
-        for node, value in zip(placeholders, inputs):
+        if len(inputs) != len(self.placeholders):
+            raise TypeError(f"the model takes {len(self.placeholders)} "
+                            f"inputs, got {len(inputs)}")
+        for node, value in zip(self.placeholders, inputs):
             env[node] = value
 
         def load(arg):
@@ -590,8 +592,7 @@ class _Plan:
                     results = (results,)
                 for node, result in zip(outputs, results):
                     env[node] = torch.from_numpy(result)
-            output = next(n for n in self.gm.graph.nodes if n.op == "output")
-            return load(output.args[0])
+            return load(self.output.args[0])
 
 
 @contextlib.contextmanager
@@ -599,8 +600,8 @@ def _openmp_blocktime(milliseconds):
     """Sets the time dl's OpenMP threads spin before they sleep, for the
     parallel regions this thread starts (libomp's kmp_set_blocktime, once
     the JIT has loaded libomp), and restores its default after."""
-    setter = getattr(ctypes.CDLL(None), "kmp_set_blocktime", None)
-    if milliseconds is None or setter is None:
+    setter = _blocktime_setter() if milliseconds is not None else None
+    if setter is None:
         yield
         return
     setter(ctypes.c_int(milliseconds))
@@ -608,6 +609,20 @@ def _openmp_blocktime(milliseconds):
         yield
     finally:
         setter(ctypes.c_int(_DEFAULT_BLOCKTIME_MS))
+
+
+_blocktime_setters = []
+
+
+def _blocktime_setter():
+    """libomp's kmp_set_blocktime once the JIT has loaded libomp (looked up
+    until found, then kept), else None."""
+    if not _blocktime_setters:
+        setter = getattr(ctypes.CDLL(None), "kmp_set_blocktime", None)
+        if setter is None:
+            return None
+        _blocktime_setters.append(setter)
+    return _blocktime_setters[0]
 
 
 def _default_blocktime():

@@ -19,6 +19,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
+#include <array>
 #include <limits>
 
 using namespace mlir;
@@ -118,6 +119,17 @@ struct Window {
     return loadAt(b, loc, input, operands, operands.size(), index);
   }
 
+  /// The clipped windows of the pixel's rows and columns, for a filter or
+  /// window of `sizes` (height, width) on an input of `inSizes`.
+  std::pair<WindowDim, WindowDim>
+  clippedWindows(OpBuilder &b, ArrayRef<OpFoldResult> inSizes,
+                 std::array<OpFoldResult, 2> sizes) const {
+    return {clippedWindow(b, pixel[2], inSizes[2], sizes[0], strides[0],
+                          padding[0], dilations[0]),
+            clippedWindow(b, pixel[3], inSizes[3], sizes[1], strides[1],
+                          padding[1], dilations[1])};
+  }
+
   SmallVector<Value> outputOperands(Value lane) const {
     SmallVector<Value> operands(pixel);
     if (lane)
@@ -177,12 +189,8 @@ void lowerPool(PatternRewriter &rewriter, OpTy op, PoolKind kind) {
       [&](OpBuilder &b, Location l, ValueRange pixel) {
         Window w = geometry;
         w.pixel = pixel;
-        WindowDim rows =
-            clippedWindow(b, pixel[2], inSizes[2], b.getIndexAttr(window[0]),
-                          w.strides[0], w.padding[0], 1);
-        WindowDim cols =
-            clippedWindow(b, pixel[3], inSizes[3], b.getIndexAttr(window[1]),
-                          w.strides[1], w.padding[1], 1);
+        auto [rows, cols] = w.clippedWindows(
+            b, inSizes, {b.getIndexAttr(window[0]), b.getIndexAttr(window[1])});
         // The divisor's reciprocal of average pooling.
         Value scale;
         if (!kind.max && kind.countIncludePad) {
@@ -301,12 +309,8 @@ struct DepthwiseConvLowering : OpRewritePattern<DepthwiseConv2DOp> {
         [&](OpBuilder &b, Location l, ValueRange pixel) {
           Window w = geometry;
           w.pixel = pixel;
-          WindowDim rows =
-              clippedWindow(b, pixel[2], inSizes[2], filterSizes[0],
-                            w.strides[0], w.padding[0], w.dilations[0]);
-          WindowDim cols =
-              clippedWindow(b, pixel[3], inSizes[3], filterSizes[1],
-                            w.strides[1], w.padding[1], w.dilations[1]);
+          auto [rows, cols] =
+              w.clippedWindows(b, inSizes, {filterSizes[0], filterSizes[1]});
           // The filter tap (r, s) of channel `cb * block + lane`.
           auto loadTap = [&](OpBuilder &tb, Location tl, Value r, Value s,
                              Value lane) {
