@@ -135,6 +135,8 @@ struct Options {
   bool solveTiles = false;
   bool remarks = false;
   std::string cacheSizes;
+  std::string cacheDirectory;
+  bool progress = false;
 };
 
 /// A module JIT-compiled in its own context.
@@ -154,6 +156,9 @@ public:
     if (!options.cacheSizes.empty())
       dlCompileOptionsSetCacheSizes(compileOptions,
                                     toStringRef(options.cacheSizes));
+    dlCompileOptionsSetCacheDirectory(compileOptions,
+                                      toStringRef(options.cacheDirectory));
+    dlCompileOptionsSetProgress(compileOptions, options.progress);
     {
       py::gil_scoped_release release;
       executable = dlExecutableCreate(module, compileOptions);
@@ -163,6 +168,7 @@ public:
     if (dlExecutableIsNull(executable))
       context.raise("cannot compile the module");
     remarks = context.takeDiagnostics();
+    fromCache = dlExecutableIsFromCache(executable);
   }
   ~Executable() {
     if (!dlExecutableIsNull(executable))
@@ -230,6 +236,8 @@ public:
 
   /// The remarks and warnings of the compilation.
   std::string remarks;
+  /// Whether the code came from the cache directory.
+  bool fromCache = false;
 
 private:
   // Destroyed after the executable, which uses it.
@@ -257,7 +265,17 @@ PYBIND11_MODULE(_dl, m) {
       .def_readwrite("rank", &Options::rank)
       .def_readwrite("solve_tiles", &Options::solveTiles)
       .def_readwrite("remarks", &Options::remarks)
-      .def_readwrite("cache_sizes", &Options::cacheSizes);
+      .def_readwrite("cache_sizes", &Options::cacheSizes)
+      .def_readwrite("cache_dir", &Options::cacheDirectory)
+      .def_readwrite("progress", &Options::progress);
+  m.def(
+      "default_cache_dir",
+      [] {
+        MlirStringRef directory = dlGetDefaultCacheDirectory();
+        return std::string(directory.data, directory.length);
+      },
+      "$DL_CACHE_DIR, else dl/ in the user's cache directory "
+      "($XDG_CACHE_HOME or ~/.cache)");
 
   py::class_<Executable>(m, "Executable")
       .def(py::init<const std::string &, const Options &>(), py::arg("text"),
@@ -265,5 +283,6 @@ PYBIND11_MODULE(_dl, m) {
       .def_property_readonly("functions", &Executable::functions)
       .def("signature", &Executable::signature, py::arg("name"))
       .def("call", &Executable::call, py::arg("name"), py::arg("arrays"))
-      .def_readonly("remarks", &Executable::remarks);
+      .def_readonly("remarks", &Executable::remarks)
+      .def_readonly("from_cache", &Executable::fromCache);
 }

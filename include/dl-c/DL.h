@@ -72,6 +72,19 @@ MLIR_CAPI_EXPORTED void dlCompileOptionsSetRemarks(DlCompileOptions options,
 /// Cache capacities, e.g. "L1=48K,L2=1M" (default: this machine's).
 MLIR_CAPI_EXPORTED void dlCompileOptionsSetCacheSizes(DlCompileOptions options,
                                                       MlirStringRef spec);
+/// A directory where compilations keep the ranking's schedules and the
+/// generated code, and take them from in later compilations by the same
+/// build of dl on the same machine (default: "", nothing kept).
+MLIR_CAPI_EXPORTED void
+dlCompileOptionsSetCacheDirectory(DlCompileOptions options,
+                                  MlirStringRef directory);
+/// The directory the Python package keeps compilations in: $DL_CACHE_DIR,
+/// else dl/ in the user's cache directory ($XDG_CACHE_HOME or ~/.cache);
+/// empty when there is neither. Valid until the next call.
+MLIR_CAPI_EXPORTED MlirStringRef dlGetDefaultCacheDirectory(void);
+/// Progress of long compilations printed to stderr (default: off).
+MLIR_CAPI_EXPORTED void dlCompileOptionsSetProgress(DlCompileOptions options,
+                                                    bool progress);
 
 //===----------------------------------------------------------------------===//
 // Compiling
@@ -120,6 +133,9 @@ static inline bool dlExecutableIsNull(DlExecutable executable) {
 /// -1 when there is no such function.
 MLIR_CAPI_EXPORTED intptr_t dlExecutableGetNumArguments(DlExecutable executable,
                                                         MlirStringRef name);
+
+/// Whether the code was taken from the cache directory, not compiled.
+MLIR_CAPI_EXPORTED bool dlExecutableIsFromCache(DlExecutable executable);
 
 /// The number of public functions, and the name of the `position`-th (in
 /// the module's order; valid as long as the executable).

@@ -9,6 +9,7 @@
 #include "dl-c/DL.h"
 #include "dl/Driver/Driver.h"
 #include "dl/InitAllDL.h"
+#include "dl/Support/DiskCache.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Support.h"
@@ -78,6 +79,21 @@ void dlCompileOptionsSetRemarks(DlCompileOptions options, bool remarks) {
 void dlCompileOptionsSetCacheSizes(DlCompileOptions options,
                                    MlirStringRef spec) {
   unwrap(options)->cacheSizes = unwrap(spec).str();
+}
+
+void dlCompileOptionsSetCacheDirectory(DlCompileOptions options,
+                                       MlirStringRef directory) {
+  unwrap(options)->cacheDirectory = unwrap(directory).str();
+}
+
+MlirStringRef dlGetDefaultCacheDirectory(void) {
+  static std::string directory;
+  directory = dl::DiskCache::getDefaultDirectory();
+  return mlirStringRefCreate(directory.data(), directory.size());
+}
+
+void dlCompileOptionsSetProgress(DlCompileOptions options, bool progress) {
+  unwrap(options)->progress = progress;
 }
 
 /// The front end of `options`' pipeline (the reference lowering raises
@@ -171,6 +187,10 @@ intptr_t dlExecutableGetNumArguments(DlExecutable executable,
                                      MlirStringRef name) {
   const auto *shapes = unwrap(executable)->lookup(unwrap(name));
   return shapes ? static_cast<intptr_t>(shapes->size()) : -1;
+}
+
+bool dlExecutableIsFromCache(DlExecutable executable) {
+  return unwrap(executable)->jit->isLoaded();
 }
 
 intptr_t dlExecutableGetNumFunctions(DlExecutable executable) {

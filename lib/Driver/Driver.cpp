@@ -11,6 +11,7 @@
 #include "dl/Conversion/Passes.h"
 #include "dl/Dialect/DL/Transforms/Passes.h"
 #include "dl/Driver/CInterface.h"
+#include "dl/Support/DiskCache.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Pass/PassManager.h"
@@ -54,6 +55,8 @@ void dl::addCompilePipeline(OpPassManager &pm, const CompileOptions &options) {
   pipeline.reportFallbacks = options.remarks;
   pipeline.maxBatchBytes = options.maxBatchBytes;
   pipeline.vectorBits = options.vectorBits;
+  pipeline.cacheDirectory = options.cacheDirectory;
+  pipeline.progress = options.progress;
   buildDLToLLVMPipeline(pm, pipeline);
 }
 
@@ -71,10 +74,72 @@ LogicalResult dl::lowerModule(ModuleOp module, const CompileOptions &options) {
   return pm.run(module);
 }
 
+/// What the code compiled from `module` with `options` depends on: the
+/// module (with its locations, which run-time check messages quote), every
+/// option that changes the code, the machine file's contents, and the build
+/// of dl and the host.
+static std::string getCompilationKey(ModuleOp module,
+                                     const CompileOptions &options) {
+  std::string key;
+  llvm::raw_string_ostream os(key);
+  os << "reference: " << options.reference
+     << "\nthreads: " << options.getThreadCount()
+     << "\nmicrokernels: " << options.microkernels << "\nfuse: " << options.fuse
+     << "\nversioning: " << options.versioning
+     << "\nmax versions: " << options.maxVersions << "\nrank: " << options.rank
+     << "\nsolve tiles: " << options.solveTiles
+     << "\ncache sizes: " << options.cacheSizes
+     << "\nranking cost: " << options.rankingCost
+     << "\nmax batch bytes: " << options.maxBatchBytes
+     << "\nvector bits: " << options.vectorBits << "\nmachine file: ";
+  if (!options.machineFile.empty())
+    if (auto contents = llvm::MemoryBuffer::getFile(options.machineFile))
+      os << (*contents)->getBuffer();
+  os << "\n"
+     << DiskCache::getBuildAndHostKey(
+            reinterpret_cast<const void *>(&addCompilePipeline));
+  module.print(os, OpPrintingFlags().enableDebugInfo().printGenericOpForm());
+  return key;
+}
+
 FailureOr<std::unique_ptr<JitModule>>
 dl::jitCompile(ModuleOp module, const CompileOptions &options) {
-  return JitModule::create(
-      module, [&](OpPassManager &pm) { addCompilePipeline(pm, options); });
+  auto buildPipeline = [&](OpPassManager &pm) {
+    addCompilePipeline(pm, options);
+  };
+  // Remarks and reports come from the passes: those compilations run them.
+  bool reusable = !options.remarks && options.tileReport.empty() &&
+                  options.rankingReport.empty();
+  DiskCache cache(reusable ? options.cacheDirectory : "", "code");
+  if (!cache.isEnabled())
+    return JitModule::create(module, buildPipeline, nullptr, options.progress);
+
+  std::string key = getCompilationKey(module, options);
+  if (std::unique_ptr<llvm::MemoryBuffer> entry = cache.lookup(key)) {
+    // An entry that does not load is compiled again, with a remark.
+    std::string whyNot;
+    FailureOr<std::unique_ptr<JitModule>> loaded = [&] {
+      ScopedDiagnosticHandler capture(module.getContext(), [&](Diagnostic &d) {
+        whyNot = d.str();
+        return success();
+      });
+      return JitModule::load(entry->getBuffer(), module.getLoc());
+    }();
+    if (succeeded(loaded)) {
+      if (options.progress)
+        llvm::errs() << "dl: the code is from the cache (" << cache.getPath(key)
+                     << ")\n";
+      return loaded;
+    }
+    emitRemark(module.getLoc(), "the cached code (")
+        << cache.getPath(key) << ") was compiled again: " << whyNot;
+  }
+  std::string objectCode;
+  FailureOr<std::unique_ptr<JitModule>> jit =
+      JitModule::create(module, buildPipeline, &objectCode, options.progress);
+  if (succeeded(jit) && !objectCode.empty())
+    cache.store(key, objectCode);
+  return jit;
 }
 
 /// A C compiler driver to link shared libraries with.

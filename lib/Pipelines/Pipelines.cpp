@@ -131,6 +131,8 @@ void dl::buildDLToLLVMPipeline(OpPassManager &pm,
       auto rankOptions = getModelPassOptions<dl::RankVariantsOptions>(
           options, options.rankingReport);
       rankOptions.cost = options.rankingCost;
+      rankOptions.cacheDirectory = options.cacheDirectory;
+      rankOptions.progress = options.progress;
       if (options.solveTiles)
         rankOptions.solverCandidates = dl::TileSolverOptions().candidates;
       pm.addPass(dl::createRankVariants(rankOptions));

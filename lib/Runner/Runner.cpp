@@ -2,8 +2,9 @@
 //
 // Argument shapes and data, host buffers in MLIR's memref descriptor layout,
 // comparison against a reference, and JIT compilation of a lowered module.
-// MLIR's ExecutionEngine does the JIT; this file only adapts host data to its
-// packed calling convention.
+// MLIR's ExecutionEngine does the JIT; this file adapts host data to its
+// packed calling convention, and links the object code it generated again
+// (a compilation kept on disk) the way it does.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +14,7 @@
 #include "dl/Dialect/DL/IR/OpWork.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -20,7 +22,12 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h"
+#include "llvm/ExecutionEngine/SectionMemoryManager.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/TargetSelect.h"
@@ -363,11 +370,54 @@ SmallVector<std::string> dl::getRuntimeLibraries() {
 // JitModule::callPacked runs the code through dl_checked_call, which
 // returns instead of killing the process, and prints the message to stderr.
 
-JitModule::~JitModule() = default;
+JitModule::~JitModule() {
+  if (loaded)
+    llvm::consumeError(loaded->deinitialize(loaded->getMainJITDylib()));
+}
+
+/// The symbols of the run-time check hooks, which replace puts and abort.
+static llvm::orc::SymbolMap
+getCheckHookSymbols(llvm::orc::MangleAndInterner interner) {
+  llvm::orc::SymbolMap symbols;
+  symbols[interner("puts")] = {
+      llvm::orc::ExecutorAddr::fromPtr(&dl_check_message),
+      llvm::JITSymbolFlags::Exported};
+  symbols[interner("abort")] = {
+      llvm::orc::ExecutorAddr::fromPtr(&dl_check_failed),
+      llvm::JITSymbolFlags::Exported};
+  return symbols;
+}
+
+/// The object code `engine` generates for `lowered`, compiled now: the
+/// engine compiles on the first lookup, and keeps the object only to dump
+/// it to a file.
+static FailureOr<std::string> getObjectCode(ExecutionEngine &engine,
+                                            ModuleOp lowered) {
+  auto defined =
+      llvm::find_if(lowered.getOps<LLVM::LLVMFuncOp>(),
+                    [](LLVM::LLVMFuncOp fn) { return !fn.isExternal(); });
+  if (defined == lowered.getOps<LLVM::LLVMFuncOp>().end())
+    return failure();
+  auto fn = engine.lookupPacked((*defined).getSymName());
+  if (!fn) {
+    llvm::consumeError(fn.takeError());
+    return failure();
+  }
+  llvm::SmallString<128> path;
+  if (llvm::sys::fs::createTemporaryFile("dl-jit", "o", path))
+    return failure();
+  engine.dumpToObjectFile(path);
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  llvm::sys::fs::remove(path);
+  if (!buffer)
+    return failure();
+  return (*buffer)->getBuffer().str();
+}
 
 FailureOr<std::unique_ptr<JitModule>>
 JitModule::create(ModuleOp module,
-                  const std::function<void(OpPassManager &)> &buildPipeline) {
+                  const std::function<void(OpPassManager &)> &buildPipeline,
+                  std::string *objectCode, bool progress) {
   MLIRContext *context = module.getContext();
   OwningOpRef<ModuleOp> lowered(module.clone());
   PassManager pm(context);
@@ -375,6 +425,8 @@ JitModule::create(ModuleOp module,
   if (failed(pm.run(*lowered)))
     return failure();
 
+  if (progress)
+    llvm::errs() << "dl: LLVM optimization and code generation\n";
   registerLLVMTranslations(*context);
   FailureOr<std::unique_ptr<llvm::TargetMachine>> machine =
       createHostTargetMachine();
@@ -385,6 +437,7 @@ JitModule::create(ModuleOp module,
   ExecutionEngineOptions options;
   options.transformer = transformer;
   options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  options.enableObjectDump = objectCode != nullptr;
   SmallVector<std::string> libraries = getRuntimeLibraries();
   SmallVector<StringRef> libraryRefs(libraries.begin(), libraries.end());
   options.sharedLibPaths = libraryRefs;
@@ -392,22 +445,85 @@ JitModule::create(ModuleOp module,
   if (!engine)
     return module.emitError("JIT compilation failed: ")
            << llvm::toString(engine.takeError());
-  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
-    llvm::orc::SymbolMap symbols;
-    symbols[interner("puts")] = {
-        llvm::orc::ExecutorAddr::fromPtr(&dl_check_message),
-        llvm::JITSymbolFlags::Exported};
-    symbols[interner("abort")] = {
-        llvm::orc::ExecutorAddr::fromPtr(&dl_check_failed),
-        llvm::JITSymbolFlags::Exported};
-    return symbols;
-  });
+  (*engine)->registerSymbols(getCheckHookSymbols);
+  if (objectCode) {
+    FailureOr<std::string> code = getObjectCode(**engine, *lowered);
+    if (succeeded(code))
+      *objectCode = std::move(*code);
+    else
+      objectCode->clear();
+  }
   std::unique_ptr<JitModule> jit(new JitModule());
   jit->engine = std::move(*engine);
   return jit;
 }
 
+FailureOr<std::unique_ptr<JitModule>> JitModule::load(StringRef objectCode,
+                                                      Location loc) {
+  // ExecutionEngine takes only IR: the object is linked as it links the code
+  // it compiles (RTDyld into section memory), with the symbols it resolves
+  // (the runtime libraries', this process's, the check hooks).
+  if (failed(createHostTargetMachine()))
+    return emitError(loc, "cannot create a target machine for this host");
+  auto fail = [&](llvm::Error error) {
+    return emitError(loc, "cannot load the cached code: ")
+           << llvm::toString(std::move(error));
+  };
+  auto host = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!host)
+    return fail(host.takeError());
+  auto jit =
+      llvm::orc::LLJITBuilder()
+          .setJITTargetMachineBuilder(std::move(*host))
+          .setObjectLinkingLayerCreator(
+              [](llvm::orc::ExecutionSession &session)
+                  -> llvm::Expected<std::unique_ptr<llvm::orc::ObjectLayer>> {
+                return std::make_unique<llvm::orc::RTDyldObjectLinkingLayer>(
+                    session, [](const llvm::MemoryBuffer &) {
+                      return std::make_unique<llvm::SectionMemoryManager>();
+                    });
+              })
+          .create();
+  if (!jit)
+    return fail(jit.takeError());
+  llvm::orc::JITDylib &main = (*jit)->getMainJITDylib();
+  char prefix = (*jit)->getDataLayout().getGlobalPrefix();
+  for (const std::string &library : getRuntimeLibraries()) {
+    auto generator =
+        llvm::orc::DynamicLibrarySearchGenerator::Load(library.c_str(), prefix);
+    if (!generator)
+      return fail(generator.takeError());
+    main.addGenerator(std::move(*generator));
+  }
+  auto process =
+      llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(prefix);
+  if (!process)
+    return fail(process.takeError());
+  main.addGenerator(std::move(*process));
+  if (llvm::Error error = main.define(llvm::orc::absoluteSymbols(
+          getCheckHookSymbols(llvm::orc::MangleAndInterner(
+              main.getExecutionSession(), (*jit)->getDataLayout())))))
+    return fail(std::move(error));
+  if (llvm::Error error = (*jit)->addObjectFile(
+          llvm::MemoryBuffer::getMemBufferCopy(objectCode, "dl-cached-code")))
+    return fail(std::move(error));
+  if (llvm::Error error = (*jit)->initialize(main))
+    return fail(std::move(error));
+  std::unique_ptr<JitModule> module(new JitModule());
+  module->loaded = std::move(*jit);
+  return module;
+}
+
 FailureOr<void (*)(void **)> JitModule::lookup(StringRef name) {
+  if (loaded) {
+    // The packed entry points ExecutionEngine generated.
+    auto fn = loaded->lookup(("_mlir_" + name).str());
+    if (!fn) {
+      llvm::consumeError(fn.takeError());
+      return failure();
+    }
+    return fn->toPtr<void (*)(void **)>();
+  }
   auto fn = engine->lookupPacked(name);
   if (!fn) {
     llvm::consumeError(fn.takeError());

@@ -19,17 +19,27 @@ public functions take and return numpy float32 arrays::
 failed run-time checks) are raised as ``dl.Error`` with their locations.
 """
 
+import os
+
 import numpy as np
 
 from ._dl import Error
 from ._dl import Executable as _Executable
 from ._dl import Options as _Options
+from ._dl import default_cache_dir as _default_cache_dir
 
-__all__ = ["Error", "Module", "Function", "compile", "from_torch"]
+__all__ = ["Error", "Module", "Function", "compile", "default_cache_dir",
+           "from_torch"]
+
+
+def default_cache_dir():
+    """Where dl.compile keeps compilations by default: $DL_CACHE_DIR, else
+    dl/ in the user's cache directory ($XDG_CACHE_HOME or ~/.cache)."""
+    return _default_cache_dir()
 
 
 def _options(threads, reference, microkernels, rank, solve_tiles, remarks,
-             cache_sizes):
+             cache_sizes, cache, progress):
     options = _Options()
     if threads is not None:
         if threads < 0:
@@ -41,11 +51,17 @@ def _options(threads, reference, microkernels, rank, solve_tiles, remarks,
     options.solve_tiles = solve_tiles
     options.remarks = remarks
     options.cache_sizes = cache_sizes or ""
+    if cache is True:
+        options.cache_dir = default_cache_dir()
+    elif cache:
+        options.cache_dir = os.fspath(cache)
+    options.progress = progress
     return options
 
 
 def compile(mlir_text, threads=None, reference=False, microkernels=True,
-            rank=True, solve_tiles=False, remarks=False, cache_sizes=None):
+            rank=True, solve_tiles=False, remarks=False, cache_sizes=None,
+            cache=True, progress=False):
     """JIT-compiles the MLIR module `mlir_text` for this machine.
 
     threads: threads of the generated code (None or 0: all cores; 1:
@@ -54,6 +70,13 @@ def compile(mlir_text, threads=None, reference=False, microkernels=True,
     remarks: collect the compiler's remarks (where it fell back to a slower
       path) in ``Module.remarks``. cache_sizes: e.g. "L1=48K,L2=1M" (default:
       this machine's).
+    cache: where compilations are kept, so that compiling the same module
+      again loads its code and compiling one with the same ops reuses their
+      schedules: True (default_cache_dir()), a directory, or False (nothing
+      kept; also with remarks, which come from compiling).
+      ``Module.from_cache`` says whether the code was loaded.
+    progress: print the compilation's steps to stderr (a line per ranked
+      op).
     Raises dl.Error with the diagnostics when the module does not parse,
     verify or compile.
     """
@@ -62,7 +85,7 @@ def compile(mlir_text, threads=None, reference=False, microkernels=True,
     executable = _Executable(
         mlir_text,
         _options(threads, reference, microkernels, rank, solve_tiles,
-                 remarks, cache_sizes))
+                 remarks, cache_sizes, cache, progress))
     return Module(executable)
 
 
@@ -85,6 +108,12 @@ class Module:
     def remarks(self):
         """The compiler's remarks and warnings (with remarks=True)."""
         return self._executable.remarks
+
+    @property
+    def from_cache(self):
+        """Whether the code was loaded from the cache directory instead of
+        compiled."""
+        return self._executable.from_cache
 
     def __getitem__(self, name):
         try:

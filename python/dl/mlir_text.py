@@ -22,6 +22,9 @@ class FunctionWriter:
         self.types = {}
         self.constants = set()
         self._count = 0
+        # The location of the ops written next (e.g. the PyTorch node they
+        # compute), which diagnostics and the compiler's progress quote.
+        self.location = None
 
     def _fresh(self, shape):
         name = f"%v{self._count}"
@@ -63,8 +66,15 @@ class FunctionWriter:
         self.lines.append(
             f"{result} = dl.{name} ins({', '.join(inputs)} : {in_types}) "
             f"outs({output} : {self.types[output]}){attrs} -> "
-            f"{self.types[output]}")
+            f"{self.types[output]}{self._location()}")
         return result
+
+    def _location(self):
+        if self.location is None:
+            return ""
+        escaped = self.location.replace("\\", "\\\\").replace('"', '\\"')
+        return f' loc("{escaped}")'
+
 
     def collapse(self, value, shape):
         """`value` of `shape` (N x ...) viewed as N x (the product of the

@@ -274,6 +274,7 @@ class _Importer:
                 # Folded into its convolution: the same value.
                 values[node] = values[node.args[0]]
                 continue
+            writer.location = node.name
             values[node] = getattr(self, "_emit_" + self._kind(node))(node)
         text = writer.finish([values[node] for node in outputs])
         return text, inputs, self.weights, outputs
@@ -503,6 +504,13 @@ class CompiledModel:
                 next(iter(self._plans.values())))
         return plan.report
 
+    def from_cache(self, example_inputs=None):
+        """Whether the code for the shapes of `example_inputs` (default: the
+        first compiled) was loaded from the cache directory."""
+        plan = (self._plan(example_inputs) if example_inputs is not None else
+                next(iter(self._plans.values())))
+        return plan.compiled is not None and plan.compiled.from_cache
+
     def __call__(self, *inputs):
         as_numpy = all(isinstance(x, np.ndarray) for x in inputs)
         tensors = [torch.from_numpy(np.ascontiguousarray(x, dtype=np.float32))
@@ -545,8 +553,9 @@ class _Plan:
         counts = _placement_counts(importer)
         model._log(f"{counts['dl']} nodes in dl ({len(functions)} segments), "
                    f"{counts['torch']} in PyTorch; compiling")
+        options = {"progress": model.verbose, **model.compile_options}
         self.compiled = (dl_compile(self.module_text, threads=model.threads,
-                                    **model.compile_options)
+                                    **options)
                          if functions else None)
         model._log(f"compiled in {time.perf_counter() - start:.1f} s")
 
@@ -677,8 +686,9 @@ def from_torch(module, example_inputs, threads=None, verbose=True,
 
     threads: threads of dl's code (None: all cores; set PyTorch's with
     torch.set_num_threads for the nodes it runs). verbose: print what was
-    placed where and the compile time on stderr. Other keyword arguments go
-    to dl.compile. Returns a CompiledModel; ``.report()`` says which nodes
+    placed where, the compilation's progress (a line per ranked layer, named
+    by its node) and the compile time on stderr. Other keyword arguments go
+    to dl.compile (``cache=False``: compile everything again). Returns a CompiledModel; ``.report()`` says which nodes
     dl computes and which PyTorch runs, and why.
     """
     if not isinstance(module, nn.Module):

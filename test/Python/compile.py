@@ -3,6 +3,8 @@
 # as dl.Error with its location.
 # RUN: %python %s | FileCheck %s
 
+import tempfile
+
 import numpy as np
 
 import dl
@@ -235,6 +237,34 @@ try:
     m.f(x)
 except dl.Error as error:
     print("dynamic without out=:", "dl.Error:", error)
+
+# The disk cache: compiling the same module again loads its code (which
+# computes the same, and whose failed run-time checks still raise);
+# cache=False compiles.
+# CHECK: cache, compiled: from_cache=False
+# CHECK: cache, loaded: from_cache=True
+# CHECK: cache, loaded: ok
+# CHECK: cache, loaded, failed check: dl.Error: @g failed
+# CHECK: cache=False: from_cache=False
+gemm = """func.func @g(%a: memref<?x64xf32>, %b: memref<64x48xf32>, %c: memref<?x48xf32>) {
+  dl.matmul ins(%a, %b : memref<?x64xf32>, memref<64x48xf32>) outs(%c : memref<?x48xf32>)
+  return
+}"""
+directory = tempfile.mkdtemp()
+a, b = rand(37, 64), rand(64, 48)
+for what in ("compiled", "loaded"):
+    m = dl.compile(gemm, threads=1, cache=directory)
+    print(f"cache, {what}: from_cache={m.from_cache}")
+    c = np.zeros((37, 48), np.float32)
+    m.g(a, b, c)
+np.testing.assert_allclose(c, a @ b, rtol=1e-4, atol=1e-4)
+print("cache, loaded: ok")
+try:
+    m.g(a, b, np.zeros((36, 48), np.float32))
+except dl.Error as error:
+    print("cache, loaded, failed check: dl.Error:", error)
+print("cache=False: from_cache="
+      f"{dl.compile(gemm, threads=1, cache=False).from_cache}")
 
 # Errors: parse and verifier errors with their locations, unknown
 # functions, wrong argument counts and shapes.

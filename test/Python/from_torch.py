@@ -6,6 +6,8 @@
 # and the report says so; depthwise convolutions are dl's.
 # RUN: %python %s | FileCheck %s
 
+import tempfile
+
 import numpy as np
 import torch
 import torch.nn as nn
@@ -106,6 +108,16 @@ with torch.no_grad():
     other = torch.randn(1, 3, 29, 29)
     print("another shape:", "ok" if torch.allclose(
         compiled(other), model(other), atol=1e-4) else "MISMATCH")
+
+# Compiling the same model again loads its code from the disk cache.
+# CHECK: first compilation: ok
+# CHECK: cached: False
+# CHECK: second compilation: ok
+# CHECK: cached: True
+directory = tempfile.mkdtemp()
+for which in ("first", "second"):
+    compiled = check(f"{which} compilation", model, x, cache=directory)
+    print("cached:", compiled.from_cache())
 
 
 class Mixed(nn.Module):

@@ -167,6 +167,18 @@ cl::opt<bool> remarks(
              "long enough (with --threads > 1), and, in --run/--bench, "
              "microkernels the runtime could not dispatch"),
     cl::init(false), cl::cat(category));
+cl::opt<std::string> cacheDirectory(
+    "cache-dir",
+    cl::desc("Keep the ranking's schedule of each op, and with --run/--bench "
+             "the generated code, in this directory, and take them from there "
+             "in later compilations by this build of dl on this machine "
+             "(default: none)"),
+    cl::value_desc("directory"), cl::cat(category));
+cl::opt<bool> progress(
+    "progress",
+    cl::desc("Print the progress of the compilation to stderr: a line per "
+             "ranked op, and the JIT's steps"),
+    cl::init(false), cl::cat(category));
 cl::opt<bool> run("run",
                   cl::desc("JIT-run every public function on generated inputs "
                            "and check it against the reference lowering"),
@@ -225,6 +237,11 @@ dl::CompileOptions getCompileOptions(PipelineKind kind) {
   options.remarks = remarks;
   options.maxBatchBytes = maxBatchBytes;
   options.vectorBits = vectorBits;
+  // The reference lowering is not ranked and its code is not kept.
+  if (!options.reference) {
+    options.cacheDirectory = cacheDirectory;
+    options.progress = progress;
+  }
   return options;
 }
 

@@ -52,6 +52,13 @@ struct CompileOptions {
   int64_t vectorBits = 0;
   /// Remark on every fallback (the pipeline's report-fallbacks).
   bool remarks = false;
+  /// Where compilations keep what later ones reuse (DiskCache): the
+  /// ranking's schedules, and the JIT's code per module (jitCompile).
+  /// Empty: nothing is kept.
+  std::string cacheDirectory;
+  /// Print the progress of long compilations to stderr: a line per ranked
+  /// op, and the JIT's steps.
+  bool progress = false;
 
   /// `threads`, or the cores of this machine.
   unsigned getThreadCount() const;

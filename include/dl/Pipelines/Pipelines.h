@@ -109,6 +109,15 @@ struct DLPipelineOptions : public PassPipelineOptions<DLPipelineOptions> {
                      "threads (the model passes always remark on their "
                      "fallbacks)"),
       llvm::cl::init(false)};
+  Option<std::string> cacheDirectory{
+      *this, "cache-dir",
+      llvm::cl::desc("Keep the ranking's schedules in this directory and "
+                     "take them from there in later compilations "
+                     "(dl-rank-variants)")};
+  Option<bool> progress{*this, "progress",
+                        llvm::cl::desc("Print a line per ranked op to stderr "
+                                       "(dl-rank-variants)"),
+                        llvm::cl::init(false)};
 };
 
 /// Options of the `dl-layouts` pipeline.
@@ -124,10 +133,10 @@ struct DLLayoutPipelineOptions
 
 /// The layout passes that run before a heavy op's schedule is chosen
 /// (blocked conv layouts, strides and rows folded into the GEMM band, GEMM
-/// blocks and packing, packs of constants kept): the schedule dimensions the ranking orders are
-/// theirs. Part of `dl-to-llvm` with microkernels; dl-compile's autotuning
-/// runs them before it ranks, and `dl-opt --dl-layouts` alone (what
-/// benchmarks/fidelity.py fixes schedules on).
+/// blocks and packing, packs of constants kept): the schedule dimensions the
+/// ranking orders are theirs. Part of `dl-to-llvm` with microkernels;
+/// dl-compile's autotuning runs them before it ranks, and `dl-opt --dl-layouts`
+/// alone (what benchmarks/fidelity.py fixes schedules on).
 void buildDLLayoutPipeline(OpPassManager &pm);
 
 /// dl-set-target with these options (0, -1, "": the module's target, or

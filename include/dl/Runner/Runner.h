@@ -24,6 +24,9 @@
 
 namespace llvm {
 class TargetMachine;
+namespace orc {
+class LLJIT;
+} // namespace orc
 } // namespace llvm
 
 namespace mlir {
@@ -153,10 +156,18 @@ public:
   ~JitModule();
   /// Clones `module`, runs `buildPipeline` on the clone (it must end in the
   /// LLVM dialect) and JIT-compiles it at LLVM -O3 for the host. Diagnostics
-  /// go to the module's context.
+  /// go to the module's context. With `objectCode`, the whole module is
+  /// compiled at once and its object code returned there (for `load`); with
+  /// `progress`, the steps are printed to stderr.
   static FailureOr<std::unique_ptr<JitModule>>
   create(ModuleOp module,
-         const std::function<void(OpPassManager &)> &buildPipeline);
+         const std::function<void(OpPassManager &)> &buildPipeline,
+         std::string *objectCode = nullptr, bool progress = false);
+
+  /// Loads object code that `create` returned, on this host, with the
+  /// runtime libraries. Fails with a diagnostic at `loc`.
+  static FailureOr<std::unique_ptr<JitModule>> load(StringRef objectCode,
+                                                    Location loc);
 
   /// Calls `name` with one memref argument per buffer. Fails when there is
   /// no such function, or when the code stopped at a failed run-time check
@@ -170,9 +181,15 @@ public:
   /// The packed entry point of `name` (for timing without lookups).
   FailureOr<void (*)(void **)> lookup(StringRef name);
 
+  /// Whether the code was loaded as object code (`load`), not compiled.
+  bool isLoaded() const { return loaded != nullptr; }
+
 private:
   JitModule() = default;
+  /// The code: compiled from IR by MLIR's ExecutionEngine (`create`), or
+  /// object code linked by a bare LLJIT (`load`).
   std::unique_ptr<ExecutionEngine> engine;
+  std::unique_ptr<llvm::orc::LLJIT> loaded;
 };
 
 /// Creates a TargetMachine for the host CPU (all its features), at -O3;

@@ -908,6 +908,15 @@ def RankVariants : Pass<"dl-rank-variants", "::mlir::ModuleOp"> {
     of them, best first) join the generated variants, analyzed and costed
     like them; the cheapest of all becomes the schedule. The report marks
     each variant's `source` (`ranking` or `solver`).
+
+    Ops alike (same attributes, operand types and epilogue) are ranked once
+    per run. With `cache-dir`, each decision is also kept on disk
+    (`DiskCache`), keyed by the op as text, the target, these options and
+    the build of dl and host CPU, and a later run takes it from there
+    instead of ranking again (not with `report`, which needs every
+    variant). `progress` prints a line per op to stderr: its place, its
+    location and whether it was ranked (with the time), like an op before
+    it, or taken from the cache.
   }];
   let options = [
     Option<"threads", "threads", "unsigned", /*default=*/"1",
@@ -927,7 +936,12 @@ def RankVariants : Pass<"dl-rank-variants", "::mlir::ModuleOp"> {
            "is the bounding box's (with a remark); 0 never enumerates">,
     Option<"cost", "cost", "std::string", /*default=*/"\"traffic\"",
            "Variant cost: 'traffic' (bytes each level supplies over the run, "
-           "from the reuse profile) or 'working-sets' (PolyDL's eq. 1)">
+           "from the reuse profile) or 'working-sets' (PolyDL's eq. 1)">,
+    Option<"cacheDirectory", "cache-dir", "std::string", /*default=*/"\"\"",
+           "Keep each op's schedule in this directory and take it from there "
+           "in later runs (empty: no disk cache)">,
+    Option<"progress", "progress", "bool", /*default=*/"false",
+           "Print a line per ranked op to stderr">
   ];
   // The dialects of the scratch lowering of each variant.
   let dependentDialects = [
