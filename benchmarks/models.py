@@ -107,7 +107,10 @@ def run_model(name, batch, threads, args):
     model = build_model(name)
     x = torch.randn(batch, 3, 224, 224)
     start = time.perf_counter()
-    compiled = dl.from_torch(model, x, threads=threads, verbose=False)
+    # Cold compiles (no disk cache): the compile column is the first
+    # compile of a model, not a reload of its code.
+    compiled = dl.from_torch(model, x, threads=threads, verbose=False,
+                             cache=False)
     compile_s = time.perf_counter() - start
     with torch.no_grad():
         want = model(x)
@@ -154,7 +157,8 @@ def run_layers(name, batch, threads_list, args):
         for key, conv in shapes.items():
             x = torch.randn(key[-1])
             layer = nn.Sequential(conv).eval()
-            compiled = dl.from_torch(layer, x, threads=threads, verbose=False)
+            compiled = dl.from_torch(layer, x, threads=threads, verbose=False,
+                                     cache=False)
             with torch.no_grad():
                 jit = torch.jit.optimize_for_inference(
                     torch.jit.freeze(torch.jit.script(layer)))

@@ -62,6 +62,38 @@ func.func @padded(%x: memref<1x67x9x9xf32>, %w1: memref<67x67x1x1xf32>,
   return
 }
 
+// Blocks of 64 whole channels and static sizes: the interior columns run in
+// register tiles (full tiles of 8 and a remainder), with a 5x5 window, a
+// dilated strided one and asymmetric padding.
+// LAYOUT-LABEL: func.func @tiles
+// LAYOUT: dl.depthwise_conv2d ins(%{{.*}}, %{{.*}} : memref<2x1x23x29x64xf32>, memref<5x5x64xf32>) outs(%{{.*}} : memref<2x1x23x29x64xf32>)
+// CHECK: tiles: max_abs_err={{.*}} ok
+func.func @tiles(%x: memref<2x16x23x29xf32>, %w1: memref<64x16x1x1xf32>,
+                 %f5: memref<5x5x64xf32>, %f3: memref<3x3x64xf32>,
+                 %w2: memref<8x64x1x1xf32>, %y: memref<2x8x12x15xf32>) {
+  %a = memref.alloc() : memref<2x64x23x29xf32>
+  dl.conv2d ins(%x, %w1 : memref<2x16x23x29xf32>, memref<64x16x1x1xf32>)
+            outs(%a : memref<2x64x23x29xf32>)
+  %d = memref.alloc() : memref<2x64x23x29xf32>
+  dl.depthwise_conv2d ins(%a, %f5 : memref<2x64x23x29xf32>, memref<5x5x64xf32>)
+                      outs(%d : memref<2x64x23x29xf32>) {padding = array<i64: 2, 2, 2, 2>}
+  %e = memref.alloc() : memref<2x64x11x14xf32>
+  dl.depthwise_conv2d ins(%d, %f3 : memref<2x64x23x29xf32>, memref<3x3x64xf32>)
+                      outs(%e : memref<2x64x11x14xf32>)
+                      {strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>,
+                       dilations = array<i64: 2, 2>}
+  %g = memref.alloc() : memref<2x64x12x15xf32>
+  dl.depthwise_conv2d ins(%e, %f3 : memref<2x64x11x14xf32>, memref<3x3x64xf32>)
+                      outs(%g : memref<2x64x12x15xf32>) {padding = array<i64: 1, 0, 2, 3>}
+  dl.conv2d ins(%g, %w2 : memref<2x64x12x15xf32>, memref<8x64x1x1xf32>)
+            outs(%y : memref<2x8x12x15xf32>)
+  memref.dealloc %a : memref<2x64x23x29xf32>
+  memref.dealloc %d : memref<2x64x23x29xf32>
+  memref.dealloc %e : memref<2x64x11x14xf32>
+  memref.dealloc %g : memref<2x64x12x15xf32>
+  return
+}
+
 // CHECK: dynamic: max_abs_err={{.*}} ok
 func.func @dynamic(%x: memref<?x4x?x?xf32> {dl.run_shape = array<i64: 3, 4, 8, 7>},
                    %f: memref<3x3x4xf32>,

@@ -7,17 +7,24 @@
 // reduced into a register (plain layout) or into the output's channel
 // block, the innermost loop, which LLVM vectorizes (blocked layout).
 // Average pooling then scales by the window's size, or by its clipped size
-// without count_include_pad.
+// without count_include_pad. A blocked depthwise convolution of static sizes
+// computes the output columns whose windows lie inside the image in register
+// tiles instead: per row, tiles of up to kDepthwiseTileColumns pixels, one
+// vector of channels at a time, accumulated over every tap in registers and
+// stored once (the per-pixel nest reads and writes the output block at every
+// tap, which bounds it by the stores).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Lowerings.h"
 #include "NestBuilders.h"
 
+#include "dl/Dialect/DL/Transforms/Blocking.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 #include <array>
 #include <limits>
@@ -269,6 +276,94 @@ struct AvgPoolLowering : OpRewritePattern<AvgPool2DOp> {
   }
 };
 
+/// Output pixels of a depthwise register tile: one vector accumulator each,
+/// with the tap's filter vector and an input vector beside them in the 32
+/// AVX-512 registers (the extra accumulators hide the FMA latency).
+constexpr int64_t kDepthwiseTileColumns = 8;
+
+/// The output columns [first, last) of a depthwise convolution whose windows
+/// lie entirely inside the image: every tap of them reads the input.
+std::pair<int64_t, int64_t> interiorColumns(int64_t inWidth, int64_t outWidth,
+                                            int64_t filterWidth, int64_t stride,
+                                            int64_t pad, int64_t dilation) {
+  // o * stride - pad >= 0 and o * stride - pad + (S - 1) * dilation < inWidth.
+  int64_t first = llvm::divideCeil(pad, stride);
+  int64_t reach = inWidth - 1 + pad - (filterWidth - 1) * dilation;
+  int64_t last = reach < 0 ? 0 : reach / stride + 1;
+  last = std::min(last, outWidth);
+  first = std::min(first, last);
+  return {first, last};
+}
+
+/// The register tiles of a blocked depthwise convolution's interior columns
+/// of one output row (`pixel`: n, cb, oh): for each tile of `width` columns
+/// from `firstColumn` and each vector of the channel block, the vectors of
+/// the row's clipped window rows and every column tap, multiplied by the
+/// tap's filter vector and summed in registers, then stored.
+void buildDepthwiseTile(OpBuilder &b, Location loc, const Window &w,
+                        Value filter, const WindowDim &rows,
+                        int64_t filterWidth, int64_t block, Value firstColumn,
+                        int64_t width) {
+  MLIRContext *ctx = b.getContext();
+  auto vectorType = VectorType::get({kLoweringVectorFloats}, b.getF32Type());
+  Value zero = arith::ConstantOp::create(
+      b, loc, vectorType,
+      DenseElementsAttr::get(vectorType, b.getF32FloatAttr(0.0f)));
+  SmallVector<Value> zeros(width, zero);
+  AffineExpr d0 = getAffineDimExpr(0, ctx), d1 = getAffineDimExpr(1, ctx),
+             d2 = getAffineDimExpr(2, ctx), d3 = getAffineDimExpr(3, ctx),
+             d4 = getAffineDimExpr(4, ctx), d5 = getAffineDimExpr(5, ctx);
+  ValueRange pixel = w.pixel;
+  affine::buildAffineLoopNest(
+      b, loc, {0}, {block / kLoweringVectorFloats}, {1},
+      [&](OpBuilder &vb, Location vl, ValueRange vector) {
+        Value v = vector[0];
+        SmallVector<Value> sums = buildWindowLoops(
+            vb, vl, rows,
+            WindowDim{vb.getConstantAffineMap(0),
+                      vb.getConstantAffineMap(filterWidth),
+                      {},
+                      {}},
+            zeros,
+            [&](OpBuilder &tb, Location tl, Value r, Value s, ValueRange accs) {
+              // filter[r][s][cb * block + v * 16 ...]
+              Value tap = affine::AffineVectorLoadOp::create(
+                  tb, tl, vectorType, filter,
+                  AffineMap::get(
+                      4, 0, {d0, d1, d2 * block + d3 * kLoweringVectorFloats},
+                      ctx),
+                  ValueRange{r, s, pixel[1], v});
+              SmallVector<Value> next;
+              for (int64_t column = 0; column < width; ++column) {
+                // input[n][cb][oh * sh - ph + r * dh]
+                //      [(first + column) * sw - pw + s * dw][v * 16 ...]
+                AffineMap at = AffineMap::get(
+                    7, 0,
+                    {d0, d1,
+                     d2 * w.strides[0] - w.padding[0] + d4 * w.dilations[0],
+                     (d3 + column) * w.strides[1] - w.padding[1] +
+                         d5 * w.dilations[1],
+                     getAffineDimExpr(6, ctx) * kLoweringVectorFloats},
+                    ctx);
+                Value x = affine::AffineVectorLoadOp::create(
+                    tb, tl, vectorType, w.input, at,
+                    ValueRange{pixel[0], pixel[1], pixel[2], firstColumn, r, s,
+                               v});
+                next.push_back(
+                    vector::FMAOp::create(tb, tl, x, tap, accs[column]));
+              }
+              return next;
+            });
+        for (int64_t column = 0; column < width; ++column)
+          affine::AffineVectorStoreOp::create(
+              vb, vl, sums[column], w.output,
+              AffineMap::get(
+                  5, 0, {d0, d1, d2, d3 + column, d4 * kLoweringVectorFloats},
+                  ctx),
+              ValueRange{pixel[0], pixel[1], pixel[2], firstColumn, v});
+      });
+}
+
 /// Depthwise convolution: the window's products with the channel's filter
 /// taps summed; blocked, the filter's channels of a block are contiguous
 /// (R x S x C), and only the lanes holding channels accumulate (padding
@@ -304,67 +399,130 @@ struct DepthwiseConvLowering : OpRewritePattern<DepthwiseConv2DOp> {
                                rewriter.getContext());
     AffineMap allLanes = rewriter.getConstantAffineMap(block);
 
+    // The pixel's window clipped to the image, reduced at every tap.
+    auto perPixel = [&](OpBuilder &b, Location l, ValueRange pixel) {
+      Window w = geometry;
+      w.pixel = pixel;
+      auto [rows, cols] =
+          w.clippedWindows(b, inSizes, {filterSizes[0], filterSizes[1]});
+      // The filter tap (r, s) of channel `cb * block + lane`.
+      auto loadTap = [&](OpBuilder &tb, Location tl, Value r, Value s,
+                         Value lane) {
+        MLIRContext *ctx = tb.getContext();
+        SmallVector<Value> operands = {r, s, pixel[1]};
+        AffineExpr channel = getAffineDimExpr(2, ctx) * block;
+        if (lane) {
+          operands.push_back(lane);
+          channel = channel + getAffineDimExpr(3, ctx);
+        }
+        return loadAt(
+            tb, tl, filter, operands, operands.size(),
+            {getAffineDimExpr(0, ctx), getAffineDimExpr(1, ctx), channel});
+      };
+      auto multiplyAdd = [](OpBuilder &mb, Location ml, Value acc, Value x,
+                            Value f) -> Value {
+        return arith::AddFOp::create(mb, ml, acc,
+                                     arith::MulFOp::create(mb, ml, x, f));
+      };
+      if (!op.isBlocked()) {
+        Value acc = buildWindowLoops(
+            b, l, rows, cols, f32Constant(b, l, 0.0),
+            [&](OpBuilder &ib, Location il, Value r, Value s, ValueRange accs) {
+              Value x = w.loadInput(ib, il, r, s, Value());
+              Value tap = loadTap(ib, il, r, s, Value());
+              return SmallVector<Value>{multiplyAdd(ib, il, accs[0], x, tap)};
+            })[0];
+        w.storeOutput(b, l, acc, Value());
+        return;
+      }
+      SmallVector<Value> laneOperands = {pixel[1]};
+      llvm::append_range(laneOperands, channelSymbols);
+      if (whole)
+        laneOperands.clear();
+      buildLaneLoop(b, l, allLanes, {},
+                    [&](OpBuilder &cb, Location cl, Value c) {
+                      w.storeOutput(cb, cl, f32Constant(cb, cl, 0.0), c);
+                    });
+      buildWindowLoops(
+          b, l, rows, cols, ValueRange{},
+          [&](OpBuilder &ib, Location il, Value r, Value s, ValueRange) {
+            buildLaneLoop(ib, il, lanes, laneOperands,
+                          [&](OpBuilder &cb, Location cl, Value c) {
+                            Value x = w.loadInput(cb, cl, r, s, c);
+                            Value tap = loadTap(cb, cl, r, s, c);
+                            Value acc = w.loadOutput(cb, cl, c);
+                            w.storeOutput(cb, cl,
+                                          multiplyAdd(cb, cl, acc, x, tap), c);
+                          });
+            return SmallVector<Value>{};
+          });
+    };
+
+    // Register tiles over the interior columns where every size is static
+    // and the channel block is whole vectors of whole channels.
+    std::optional<SmallVector<int64_t>> staticSizes;
+    if (op.isBlocked() && whole && block % kLoweringVectorFloats == 0) {
+      SmallVector<int64_t> sizes;
+      for (OpFoldResult size :
+           {inSizes[3], outSizes[3], filterSizes[0], filterSizes[1]})
+        if (std::optional<int64_t> value = getConstantIntValue(size))
+          sizes.push_back(*value);
+      if (sizes.size() == 4)
+        staticSizes = sizes;
+    }
+    if (!staticSizes) {
+      buildNest(rewriter, loc, ArrayRef(outSizes).take_front(4), perPixel);
+      rewriter.eraseOp(op);
+      return success();
+    }
+    int64_t inWidth = (*staticSizes)[0], outWidth = (*staticSizes)[1],
+            filterWidth = (*staticSizes)[3];
+    auto [first, last] =
+        interiorColumns(inWidth, outWidth, filterWidth, op.getStrides()[1],
+                        op.getPadding()[1], op.getDilations()[1]);
     buildNest(
-        rewriter, loc, ArrayRef(outSizes).take_front(4),
-        [&](OpBuilder &b, Location l, ValueRange pixel) {
-          Window w = geometry;
-          w.pixel = pixel;
-          auto [rows, cols] =
-              w.clippedWindows(b, inSizes, {filterSizes[0], filterSizes[1]});
-          // The filter tap (r, s) of channel `cb * block + lane`.
-          auto loadTap = [&](OpBuilder &tb, Location tl, Value r, Value s,
-                             Value lane) {
-            MLIRContext *ctx = tb.getContext();
-            SmallVector<Value> operands = {r, s, pixel[1]};
-            AffineExpr channel = getAffineDimExpr(2, ctx) * block;
-            if (lane) {
-              operands.push_back(lane);
-              channel = channel + getAffineDimExpr(3, ctx);
-            }
-            return loadAt(
-                tb, tl, filter, operands, operands.size(),
-                {getAffineDimExpr(0, ctx), getAffineDimExpr(1, ctx), channel});
-          };
-          auto multiplyAdd = [](OpBuilder &mb, Location ml, Value acc, Value x,
-                                Value f) -> Value {
-            return arith::AddFOp::create(mb, ml, acc,
-                                         arith::MulFOp::create(mb, ml, x, f));
-          };
-          if (!op.isBlocked()) {
-            Value acc =
-                buildWindowLoops(b, l, rows, cols, f32Constant(b, l, 0.0),
-                                 [&](OpBuilder &ib, Location il, Value r,
-                                     Value s, ValueRange accs) {
-                                   Value x = w.loadInput(ib, il, r, s, Value());
-                                   Value tap = loadTap(ib, il, r, s, Value());
-                                   return SmallVector<Value>{
-                                       multiplyAdd(ib, il, accs[0], x, tap)};
-                                 })[0];
-            w.storeOutput(b, l, acc, Value());
-            return;
+        rewriter, loc, ArrayRef(outSizes).take_front(3),
+        [&](OpBuilder &b, Location l, ValueRange row) {
+          // The columns whose windows the image clips, pixel by pixel.
+          for (auto [from, to] :
+               {std::pair(int64_t(0), first), std::pair(last, outWidth)}) {
+            if (from == to)
+              continue;
+            affine::buildAffineLoopNest(
+                b, l, {from}, {to}, {1},
+                [&](OpBuilder &pb, Location pl, ValueRange column) {
+                  SmallVector<Value> pixel(row);
+                  pixel.push_back(column[0]);
+                  perPixel(pb, pl, pixel);
+                });
           }
-          SmallVector<Value> laneOperands = {pixel[1]};
-          llvm::append_range(laneOperands, channelSymbols);
-          if (whole)
-            laneOperands.clear();
-          buildLaneLoop(b, l, allLanes, {},
-                        [&](OpBuilder &cb, Location cl, Value c) {
-                          w.storeOutput(cb, cl, f32Constant(cb, cl, 0.0), c);
-                        });
-          buildWindowLoops(
-              b, l, rows, cols, ValueRange{},
-              [&](OpBuilder &ib, Location il, Value r, Value s, ValueRange) {
-                buildLaneLoop(ib, il, lanes, laneOperands,
-                              [&](OpBuilder &cb, Location cl, Value c) {
-                                Value x = w.loadInput(cb, cl, r, s, c);
-                                Value tap = loadTap(cb, cl, r, s, c);
-                                Value acc = w.loadOutput(cb, cl, c);
-                                w.storeOutput(cb, cl,
-                                              multiplyAdd(cb, cl, acc, x, tap),
-                                              c);
-                              });
-                return SmallVector<Value>{};
-              });
+          Window w = geometry;
+          w.pixel = row;
+          WindowDim rows = clippedWindow(b, row[2], inSizes[2], filterSizes[0],
+                                         op.getStrides()[0], op.getPadding()[0],
+                                         op.getDilations()[0]);
+          int64_t tiles = (last - first) / kDepthwiseTileColumns;
+          int64_t remainder = (last - first) % kDepthwiseTileColumns;
+          if (tiles > 0)
+            affine::buildAffineLoopNest(
+                b, l, {0}, {tiles}, {1},
+                [&](OpBuilder &tb, Location tl, ValueRange tile) {
+                  Value column = affine::AffineApplyOp::create(
+                      tb, tl,
+                      AffineMap::get(1, 0,
+                                     tb.getAffineDimExpr(0) *
+                                             kDepthwiseTileColumns +
+                                         first,
+                                     tb.getContext()),
+                      tile[0]);
+                  buildDepthwiseTile(tb, tl, w, filter, rows, filterWidth,
+                                     block, column, kDepthwiseTileColumns);
+                });
+          if (remainder > 0)
+            buildDepthwiseTile(b, l, w, filter, rows, filterWidth, block,
+                               arith::ConstantIndexOp::create(
+                                   b, l, first + tiles * kDepthwiseTileColumns),
+                               remainder);
         });
     rewriter.eraseOp(op);
     return success();

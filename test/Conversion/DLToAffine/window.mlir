@@ -90,3 +90,33 @@ func.func @depthwise_blocked_padded(%x: memref<1x5x9x9x16xf32>, %f: memref<3x3x6
                        dilations = array<i64: 2, 2>}
   return
 }
+
+// Static sizes and whole vectors of channels: the columns whose windows the
+// image clips (0 and 12) pixel by pixel, the interior ones (1 to 11) in
+// register tiles of 8 pixels and then one of 3, per 16-channel vector: the
+// clipped rows and the taps accumulate in iter_args and are stored once.
+// CHECK-LABEL: func.func @depthwise_tiles
+// CHECK: affine.for %[[OH:.*]] = 0 to 9 {
+// CHECK: affine.for %{{.*}} = 0 to 1 {
+// CHECK: affine.for %{{.*}} = 12 to 13 {
+// CHECK: affine.for %[[T:.*]] = 0 to 1 {
+// CHECK-NEXT: %[[COL:.*]] = affine.apply #{{.*}}(%[[T]])
+// CHECK: affine.for %[[V:.*]] = 0 to 2 {
+// CHECK-NEXT: %[[SUMS:.*]]:8 = affine.for %[[R:.*]] = max #{{.*}}(%[[OH]]) to min #{{.*}}(%[[OH]]) iter_args(
+// CHECK-NEXT: %{{.*}}:8 = affine.for %[[S:.*]] = 0 to 3 iter_args(
+// CHECK-NEXT: %[[TAP:.*]] = affine.vector_load %{{.*}}[%[[R]], %[[S]], %{{.*}} * 32 + %[[V]] * 16] : memref<3x3x64xf32>, vector<16xf32>
+// CHECK-NEXT: %[[X:.*]] = affine.vector_load %{{.*}}[%{{.*}}, %{{.*}}, %[[OH]] + %[[R]] - 1, %[[COL]] + %[[S]] - 1, %[[V]] * 16]
+// CHECK-NEXT: vector.fma %[[X]], %[[TAP]], %{{.*}} : vector<16xf32>
+// CHECK-COUNT-7: vector.fma
+// CHECK: affine.vector_store %[[SUMS]]#0, %{{.*}}[%{{.*}}, %{{.*}}, %[[OH]], %[[COL]], %[[V]] * 16]
+// CHECK-COUNT-7: affine.vector_store
+// CHECK: %[[REST:.*]] = arith.constant 9 : index
+// CHECK: affine.for %{{.*}} = 0 to 2 {
+// CHECK-NEXT: %{{.*}}:3 = affine.for
+func.func @depthwise_tiles(%x: memref<1x2x9x13x32xf32>, %f: memref<3x3x64xf32>,
+                           %y: memref<1x2x9x13x32xf32>) {
+  dl.depthwise_conv2d ins(%x, %f : memref<1x2x9x13x32xf32>, memref<3x3x64xf32>)
+                      outs(%y : memref<1x2x9x13x32xf32>)
+                      {padding = array<i64: 1, 1, 1, 1>}
+  return
+}
