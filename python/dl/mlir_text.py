@@ -76,6 +76,21 @@ class FunctionWriter:
         return f' loc("{escaped}")'
 
 
+    def slice(self, value, shape, dim, offset, size):
+        """`size` elements of `value` (of `shape`) from `offset` along
+        dimension `dim`: a tensor.extract_slice, a view."""
+        sizes = list(shape)
+        sizes[dim] = size
+        offsets = [0] * len(shape)
+        offsets[dim] = offset
+        result = self._fresh(sizes)
+        self.lines.append(
+            f"{result} = tensor.extract_slice {value}"
+            f"[{', '.join(map(str, offsets))}] [{', '.join(map(str, sizes))}] "
+            f"[{', '.join('1' for _ in shape)}] : {self.types[value]} to "
+            f"{self.types[result]}")
+        return result
+
     def collapse(self, value, shape):
         """`value` of `shape` (N x ...) viewed as N x (the product of the
         rest): a tensor.collapse_shape, no copy."""

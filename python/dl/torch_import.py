@@ -111,8 +111,12 @@ class _Importer:
 
     @staticmethod
     def _tensor_args(node):
-        """The arguments of `node` that are tensors (not sizes)."""
-        return [arg for arg in node.args if isinstance(arg, torch.fx.Node) and
+        """The arguments of `node` that are tensors (not sizes), those in a
+        list argument (torch.cat's) included."""
+        args = []
+        for arg in node.args:
+            args.extend(arg if isinstance(arg, (list, tuple)) else [arg])
+        return [arg for arg in args if isinstance(arg, torch.fx.Node) and
                 hasattr(arg.meta.get("tensor_meta"), "shape")]
 
     def _check(self, node):
@@ -127,10 +131,11 @@ class _Importer:
     def _check_conv(self, node):
         conv = self._module(node)
         depthwise = (conv.groups == conv.in_channels == conv.out_channels)
-        if conv.groups != 1 and not depthwise:
+        if not depthwise and conv.groups > _MOST_GROUPS:
             raise Unsupported(f"grouped convolution (groups={conv.groups}, "
                               f"{conv.in_channels // conv.groups} channels "
-                              f"per group) is not in dl yet")
+                              f"per group): dl runs one convolution per "
+                              f"group, up to {_MOST_GROUPS}")
         if conv.padding_mode != "zeros":
             raise Unsupported(f"padding_mode={conv.padding_mode!r}")
         if len(_Value(node.args[0]).shape) != 4:
@@ -212,6 +217,15 @@ class _Importer:
         if len(shape) < 2 or out != (shape[0], int(np.prod(shape[1:]))):
             raise Unsupported("a reshape other than flattening all but the "
                               "batch dimension")
+
+    def _check_cat(self, node):
+        tensors = node.args[0] if node.args else node.kwargs.get("tensors")
+        if not isinstance(tensors, (list, tuple)) or not all(
+                isinstance(t, torch.fx.Node) for t in tensors):
+            raise Unsupported("concatenation of other than a list of tensors")
+        rank = len(_Value(node).shape)
+        if _cat_axis(node, rank) is None:
+            raise Unsupported("concatenation along a dimension out of range")
 
     def _check_linear(self, node):
         if len(_Value(node.args[0]).shape) != 2:
@@ -322,14 +336,35 @@ class _Importer:
                  f"padding = array<i64: {', '.join(map(str, padding))}>")
         if dilation != (1, 1):
             attrs += f", dilations = array<i64: {dilation[0]}, {dilation[1]}>"
-        if conv.groups == 1:
-            op, filt = "conv2d", self._weight(weight)
-        else:
+        groups = conv.groups
+        if groups == conv.in_channels == conv.out_channels and groups > 1:
             # Depthwise: PyTorch's C x 1 x R x S as dl's R x S x C.
-            op = "depthwise_conv2d"
-            filt = self._weight(weight[:, 0].transpose(1, 2, 0))
-        value = self.writer.op(op, [self._in(node), filt],
-                               self.writer.empty(out_shape), attrs)
+            value = self.writer.op(
+                "depthwise_conv2d",
+                [self._in(node), self._weight(weight[:, 0].transpose(1, 2, 0))],
+                self.writer.empty(out_shape), attrs)
+        elif groups == 1:
+            value = self.writer.op("conv2d",
+                                   [self._in(node), self._weight(weight)],
+                                   self.writer.empty(out_shape), attrs)
+        else:
+            # One convolution per group, on its slice of the input channels
+            # (a view), their outputs concatenated.
+            in_shape = _Value(node.args[0]).shape
+            per_group = in_shape[1] // groups
+            outs_per_group = out_shape[1] // groups
+            group_out = (out_shape[0], outs_per_group, *out_shape[2:])
+            results = []
+            for group in range(groups):
+                part = self.writer.slice(self._in(node), in_shape, 1,
+                                         group * per_group, per_group)
+                rows = weight[group * outs_per_group:
+                              (group + 1) * outs_per_group]
+                results.append(self.writer.op(
+                    "conv2d", [part, self._weight(rows)],
+                    self.writer.empty(group_out), attrs))
+            value = self.writer.op("concat", results,
+                                   self.writer.empty(out_shape))
         if bias is not None:
             value = self.writer.op("bias_add", [value, self._weight(bias)],
                                    value)
@@ -394,6 +429,14 @@ class _Importer:
         return self.writer.op("avg_pool2d", [self._in(node)],
                               self.writer.empty(out), attrs)
 
+    def _emit_cat(self, node):
+        tensors = node.args[0] if node.args else node.kwargs["tensors"]
+        out_shape = _Value(node).shape
+        axis = _cat_axis(node, len(out_shape))
+        return self.writer.op("concat", [self.values[t] for t in tensors],
+                              self.writer.empty(out_shape),
+                              f"axis = {axis}" if axis != 1 else "")
+
     def _emit_flatten(self, node):
         return self.writer.collapse(self._in(node), _Value(node.args[0]).shape)
 
@@ -442,6 +485,19 @@ def _describe(node):
     return f"method {node.target}"
 
 
+# Grouped convolutions run as one convolution per group, up to this many
+# groups; more (ResNeXt's 32) would be as many small convolutions.
+_MOST_GROUPS = 8
+
+
+def _cat_axis(node, rank):
+    """The dimension torch.cat concatenates along, in [0, rank), or None."""
+    dim = node.args[1] if len(node.args) > 1 else node.kwargs.get("dim", 0)
+    if not isinstance(dim, int) or not -rank <= dim < rank:
+        return None
+    return dim % rank
+
+
 _MODULE_KINDS = {
     "conv": nn.Conv2d,
     "batch_norm": nn.BatchNorm2d,
@@ -463,6 +519,8 @@ _FUNCTION_KINDS = {
     operator.iadd: "add",
     torch.add: "add",
     torch.flatten: "flatten",
+    torch.cat: "cat",
+    torch.concat: "cat",
     F.adaptive_avg_pool2d: "adaptive_avg_pool",
 }
 _METHOD_KINDS = {

@@ -65,6 +65,22 @@ check("relu", dl.compile(unary("relu", x.shape)).f(x), np.maximum(x, 0))
 x = rand(4, 9) * 8
 check("relu6", dl.compile(unary("relu6", x.shape)).f(x), np.clip(x, 0, 6))
 
+# CHECK: concat: ok
+# CHECK: concat axis 3: ok
+for axis in (1, 3):
+    parts = [rand(2, 3, 4, 5), rand(2, 3, 4, 5) if axis == 3 else rand(2, 6, 4, 5)]
+    out = list(parts[0].shape)
+    out[axis] = parts[0].shape[axis] + parts[1].shape[axis]
+    m = dl.compile(f"""
+    func.func @f(%a: {tensor(parts[0].shape)}, %b: {tensor(parts[1].shape)}) -> {tensor(out)} {{
+      %e = tensor.empty() : {tensor(out)}
+      %r = dl.concat ins(%a, %b : {tensor(parts[0].shape)}, {tensor(parts[1].shape)})
+             outs(%e : {tensor(out)}) {{axis = {axis}}} -> {tensor(out)}
+      return %r : {tensor(out)}
+    }}""")
+    check("concat" + ("" if axis == 1 else f" axis {axis}"), m.f(*parts),
+          np.concatenate(parts, axis=axis), tol=0)
+
 # CHECK: max_pool2d: ok
 x = rand(2, 5, 9, 11)
 m = dl.compile(unary("max_pool2d", x.shape,

@@ -2,8 +2,9 @@
 # (relative tolerance 1e-4 of the largest output magnitude): convolution with
 # batch normalization folded, ReLU/ReLU6, pooling (ceil mode, padding,
 # count_include_pad), global pooling, flatten, linear, residual add; nodes
-# dl lacks (grouped convolution, sigmoid, concatenation) run in PyTorch,
-# and the report says so; depthwise convolutions are dl's.
+# dl lacks (sigmoid, convolutions of many groups) run in PyTorch, and the
+# report says so; depthwise and grouped convolutions and concatenations are
+# dl's.
 # RUN: %python %s | FileCheck %s
 
 import tempfile
@@ -141,12 +142,49 @@ class Mixed(nn.Module):
 # CHECK: mixed: ok
 # CHECK: depthwise{{ +}}dl
 # CHECK: sigmoid{{ +}}torch: function sigmoid is not in dl
-# CHECK: cat{{ +}}torch: function cat is not in dl
-# CHECK: grouped{{ +}}torch: grouped convolution (groups=4, 4 channels per group) is not in dl yet
+# CHECK: cat{{ +}}dl
+# CHECK: grouped{{ +}}dl
 # CHECK: pointwise{{ +}}dl
 # CHECK: relu{{ +}}dl
 mixed = check("mixed", randomize_batch_norms(Mixed()), torch.randn(2, 4, 9, 9))
 print(mixed.report())
+
+
+class Dense(nn.Module):
+    """DenseNet- and ResNeXt-style layers: concatenations of a block's input
+    and outputs (along the channels, and once along the width), grouped
+    convolutions with batch normalization folded, a stride and a bias, and
+    one with more groups than dl splits."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(16, 8, 3, padding=1)
+        self.conv2 = nn.Conv2d(24, 8, 3, padding=1)
+        self.grouped = nn.Conv2d(32, 32, 3, stride=2, padding=1, groups=4,
+                                 bias=False)
+        self.bn = nn.BatchNorm2d(32)
+        self.pair = nn.Conv2d(32, 16, 1, groups=2)
+        self.many = nn.Conv2d(16, 32, 3, padding=1, groups=16)
+
+    def forward(self, x):
+        a = self.conv1(x).relu()
+        b = self.conv2(torch.cat([x, a], 1)).relu()
+        c = torch.cat((x, a, b), dim=1)
+        d = self.pair(self.bn(self.grouped(c)).relu())
+        return torch.cat([self.many(d), torch.cat([d, d], 1)], dim=-1)
+
+
+# CHECK: dense: ok
+# CHECK: cat{{ +}}dl
+# CHECK: cat_1{{ +}}dl
+# CHECK: grouped{{ +}}dl
+# CHECK: bn{{ +}}dl (folded into its convolution)
+# CHECK: pair{{ +}}dl
+# CHECK: many{{ +}}torch: grouped convolution (groups=16, 1 channels per group): dl runs one convolution per group, up to 8
+# CHECK: cat_2{{ +}}dl
+# CHECK: cat_3{{ +}}dl
+dense = check("dense", randomize_batch_norms(Dense()), torch.randn(2, 16, 9, 11))
+print(dense.report())
 
 class InvertedResidual(nn.Module):
     """MobileNetV2's block: 1x1 expansion, 3x3 depthwise (BN folded into

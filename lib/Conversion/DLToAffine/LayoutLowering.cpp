@@ -1,8 +1,9 @@
-//===- LayoutLowering.cpp - dl.pack and dl.unpack to affine nests ---------===//
+//===- LayoutLowering.cpp - data movement ops to affine nests -------------===//
 //
 // The lowering of dl.pack and dl.unpack: copies between a plain tensor and
 // its blocked layout, in boxes of whole and partial channel blocks, the
-// padding of a partial block zeroed.
+// padding of a partial block zeroed; and of dl.concat: each input copied
+// into its box of the output.
 //
 //===----------------------------------------------------------------------===//
 
@@ -154,8 +155,44 @@ struct UnpackLowering : OpRewritePattern<UnpackOp> {
   }
 };
 
+/// Each input copied into its box of the output: at the sum of the sizes
+/// before it along the axis.
+struct ConcatLowering : OpRewritePattern<ConcatOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConcatOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    int64_t axis = op.getAxis();
+    Value output = op.getOutput();
+    int64_t rank = cast<ShapedType>(output.getType()).getRank();
+    OpFoldResult offset = rewriter.getIndexAttr(0);
+    for (auto [position, input] : llvm::enumerate(op.getInputs())) {
+      SmallVector<OpFoldResult> sizes = getSizes(rewriter, loc, input);
+      SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+      offsets[axis] = offset;
+      buildBoxNest(rewriter, loc, offsets, sizes,
+                   [&](OpBuilder &b, Location l, ValueRange operands,
+                       unsigned numDims, ArrayRef<AffineExpr> index) {
+                     // The input's element is the box's ivs.
+                     Value element = loadAt(b, l, input, operands, numDims,
+                                            identityIndex(b, numDims));
+                     storeAt(b, l, element, output, operands, numDims, index);
+                   });
+      if (position + 1 == op.getInputs().size())
+        break;
+      AffineExpr s0, s1;
+      bindSymbols(rewriter.getContext(), s0, s1);
+      offset = affine::makeComposedFoldedAffineApply(rewriter, loc, s0 + s1,
+                                                     {offset, sizes[axis]});
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void dl::populateLayoutLoweringPatterns(RewritePatternSet &patterns) {
-  patterns.add<PackLowering, UnpackLowering>(patterns.getContext());
+  patterns.add<PackLowering, UnpackLowering, ConcatLowering>(
+      patterns.getContext());
 }

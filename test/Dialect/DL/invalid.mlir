@@ -2260,3 +2260,55 @@ func.func @depthwise_dilation(%x: memref<1x8x9x9xf32>, %f: memref<3x3x8xf32>, %y
                       {dilations = array<i64: 0, 1>}
   return
 }
+
+//===----------------------------------------------------------------------===//
+// dl.concat
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @concat_no_inputs(%c: memref<1x8x4x4xf32>) {
+  // expected-error @+1 {{'dl.concat' op expects at least one input}}
+  "dl.concat"(%c) : (memref<1x8x4x4xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @concat_rank(%a: memref<1x3x4x4xf32>, %b: memref<3x16xf32>, %c: memref<1x8x4x4xf32>) {
+  // expected-error @+1 {{'dl.concat' op input rank (2) does not match output rank (4)}}
+  dl.concat ins(%a, %b : memref<1x3x4x4xf32>, memref<3x16xf32>) outs(%c : memref<1x8x4x4xf32>)
+  return
+}
+
+// -----
+
+func.func @concat_axis(%a: memref<1x3x4x4xf32>, %c: memref<1x3x4x4xf32>) {
+  // expected-error @+1 {{'dl.concat' op expects an axis in [0, 4), got 4}}
+  dl.concat ins(%a : memref<1x3x4x4xf32>) outs(%c : memref<1x3x4x4xf32>) {axis = 4}
+  return
+}
+
+// -----
+
+func.func @concat_sum(%a: memref<1x3x4x4xf32>, %b: memref<1x4x4x4xf32>, %c: memref<1x8x4x4xf32>) {
+  // expected-error @+1 {{'dl.concat' op the inputs' sizes along the axis (7) does not match the output's size along it (8)}}
+  dl.concat ins(%a, %b : memref<1x3x4x4xf32>, memref<1x4x4x4xf32>) outs(%c : memref<1x8x4x4xf32>)
+  return
+}
+
+// -----
+
+func.func @concat_other_size(%a: memref<1x3x4x4xf32>, %b: memref<1x5x4x5xf32>, %c: memref<1x8x4x4xf32>) {
+  // expected-error @+1 {{'dl.concat' op size 3 of input #1 (5) does not match size 3 of the output (4)}}
+  dl.concat ins(%a, %b : memref<1x3x4x4xf32>, memref<1x5x4x5xf32>) outs(%c : memref<1x8x4x4xf32>)
+  return
+}
+
+// -----
+
+func.func @concat_in_place(%a: memref<1x3x4x4xf32>, %c: memref<1x3x4x4xf32>) {
+  // expected-error @+1 {{'dl.concat' op output must not be the same buffer as an input}}
+  dl.concat ins(%c : memref<1x3x4x4xf32>) outs(%c : memref<1x3x4x4xf32>)
+  return
+}

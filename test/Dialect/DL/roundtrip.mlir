@@ -557,3 +557,21 @@ func.func @depthwise(%x: memref<1x8x9x9xf32>, %f: memref<3x3x8xf32>,
                        dilations = array<i64: 2, 2>}
   return
 }
+
+//===----------------------------------------------------------------------===//
+// dl.concat
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @concat
+// CHECK: dl.concat ins(%{{.*}}, %{{.*}} : memref<1x3x4x4xf32>, memref<1x5x4x4xf32>) outs(%{{.*}} : memref<1x8x4x4xf32>){{$}}
+// CHECK: dl.concat ins(%{{.*}}, %{{.*}}, %{{.*}} : memref<2x3xf32>, memref<2x1xf32>, memref<2x?xf32>) outs(%{{.*}} : memref<2x?xf32>){{$}}
+// CHECK: dl.concat ins(%{{.*}} : tensor<2x3xf32>) outs(%{{.*}} : tensor<2x3xf32>) {axis = 0 : i64} -> tensor<2x3xf32>
+func.func @concat(%a: memref<1x3x4x4xf32>, %b: memref<1x5x4x4xf32>, %c: memref<1x8x4x4xf32>,
+                  %d: memref<2x3xf32>, %e: memref<2x1xf32>, %f: memref<2x?xf32>,
+                  %g: memref<2x?xf32>, %t: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  dl.concat ins(%a, %b : memref<1x3x4x4xf32>, memref<1x5x4x4xf32>) outs(%c : memref<1x8x4x4xf32>)
+  dl.concat ins(%d, %e, %f : memref<2x3xf32>, memref<2x1xf32>, memref<2x?xf32>) outs(%g : memref<2x?xf32>) {axis = 1}
+  %empty = tensor.empty() : tensor<2x3xf32>
+  %r = dl.concat ins(%t : tensor<2x3xf32>) outs(%empty : tensor<2x3xf32>) {axis = 0} -> tensor<2x3xf32>
+  return %r : tensor<2x3xf32>
+}

@@ -632,6 +632,26 @@ LogicalResult DepthwiseConv2DOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// ConcatOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConcatOp::verify() {
+  if (getInputs().empty())
+    return emitOpError() << "expects at least one input";
+  ShapedType outputType = getOutput().getType();
+  for (Value input : getInputs())
+    if (failed(verifySameRank(*this, cast<ShapedType>(input.getType()), "input",
+                              outputType, "output")))
+      return failure();
+  if (getAxis() < 0 || getAxis() >= outputType.getRank())
+    return emitOpError() << "expects an axis in [0, " << outputType.getRank()
+                         << "), got " << getAxis();
+  if (failed(verifyNoAliasing(*this, getOutput(), getInputs())))
+    return failure();
+  return verifyStaticSizeRelations(*this);
+}
+
+//===----------------------------------------------------------------------===//
 // Pooling
 //===----------------------------------------------------------------------===//
 

@@ -185,6 +185,28 @@ void addConv2D(SizeRelations &relations, Conv2DOp op) {
 /// Depthwise convolution: batch and channels kept (the filter's channels,
 /// which a blocked activation's blocks may pad), the output size as a
 /// convolution's.
+/// Every input has the output's sizes but along the axis, where they sum to
+/// the output's.
+void addConcat(SizeRelations &relations, ConcatOp op) {
+  Value output = op.getOutput();
+  int64_t rank = cast<ShapedType>(output.getType()).getRank();
+  int64_t axis = op.getAxis();
+  AffineExpr total = relations.constant(0);
+  for (auto [position, input] : llvm::enumerate(op.getInputs())) {
+    for (int64_t dim = 0; dim < rank; ++dim)
+      if (dim != axis)
+        relations.addEqual(relations.size(input, dim),
+                           "size " + Twine(dim) + " of input #" +
+                               Twine(position),
+                           relations.size(output, dim),
+                           "size " + Twine(dim) + " of the output");
+    total = total + relations.size(input, axis);
+  }
+  relations.addEqual(total, "the inputs' sizes along the axis",
+                     relations.size(output, axis),
+                     "the output's size along it");
+}
+
 void addDepthwiseConv2D(SizeRelations &relations, DepthwiseConv2DOp op) {
   Value in = op.getInput(), filter = op.getFilter(), out = op.getOutput();
   relations.addEqual(relations.size(in, 0), "input batch",
@@ -338,6 +360,7 @@ SizeRelations dl::getSizeRelations(Operation *op) {
       .Case<MaxPool2DOp, AvgPool2DOp>(
           [&](auto op) { addPool2D(relations, op); })
       .Case([&](DepthwiseConv2DOp op) { addDepthwiseConv2D(relations, op); })
+      .Case([&](ConcatOp op) { addConcat(relations, op); })
       .Case<PackOp, UnpackOp>([&](auto op) {
         addLayoutChange(relations, op.getPlain(), op.getBlocked());
       });

@@ -270,10 +270,27 @@ private:
 
   /// The ops that run the same on each channel of either layout: the
   /// element-wise ones, pooling and depthwise convolution (whose results
-  /// have other heights and widths).
+  /// have other heights and widths), and concatenation along the channels
+  /// (of whole blocks: along the channel blocks).
   static bool isElementwise(Operation *op) {
+    if (auto concat = dyn_cast<ConcatOp>(op))
+      return concat.getAxis() == 1;
     return isa<ReluOp, Relu6Op, AddOp, BiasAddOp, BatchNormInferenceOp,
                MaxPool2DOp, AvgPool2DOp, DepthwiseConv2DOp>(op);
+  }
+
+  /// Whether the blocked copies `copy` and `other` of two operands of `op`
+  /// can feed it together: the same type, or for a concatenation the same
+  /// block, images and pixels, and every copy unpadded (checked by the
+  /// caller).
+  static bool compatibleCopies(Operation *op, Type copy, Type other) {
+    if (copy == other)
+      return true;
+    if (!isa<ConcatOp>(op))
+      return false;
+    ArrayRef<int64_t> a = cast<MemRefType>(copy).getShape(),
+                      b = cast<MemRefType>(other).getShape();
+    return a[0] == b[0] && a[2] == b[2] && a[3] == b[3] && a[4] == b[4];
   }
 
   /// Replaces the per-channel `op` by the same op on the blocked copies of
@@ -281,6 +298,13 @@ private:
   /// unpack of its blocked result into its destination; otherwise its
   /// destination's copy is stale. (Pooling on a padded copy pools its zero
   /// padding channels into zeros.)
+  /// Whether the blocked copy `copy` of a plain `NCHW` buffer of `type`
+  /// has padding channels.
+  static bool padded(Type copy, Type type) {
+    ArrayRef<int64_t> blocked = cast<MemRefType>(copy).getShape();
+    return blocked[1] * blocked[4] != cast<MemRefType>(type).getDimSize(1);
+  }
+
   void runOnCopies(Operation *op, BlockedCopies &copies) {
     auto dps = cast<DestinationStyleOpInterface>(op);
     Value dest = dps.getDpsInits()[0];
@@ -300,7 +324,9 @@ private:
         continue;
       }
       Value copy = copies.lookup(value);
-      if (!copy || (copyType && copy.getType() != copyType)) {
+      if (!copy ||
+          (copyType && !compatibleCopies(op, copy.getType(), copyType)) ||
+          (isa<ConcatOp>(op) && padded(copy.getType(), value.getType()))) {
         copies.written(dest);
         return;
       }
@@ -308,19 +334,19 @@ private:
       mapping.map(value, copy);
     }
     // Per-channel vectors have no entries for a padded copy's padding
-    // channels.
-    auto padded = [&] {
-      ArrayRef<int64_t> blocked = cast<MemRefType>(copyType).getShape();
-      return blocked[1] * blocked[4] != destType.getDimSize(1);
-    };
-    if (!copyType || destType.getRank() != 4 || (perChannel && padded())) {
+    // channels, and a concatenation of whole blocks has whole blocks.
+    if (!copyType || destType.getRank() != 4 ||
+        ((perChannel || isa<ConcatOp>(op)) && padded(copyType, destType))) {
       copies.written(dest);
       return;
     }
     OpBuilder b(op->getContext());
     b.setInsertionPointAfter(op);
-    // The copy's layout at the destination's heights and widths.
+    // The copy's layout at the destination's heights and widths (and
+    // channels, of a concatenation).
     SmallVector<int64_t> destCopyShape(cast<MemRefType>(copyType).getShape());
+    if (isa<ConcatOp>(op))
+      destCopyShape[1] = destType.getDimSize(1) / destCopyShape[4];
     destCopyShape[2] = destType.getDimSize(2);
     destCopyShape[3] = destType.getDimSize(3);
     auto destCopyType =

@@ -89,6 +89,7 @@ void mlir::dl::registerBufferizableOpInterfaceExternalModels(
     attachLayerOpInterfaces<MatmulOp, Conv2DOp, BatchNormInferenceOp,
                             BatchNormTrainingOp, ReluOp, Relu6Op, AddOp,
                             BiasAddOp, MaxPool2DOp, AvgPool2DOp,
-                            DepthwiseConv2DOp, PackOp, UnpackOp>(context);
+                            DepthwiseConv2DOp, ConcatOp, PackOp, UnpackOp>(
+        context);
   });
 }

@@ -510,6 +510,35 @@ def DL_DepthwiseConv2DOp : DL_DPSOp<"depthwise_conv2d"> {
   }];
 }
 
+def DL_ConcatOp : DL_DPSOp<"concat"> {
+  let summary = "concatenation along one dimension";
+  let description = [{
+    `output` is the `inputs` one after the other along dimension `axis`
+    (default 1, the channels of `NCHW` activations: PyTorch's
+    `torch.cat(..., dim=1)`): every other dimension of every input equals
+    the output's, and the inputs' sizes along `axis` sum to the output's.
+    Any rank and layout the operands share; along the channel blocks of
+    blocked `NCHW{c}c` operands it concatenates channels when every input
+    is whole blocks. The output must not be an input.
+
+    ```mlir
+    dl.concat ins(%a, %b : memref<1x64x28x28xf32>, memref<1x32x28x28xf32>)
+              outs(%c : memref<1x96x28x28xf32>)
+    ```
+  }];
+  let arguments = (ins
+      Variadic<DL_Shaped>:$inputs,
+      DL_Shaped:$output,
+      DefaultValuedAttr<I64Attr, "1">:$axis);
+  let assemblyFormat = [{
+    `ins` `(` $inputs `:` type($inputs) `)`
+    `outs` `(` $output `:` type($output) `)` attr-dict (`->` type($results)^)?
+  }];
+  let extraClassDeclaration = [{
+    ::mlir::MutableOperandRange getDpsInitsMutable() { return getOutputMutable(); }
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Pooling
 //===----------------------------------------------------------------------===//
