@@ -42,6 +42,10 @@ class FunctionWriter:
             self.constants.add(name)
         return name
 
+    def is_argument(self, value):
+        """Whether `value` is an argument of the function."""
+        return value in self.arguments
+
     def position(self, value):
         """The order in which `value` was defined (arguments first)."""
         if value.startswith("%a"):

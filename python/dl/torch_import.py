@@ -71,9 +71,11 @@ class _Value:
 class _Importer:
     """Classifies the nodes of a traced module and emits the dl segments."""
 
-    def __init__(self, graph_module):
+    def __init__(self, graph_module, untraceable):
         self.gm = graph_module
         self.modules = dict(graph_module.named_modules())
+        # Submodules torch.fx could not trace: why, per module.
+        self.untraceable = untraceable
         # Per node: "dl" or the reason it runs in PyTorch.
         self.placement = {}
         # Nodes whose batch normalization is folded into their convolution.
@@ -120,6 +122,8 @@ class _Importer:
                 hasattr(arg.meta.get("tensor_meta"), "shape")]
 
     def _check(self, node):
+        if node.op == "call_module" and self._module(node) in self.untraceable:
+            raise Unsupported(self.untraceable[self._module(node)])
         kind = self._kind(node)
         if kind is None:
             raise Unsupported(f"{_describe(node)} is not in dl")
@@ -386,11 +390,22 @@ class _Importer:
                               self.writer.empty(_Value(node).shape),
                               f"epsilon = {_float(bn.eps)} : f32")
 
+    def _in_place(self, value, node):
+        """The destination of an element-wise op on `value` computing `node`:
+        `value` itself (bufferization copies it where it is read later), but
+        not an argument of the segment, which is the caller's tensor (a
+        result written into it would be that argument, not a result)."""
+        if self.writer.is_argument(value):
+            return self.writer.empty(_Value(node).shape)
+        return value
+
     def _emit_relu(self, node):
-        return self.writer.op("relu", [self._in(node)], self._in(node))
+        value = self._in(node)
+        return self.writer.op("relu", [value], self._in_place(value, node))
 
     def _emit_relu6(self, node):
-        return self.writer.op("relu6", [self._in(node)], self._in(node))
+        value = self._in(node)
+        return self.writer.op("relu6", [value], self._in_place(value, node))
 
     _emit_hardtanh = _emit_relu6
 
@@ -400,7 +415,7 @@ class _Importer:
         # its producer (the other operand is complete by then).
         lhs, rhs = self._in(node, 0), self._in(node, 1)
         last = max(lhs, rhs, key=self.writer.position)
-        return self.writer.op("add", [lhs, rhs], last)
+        return self.writer.op("add", [lhs, rhs], self._in_place(last, node))
 
     def _emit_pool(self, node, op, extra=""):
         window, stride, padding, _ = self._pool_attributes(node)
@@ -586,10 +601,18 @@ class _Plan:
 
     def __init__(self, model, example_inputs):
         start = time.perf_counter()
-        gm = torch.fx.symbolic_trace(model.module)
+        self.module = model.module
+        try:
+            gm, untraceable = _trace(model.module)
+        except Exception as error:  # torch.fx raises errors of many types.
+            self.gm, self.compiled, self.has_torch_nodes = None, None, True
+            self.report = (f"{'(the whole model)':32} torch: torch.fx cannot "
+                           f"trace it ({_describe_error(error)})")
+            model._log("torch.fx cannot trace the model: it runs in PyTorch")
+            return
         with torch.no_grad():
             ShapeProp(gm).propagate(*example_inputs)
-        importer = _Importer(gm)
+        importer = _Importer(gm, untraceable)
         importer.classify()
         self.gm = gm
         self.steps = []
@@ -626,6 +649,9 @@ class _Plan:
             return self._run(inputs)
 
     def _run(self, inputs):
+        if self.gm is None:
+            with torch.no_grad():
+                return self.module(*inputs)
         env = {}
         if len(inputs) != len(self.placeholders):
             raise TypeError(f"the model takes {len(self.placeholders)} "
@@ -720,6 +746,52 @@ def _placement_counts(importer):
     for placement in importer.placement.values():
         counts["dl" if placement == "dl" else "torch"] += 1
     return counts
+
+
+def _trace(module):
+    """The torch.fx graph of `module`, and the submodules it keeps whole
+    because torch.fx cannot trace them (control flow on tensor values,
+    iteration over a traced value), each with why: PyTorch runs them. Raises
+    torch.fx's error when `module` itself is the one it cannot trace."""
+    untraceable = {}
+
+    class Tracer(torch.fx.Tracer):
+        def is_leaf_module(self, m, name):
+            return m in untraceable or super().is_leaf_module(m, name)
+
+    def traces(m):
+        try:
+            Tracer().trace(m)
+            return None
+        except Exception as error:  # torch.fx raises errors of many types.
+            return error
+
+    while True:
+        error = traces(module)
+        if error is None:
+            return (torch.fx.GraphModule(module, Tracer().trace(module)),
+                    untraceable)
+        # The deepest submodule that does not trace alone (its children,
+        # visited first, all do by then).
+        culprit = None
+        for _, child in reversed(list(module.named_modules())):
+            if child is module or child in untraceable:
+                continue
+            why = traces(child)
+            if why is not None:
+                culprit = child
+                untraceable[child] = (f"torch.fx cannot trace it "
+                                      f"({_describe_error(why)})")
+                break
+        if culprit is None:
+            raise error
+
+
+def _describe_error(error):
+    """The type and first sentence of `error` (torch.fx's messages go on
+    with advice)."""
+    lines = str(error).splitlines() or [""]
+    return f"{type(error).__name__}: {lines[0].split('. ')[0].rstrip('.')}"
 
 
 def _report(gm, importer):

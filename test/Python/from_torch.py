@@ -12,6 +12,7 @@ import tempfile
 import numpy as np
 import torch
 import torch.nn as nn
+import torch.nn.functional as F
 
 import dl
 
@@ -185,6 +186,47 @@ class Dense(nn.Module):
 # CHECK: cat_3{{ +}}dl
 dense = check("dense", randomize_batch_norms(Dense()), torch.randn(2, 16, 9, 11))
 print(dense.report())
+
+class Chunked(nn.Module):
+    """ShuffleNetV2-style: a submodule torch.fx cannot trace (it iterates
+    over a traced value) runs whole in PyTorch, the rest in dl."""
+
+    def forward(self, x):
+        a, b = x.chunk(2, dim=1)
+        return torch.cat([b, a], dim=1)
+
+
+class Around(nn.Module):
+    """A segment that starts with element-wise ops on a value PyTorch
+    computed and that PyTorch reads again: dl must not write into it."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(8, 8, 3, padding=1)
+        self.chunked = Chunked()
+
+    def forward(self, x):
+        y = torch.sigmoid(self.conv(x)) - 0.5
+        z = F.relu(y) + y
+        return self.chunked(F.relu6(z * 4)) + z
+
+
+# CHECK: around: ok
+# CHECK: chunked{{ +}}torch: torch.fx cannot trace it ({{.+}})
+around = check("around", Around(), torch.randn(2, 8, 6, 6))
+print(around.report())
+
+
+class Untraceable(nn.Module):
+    def forward(self, x):
+        return x * 2 if x.sum() > 0 else x
+
+
+# CHECK: untraceable: ok
+# CHECK: (the whole model){{ +}}torch: torch.fx cannot trace it (TraceError: symbolically traced variables cannot be used as inputs to control flow)
+untraceable = check("untraceable", Untraceable(), torch.randn(3, 4))
+print(untraceable.report())
+
 
 class InvertedResidual(nn.Module):
     """MobileNetV2's block: 1x1 expansion, 3x3 depthwise (BN folded into
