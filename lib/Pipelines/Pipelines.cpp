@@ -29,6 +29,7 @@ using namespace mlir;
 /// calls) instead of malloc/free.
 static void buildAffineToLLVM(OpPassManager &pm, unsigned numThreads = 1,
                               bool runtimeAllocator = false) {
+  pm.addPass(dl::createApproximateMath());
   pm.addPass(createLowerAffinePass());
   if (numThreads > 1) {
     pm.addPass(createConvertSCFToOpenMPPass(

@@ -31,6 +31,11 @@ import torch.nn as nn
 import torch.nn.functional as F
 from torch.fx.passes.shape_prop import ShapeProp
 
+try:
+    import torchvision.ops as torchvision_ops
+except ImportError:  # torchvision is optional: none of its functions occur.
+    torchvision_ops = None
+
 from . import compile as dl_compile
 from .mlir_text import FunctionWriter
 
@@ -159,6 +164,32 @@ class _Importer:
             raise Unsupported("unexpected arguments")
 
     _check_relu6 = _check_relu
+    _check_sigmoid = _check_relu
+    _check_silu = _check_relu
+    _check_hard_sigmoid = _check_relu
+    _check_hard_swish = _check_relu
+
+    def _check_mul(self, node):
+        args = node.args
+        if (len(args) != 2 or node.kwargs or
+                not all(isinstance(a, torch.fx.Node) for a in args)):
+            raise Unsupported("product with a scalar")
+        out = _Value(node).shape
+        shapes = [_Value(a).shape for a in args]
+        full = [s for s in shapes if s == out]
+        other = shapes[1] if shapes[0] == out else shapes[0]
+        if not full or len(other) != len(out) or any(
+                o not in (1, f) for o, f in zip(other, out)):
+            raise Unsupported("product with broadcasting other than of "
+                              "dimensions of size 1 of one operand")
+
+    def _check_mean(self, node):
+        dims = node.args[1] if len(node.args) > 1 else node.kwargs.get("dim")
+        shape = _Value(node.args[0]).shape
+        if (len(shape) != 4 or not isinstance(dims, (list, tuple)) or
+                sorted(d % 4 for d in dims) != [2, 3] or
+                node.kwargs.keys() - {"dim", "keepdim"} or len(node.args) > 3):
+            raise Unsupported("mean other than over the height and width")
 
     def _check_hardtanh(self, node):
         module = self._module(node)
@@ -237,6 +268,15 @@ class _Importer:
 
     def _check_identity(self, node):
         pass
+
+    def _check_stochastic_depth(self, node):
+        training = (node.args[3] if len(node.args) > 3 else
+                    node.kwargs.get("training", True))
+        if training is not False:
+            raise Unsupported("stochastic depth in training mode")
+
+    def _emit_stochastic_depth(self, node):
+        return self._in(node)  # The identity in evaluation.
 
     def _fold_batch_norms(self):
         """Folds a batch normalization into the convolution it reads when
@@ -399,13 +439,47 @@ class _Importer:
             return self.writer.empty(_Value(node).shape)
         return value
 
-    def _emit_relu(self, node):
+    def _emit_unary(self, node, op):
         value = self._in(node)
-        return self.writer.op("relu", [value], self._in_place(value, node))
+        return self.writer.op(op, [value], self._in_place(value, node))
+
+    def _emit_relu(self, node):
+        return self._emit_unary(node, "relu")
 
     def _emit_relu6(self, node):
-        value = self._in(node)
-        return self.writer.op("relu6", [value], self._in_place(value, node))
+        return self._emit_unary(node, "relu6")
+
+    def _emit_sigmoid(self, node):
+        return self._emit_unary(node, "sigmoid")
+
+    def _emit_silu(self, node):
+        return self._emit_unary(node, "silu")
+
+    def _emit_hard_sigmoid(self, node):
+        return self._emit_unary(node, "hard_sigmoid")
+
+    def _emit_hard_swish(self, node):
+        return self._emit_unary(node, "hard_swish")
+
+    def _emit_mul(self, node):
+        # The full-shape operand first: dl.mul broadcasts its right operand.
+        lhs, rhs = node.args[0], node.args[1]
+        if _Value(lhs).shape != _Value(node).shape:
+            lhs, rhs = rhs, lhs
+        value = self.values[lhs]
+        return self.writer.op("mul", [value, self.values[rhs]],
+                              self._in_place(value, node))
+
+    def _emit_mean(self, node):
+        # The global average pooling, as N x C (x 1 x 1 with keepdim).
+        shape = _Value(node.args[0]).shape
+        pooled = self.writer.op(
+            "avg_pool2d", [self._in(node)],
+            self.writer.empty((shape[0], shape[1], 1, 1)),
+            f"window = array<i64: {shape[2]}, {shape[3]}>")
+        if len(_Value(node).shape) == 4:
+            return pooled
+        return self.writer.collapse(pooled, (shape[0], shape[1], 1, 1))
 
     _emit_hardtanh = _emit_relu6
 
@@ -525,6 +599,10 @@ _MODULE_KINDS = {
     "flatten": nn.Flatten,
     "linear": nn.Linear,
     "identity": (nn.Dropout, nn.Identity),
+    "sigmoid": nn.Sigmoid,
+    "silu": nn.SiLU,
+    "hard_sigmoid": nn.Hardsigmoid,
+    "hard_swish": nn.Hardswish,
 }
 _FUNCTION_KINDS = {
     F.relu: "relu",
@@ -534,12 +612,24 @@ _FUNCTION_KINDS = {
     operator.iadd: "add",
     torch.add: "add",
     torch.flatten: "flatten",
+    torch.sigmoid: "sigmoid",
+    F.sigmoid: "sigmoid",
+    F.silu: "silu",
+    F.hardsigmoid: "hard_sigmoid",
+    F.hardswish: "hard_swish",
+    operator.mul: "mul",
+    torch.mul: "mul",
     torch.cat: "cat",
     torch.concat: "cat",
     F.adaptive_avg_pool2d: "adaptive_avg_pool",
 }
+if torchvision_ops is not None:
+    _FUNCTION_KINDS[torchvision_ops.stochastic_depth] = "stochastic_depth"
 _METHOD_KINDS = {
     "relu": "relu",
+    "sigmoid": "sigmoid",
+    "mul": "mul",
+    "mean": "mean",
     "flatten": "flatten",
     "view": "flatten",
     "reshape": "flatten",

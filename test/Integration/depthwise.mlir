@@ -94,6 +94,28 @@ func.func @tiles(%x: memref<2x16x23x29xf32>, %w1: memref<64x16x1x1xf32>,
   return
 }
 
+// Blocks of 40 channels (MNASNet's): register tiles of two 16-lane vectors
+// and one of the last 8 lanes.
+// LAYOUT-LABEL: func.func @tail_lanes
+// LAYOUT: dl.depthwise_conv2d ins(%{{.*}}, %{{.*}} : memref<1x1x15x15x40xf32>, memref<5x5x40xf32>)
+// CHECK: tail_lanes: max_abs_err={{.*}} ok
+func.func @tail_lanes(%x: memref<1x16x15x15xf32>, %w1: memref<40x16x1x1xf32>,
+                      %f: memref<5x5x40xf32>, %w2: memref<16x40x1x1xf32>,
+                      %y: memref<1x16x8x8xf32>) {
+  %a = memref.alloc() : memref<1x40x15x15xf32>
+  dl.conv2d ins(%x, %w1 : memref<1x16x15x15xf32>, memref<40x16x1x1xf32>)
+            outs(%a : memref<1x40x15x15xf32>)
+  %d = memref.alloc() : memref<1x40x8x8xf32>
+  dl.depthwise_conv2d ins(%a, %f : memref<1x40x15x15xf32>, memref<5x5x40xf32>)
+                      outs(%d : memref<1x40x8x8xf32>)
+                      {strides = array<i64: 2, 2>, padding = array<i64: 2, 2, 2, 2>}
+  dl.conv2d ins(%d, %w2 : memref<1x40x8x8xf32>, memref<16x40x1x1xf32>)
+            outs(%y : memref<1x16x8x8xf32>)
+  memref.dealloc %a : memref<1x40x15x15xf32>
+  memref.dealloc %d : memref<1x40x8x8xf32>
+  return
+}
+
 // CHECK: dynamic: max_abs_err={{.*}} ok
 func.func @dynamic(%x: memref<?x4x?x?xf32> {dl.run_shape = array<i64: 3, 4, 8, 7>},
                    %f: memref<3x3x4xf32>,

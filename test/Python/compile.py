@@ -65,6 +65,32 @@ check("relu", dl.compile(unary("relu", x.shape)).f(x), np.maximum(x, 0))
 x = rand(4, 9) * 8
 check("relu6", dl.compile(unary("relu6", x.shape)).f(x), np.clip(x, 0, 6))
 
+# The activations with exp against numpy (float32 tolerance 1e-5 of the
+# largest magnitude), from -100 to 100 (exp overflows and underflows).
+# CHECK: sigmoid: ok
+# CHECK: silu: ok
+# CHECK: hard_sigmoid: ok
+# CHECK: hard_swish: ok
+x = rand(4, 33) * 8
+x[0, :6] = [-100, -88, -1e-3, 0, 88, 100]
+x64 = x.astype(np.float64)
+sigmoid = 1 / (1 + np.exp(-x64))
+hard_sigmoid = np.clip(x64 / 6 + 0.5, 0, 1)
+for op, want in (("sigmoid", sigmoid), ("silu", x64 * sigmoid),
+                 ("hard_sigmoid", hard_sigmoid),
+                 ("hard_swish", x64 * hard_sigmoid)):
+    check(op, dl.compile(unary(op, x.shape)).f(x), want, tol=1e-5)
+
+# CHECK: mul broadcast: ok
+x, s_ = rand(2, 5, 3, 4), rand(2, 5, 1, 1)
+m = dl.compile(f"""
+func.func @f(%x: {tensor(x.shape)}, %s: {tensor(s_.shape)}) -> {tensor(x.shape)} {{
+  %e = tensor.empty() : {tensor(x.shape)}
+  %r = dl.mul ins(%x, %s : {tensor(x.shape)}, {tensor(s_.shape)}) outs(%e : {tensor(x.shape)}) -> {tensor(x.shape)}
+  return %r : {tensor(x.shape)}
+}}""")
+check("mul broadcast", m.f(x, s_), x * s_, tol=0)
+
 # CHECK: concat: ok
 # CHECK: concat axis 3: ok
 for axis in (1, 3):

@@ -1,10 +1,11 @@
 # dl.from_torch on small models built here, against PyTorch's outputs
 # (relative tolerance 1e-4 of the largest output magnitude): convolution with
-# batch normalization folded, ReLU/ReLU6, pooling (ceil mode, padding,
-# count_include_pad), global pooling, flatten, linear, residual add; nodes
-# dl lacks (sigmoid, convolutions of many groups) run in PyTorch, and the
-# report says so; depthwise and grouped convolutions and concatenations are
-# dl's.
+# batch normalization folded (dense, depthwise, grouped), ReLU/ReLU6,
+# hard-swish, SiLU, sigmoids, squeeze-and-excitation, pooling (ceil mode,
+# padding, count_include_pad), global pooling and means, flatten, linear,
+# residual add, concatenation; nodes dl lacks (tanh, subtraction,
+# convolutions of many groups) and submodules torch.fx cannot trace run in
+# PyTorch, and the report says so.
 # RUN: %python %s | FileCheck %s
 
 import tempfile
@@ -13,6 +14,7 @@ import numpy as np
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+import torchvision
 
 import dl
 
@@ -136,13 +138,13 @@ class Mixed(nn.Module):
 
     def forward(self, x):
         y = self.relu6(self.bn(self.conv(x)))
-        z = torch.sigmoid(self.depthwise(y))
+        z = torch.tanh(self.depthwise(y))
         return self.pointwise(self.grouped(torch.cat([y, z], dim=1))).relu()
 
 
 # CHECK: mixed: ok
 # CHECK: depthwise{{ +}}dl
-# CHECK: sigmoid{{ +}}torch: function sigmoid is not in dl
+# CHECK: tanh{{ +}}torch: function tanh is not in dl
 # CHECK: cat{{ +}}dl
 # CHECK: grouped{{ +}}dl
 # CHECK: pointwise{{ +}}dl
@@ -226,6 +228,40 @@ class Untraceable(nn.Module):
 # CHECK: (the whole model){{ +}}torch: torch.fx cannot trace it (TraceError: symbolically traced variables cannot be used as inputs to control flow)
 untraceable = check("untraceable", Untraceable(), torch.randn(3, 4))
 print(untraceable.report())
+
+
+class Excite(nn.Module):
+    """MobileNetV3 / EfficientNet blocks: hard-swish and SiLU activations,
+    a squeeze-and-excitation (global mean, 1x1 convolutions, a sigmoid or a
+    hard sigmoid, the channel scales multiplied in) and stochastic depth
+    (the identity in evaluation)."""
+
+    def __init__(self):
+        super().__init__()
+        self.expand = nn.Conv2d(8, 32, 1)
+        self.act = nn.Hardswish()
+        self.fc1 = nn.Conv2d(32, 8, 1)
+        self.fc2 = nn.Conv2d(8, 32, 1)
+        self.gate = nn.Hardsigmoid()
+        self.project = nn.Conv2d(32, 8, 1)
+
+    def forward(self, x):
+        y = self.act(self.expand(x))
+        s = self.gate(self.fc2(F.silu(self.fc1(y.mean([2, 3], keepdim=True)))))
+        z = self.project(y * s)
+        t = torch.sigmoid(z.mean((-1, -2)))
+        return torchvision.ops.stochastic_depth(z, 0.2, "row", False) + x, t
+
+
+# CHECK: excite: ok
+# CHECK-NOT: torch:
+excite = dl.from_torch(Excite().eval(), torch.randn(2, 8, 7, 9), verbose=False)
+with torch.no_grad():
+    x = torch.randn(2, 8, 7, 9)
+    got, want = excite(x), Excite.forward(excite.module, x)
+    print("excite:", "ok" if all(torch.allclose(g, w, atol=1e-4)
+                                 for g, w in zip(got, want)) else "MISMATCH")
+print(excite.report())
 
 
 class InvertedResidual(nn.Module):

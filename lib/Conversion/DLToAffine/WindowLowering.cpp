@@ -10,7 +10,8 @@
 // without count_include_pad. A blocked depthwise convolution of static sizes
 // computes the output columns whose windows lie inside the image in register
 // tiles instead: per row, tiles of up to kDepthwiseTileColumns pixels, one
-// vector of channels at a time, accumulated over every tap in registers and
+// vector of channels at a time (a narrower one for a block's last lanes),
+// accumulated over every tap in registers and
 // stored once (the per-pixel nest reads and writes the output block at every
 // tap, which bounds it by the stores).
 //
@@ -305,63 +306,67 @@ void buildDepthwiseTile(OpBuilder &b, Location loc, const Window &w,
                         int64_t filterWidth, int64_t block, Value firstColumn,
                         int64_t width) {
   MLIRContext *ctx = b.getContext();
-  auto vectorType = VectorType::get({kLoweringVectorFloats}, b.getF32Type());
-  Value zero = arith::ConstantOp::create(
-      b, loc, vectorType,
-      DenseElementsAttr::get(vectorType, b.getF32FloatAttr(0.0f)));
-  SmallVector<Value> zeros(width, zero);
   AffineExpr d0 = getAffineDimExpr(0, ctx), d1 = getAffineDimExpr(1, ctx),
              d2 = getAffineDimExpr(2, ctx), d3 = getAffineDimExpr(3, ctx),
-             d4 = getAffineDimExpr(4, ctx), d5 = getAffineDimExpr(5, ctx);
+             d4 = getAffineDimExpr(4, ctx), d5 = getAffineDimExpr(5, ctx),
+             d6 = getAffineDimExpr(6, ctx);
   ValueRange pixel = w.pixel;
-  affine::buildAffineLoopNest(
-      b, loc, {0}, {block / kLoweringVectorFloats}, {1},
-      [&](OpBuilder &vb, Location vl, ValueRange vector) {
-        Value v = vector[0];
-        SmallVector<Value> sums = buildWindowLoops(
-            vb, vl, rows,
-            WindowDim{vb.getConstantAffineMap(0),
-                      vb.getConstantAffineMap(filterWidth),
-                      {},
-                      {}},
-            zeros,
-            [&](OpBuilder &tb, Location tl, Value r, Value s, ValueRange accs) {
-              // filter[r][s][cb * block + v * 16 ...]
-              Value tap = affine::AffineVectorLoadOp::create(
-                  tb, tl, vectorType, filter,
-                  AffineMap::get(
-                      4, 0, {d0, d1, d2 * block + d3 * kLoweringVectorFloats},
-                      ctx),
-                  ValueRange{r, s, pixel[1], v});
-              SmallVector<Value> next;
-              for (int64_t column = 0; column < width; ++column) {
-                // input[n][cb][oh * sh - ph + r * dh]
-                //      [(first + column) * sw - pw + s * dw][v * 16 ...]
-                AffineMap at = AffineMap::get(
-                    7, 0,
-                    {d0, d1,
-                     d2 * w.strides[0] - w.padding[0] + d4 * w.dilations[0],
-                     (d3 + column) * w.strides[1] - w.padding[1] +
-                         d5 * w.dilations[1],
-                     getAffineDimExpr(6, ctx) * kLoweringVectorFloats},
-                    ctx);
-                Value x = affine::AffineVectorLoadOp::create(
-                    tb, tl, vectorType, w.input, at,
-                    ValueRange{pixel[0], pixel[1], pixel[2], firstColumn, r, s,
-                               v});
-                next.push_back(
-                    vector::FMAOp::create(tb, tl, x, tap, accs[column]));
-              }
-              return next;
-            });
-        for (int64_t column = 0; column < width; ++column)
-          affine::AffineVectorStoreOp::create(
-              vb, vl, sums[column], w.output,
-              AffineMap::get(
-                  5, 0, {d0, d1, d2, d3 + column, d4 * kLoweringVectorFloats},
-                  ctx),
-              ValueRange{pixel[0], pixel[1], pixel[2], firstColumn, v});
-      });
+  // The `lanes` channels of the block from lane `first`.
+  auto buildChunk = [&](OpBuilder &vb, Location vl, Value first,
+                        int64_t lanes) {
+    auto vectorType = VectorType::get({lanes}, vb.getF32Type());
+    Value zero = arith::ConstantOp::create(
+        vb, vl, vectorType,
+        DenseElementsAttr::get(vectorType, vb.getF32FloatAttr(0.0f)));
+    SmallVector<Value> sums = buildWindowLoops(
+        vb, vl, rows,
+        WindowDim{vb.getConstantAffineMap(0),
+                  vb.getConstantAffineMap(filterWidth),
+                  {},
+                  {}},
+        SmallVector<Value>(width, zero),
+        [&](OpBuilder &tb, Location tl, Value r, Value s, ValueRange accs) {
+          // filter[r][s][cb * block + first ...]
+          Value tap = affine::AffineVectorLoadOp::create(
+              tb, tl, vectorType, filter,
+              AffineMap::get(4, 0, {d0, d1, d2 * block + d3}, ctx),
+              ValueRange{r, s, pixel[1], first});
+          SmallVector<Value> next;
+          for (int64_t column = 0; column < width; ++column) {
+            // input[n][cb][oh * sh - ph + r * dh]
+            //      [(firstColumn + column) * sw - pw + s * dw][first ...]
+            AffineMap at = AffineMap::get(
+                7, 0,
+                {d0, d1, d2 * w.strides[0] - w.padding[0] + d4 * w.dilations[0],
+                 (d3 + column) * w.strides[1] - w.padding[1] +
+                     d5 * w.dilations[1],
+                 d6},
+                ctx);
+            Value x = affine::AffineVectorLoadOp::create(
+                tb, tl, vectorType, w.input, at,
+                ValueRange{pixel[0], pixel[1], pixel[2], firstColumn, r, s,
+                           first});
+            next.push_back(vector::FMAOp::create(tb, tl, x, tap, accs[column]));
+          }
+          return next;
+        });
+    for (int64_t column = 0; column < width; ++column)
+      affine::AffineVectorStoreOp::create(
+          vb, vl, sums[column], w.output,
+          AffineMap::get(5, 0, {d0, d1, d2, d3 + column, d4}, ctx),
+          ValueRange{pixel[0], pixel[1], pixel[2], firstColumn, first});
+  };
+  // Whole vectors, then the block's last lanes as one narrower vector.
+  int64_t whole = block / kLoweringVectorFloats * kLoweringVectorFloats;
+  if (whole > 0)
+    affine::buildAffineLoopNest(
+        b, loc, {0}, {whole}, {kLoweringVectorFloats},
+        [&](OpBuilder &vb, Location vl, ValueRange lane) {
+          buildChunk(vb, vl, lane[0], kLoweringVectorFloats);
+        });
+  if (block > whole)
+    buildChunk(b, loc, arith::ConstantIndexOp::create(b, loc, whole),
+               block - whole);
 }
 
 /// Depthwise convolution: the window's products with the channel's filter
@@ -459,9 +464,9 @@ struct DepthwiseConvLowering : OpRewritePattern<DepthwiseConv2DOp> {
     };
 
     // Register tiles over the interior columns where every size is static
-    // and the channel block is whole vectors of whole channels.
+    // and the channel blocks are whole.
     std::optional<SmallVector<int64_t>> staticSizes;
-    if (op.isBlocked() && whole && block % kLoweringVectorFloats == 0) {
+    if (op.isBlocked() && whole) {
       SmallVector<int64_t> sizes;
       for (OpFoldResult size :
            {inSizes[3], outSizes[3], filterSizes[0], filterSizes[1]})

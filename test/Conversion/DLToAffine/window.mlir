@@ -101,22 +101,39 @@ func.func @depthwise_blocked_padded(%x: memref<1x5x9x9x16xf32>, %f: memref<3x3x6
 // CHECK: affine.for %{{.*}} = 12 to 13 {
 // CHECK: affine.for %[[T:.*]] = 0 to 1 {
 // CHECK-NEXT: %[[COL:.*]] = affine.apply #{{.*}}(%[[T]])
-// CHECK: affine.for %[[V:.*]] = 0 to 2 {
+// CHECK: affine.for %[[V:.*]] = 0 to 32 step 16 {
+// CHECK-NEXT: arith.constant dense<0.000000e+00> : vector<16xf32>
 // CHECK-NEXT: %[[SUMS:.*]]:8 = affine.for %[[R:.*]] = max #{{.*}}(%[[OH]]) to min #{{.*}}(%[[OH]]) iter_args(
 // CHECK-NEXT: %{{.*}}:8 = affine.for %[[S:.*]] = 0 to 3 iter_args(
-// CHECK-NEXT: %[[TAP:.*]] = affine.vector_load %{{.*}}[%[[R]], %[[S]], %{{.*}} * 32 + %[[V]] * 16] : memref<3x3x64xf32>, vector<16xf32>
-// CHECK-NEXT: %[[X:.*]] = affine.vector_load %{{.*}}[%{{.*}}, %{{.*}}, %[[OH]] + %[[R]] - 1, %[[COL]] + %[[S]] - 1, %[[V]] * 16]
+// CHECK-NEXT: %[[TAP:.*]] = affine.vector_load %{{.*}}[%[[R]], %[[S]], %{{.*}} * 32 + %[[V]]] : memref<3x3x64xf32>, vector<16xf32>
+// CHECK-NEXT: %[[X:.*]] = affine.vector_load %{{.*}}[%{{.*}}, %{{.*}}, %[[OH]] + %[[R]] - 1, %[[COL]] + %[[S]] - 1, %[[V]]]
 // CHECK-NEXT: vector.fma %[[X]], %[[TAP]], %{{.*}} : vector<16xf32>
 // CHECK-COUNT-7: vector.fma
-// CHECK: affine.vector_store %[[SUMS]]#0, %{{.*}}[%{{.*}}, %{{.*}}, %[[OH]], %[[COL]], %[[V]] * 16]
+// CHECK: affine.vector_store %[[SUMS]]#0, %{{.*}}[%{{.*}}, %{{.*}}, %[[OH]], %[[COL]], %[[V]]]
 // CHECK-COUNT-7: affine.vector_store
 // CHECK: %[[REST:.*]] = arith.constant 9 : index
-// CHECK: affine.for %{{.*}} = 0 to 2 {
+// CHECK: affine.for %{{.*}} = 0 to 32 step 16 {
+// CHECK-NEXT: arith.constant dense<0.000000e+00> : vector<16xf32>
 // CHECK-NEXT: %{{.*}}:3 = affine.for
 func.func @depthwise_tiles(%x: memref<1x2x9x13x32xf32>, %f: memref<3x3x64xf32>,
                            %y: memref<1x2x9x13x32xf32>) {
   dl.depthwise_conv2d ins(%x, %f : memref<1x2x9x13x32xf32>, memref<3x3x64xf32>)
                       outs(%y : memref<1x2x9x13x32xf32>)
+                      {padding = array<i64: 1, 1, 1, 1>}
+  return
+}
+
+// A block of 24 channels: a vector of 16 and one of the last 8 lanes.
+// CHECK-LABEL: func.func @depthwise_tail_lanes
+// CHECK: affine.for %[[V:.*]] = 0 to 16 step 16 {
+// CHECK: affine.vector_load %{{.*}} : memref<3x3x48xf32>, vector<16xf32>
+// CHECK: %[[TAIL:.*]] = arith.constant 16 : index
+// CHECK: affine.vector_load %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}} * 24 + %[[TAIL]]] : memref<3x3x48xf32>, vector<8xf32>
+// CHECK: vector.fma %{{.*}} : vector<8xf32>
+func.func @depthwise_tail_lanes(%x: memref<1x2x9x13x24xf32>, %f: memref<3x3x48xf32>,
+                                %y: memref<1x2x9x13x24xf32>) {
+  dl.depthwise_conv2d ins(%x, %f : memref<1x2x9x13x24xf32>, memref<3x3x48xf32>)
+                      outs(%y : memref<1x2x9x13x24xf32>)
                       {padding = array<i64: 1, 1, 1, 1>}
   return
 }

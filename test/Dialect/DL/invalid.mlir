@@ -2312,3 +2312,31 @@ func.func @concat_in_place(%a: memref<1x3x4x4xf32>, %c: memref<1x3x4x4xf32>) {
   dl.concat ins(%c : memref<1x3x4x4xf32>) outs(%c : memref<1x3x4x4xf32>)
   return
 }
+
+//===----------------------------------------------------------------------===//
+// dl.sigmoid, dl.mul
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @sigmoid_shape(%x: memref<2x8xf32>, %y: memref<2x9xf32>) {
+  // expected-error @+1 {{'dl.sigmoid' op}}
+  dl.sigmoid ins(%x : memref<2x8xf32>) outs(%y : memref<2x9xf32>)
+  return
+}
+
+// -----
+
+func.func @mul_broadcast(%a: memref<1x4x3x3xf32>, %s: memref<1x4x1x2xf32>) {
+  // expected-error @+1 {{'dl.mul' op rhs size 2 along dimension 3 is neither 1 nor lhs's size 3}}
+  dl.mul ins(%a, %s : memref<1x4x3x3xf32>, memref<1x4x1x2xf32>) outs(%a : memref<1x4x3x3xf32>)
+  return
+}
+
+// -----
+
+func.func @mul_rank(%a: memref<1x4x3x3xf32>, %s: memref<4xf32>) {
+  // expected-error @+1 {{'dl.mul' op lhs rank (4) does not match rhs rank (1)}}
+  dl.mul ins(%a, %s : memref<1x4x3x3xf32>, memref<4xf32>) outs(%a : memref<1x4x3x3xf32>)
+  return
+}

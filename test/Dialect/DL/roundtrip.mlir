@@ -575,3 +575,25 @@ func.func @concat(%a: memref<1x3x4x4xf32>, %b: memref<1x5x4x4xf32>, %c: memref<1
   %r = dl.concat ins(%t : tensor<2x3xf32>) outs(%empty : tensor<2x3xf32>) {axis = 0} -> tensor<2x3xf32>
   return %r : tensor<2x3xf32>
 }
+
+//===----------------------------------------------------------------------===//
+// dl.sigmoid, dl.silu, dl.hard_sigmoid, dl.hard_swish, dl.mul
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @activations
+// CHECK: dl.sigmoid ins(%{{.*}} : memref<2x8xf32>) outs(%{{.*}} : memref<2x8xf32>)
+// CHECK: dl.silu ins(%{{.*}} : memref<2x8xf32>) outs(%{{.*}} : memref<2x8xf32>)
+// CHECK: dl.hard_sigmoid ins(%{{.*}} : memref<2x8xf32>) outs(%{{.*}} : memref<2x8xf32>)
+// CHECK: dl.hard_swish ins(%{{.*}} : memref<2x8xf32>) outs(%{{.*}} : memref<2x8xf32>)
+// CHECK: dl.mul ins(%{{.*}}, %{{.*}} : memref<1x4x3x3xf32>, memref<1x4x1x1xf32>) outs(%{{.*}} : memref<1x4x3x3xf32>)
+// CHECK: dl.mul ins(%{{.*}}, %{{.*}} : tensor<2x8xf32>, tensor<2x8xf32>) outs(%{{.*}} : tensor<2x8xf32>) -> tensor<2x8xf32>
+func.func @activations(%x: memref<2x8xf32>, %y: memref<2x8xf32>, %a: memref<1x4x3x3xf32>,
+                       %s: memref<1x4x1x1xf32>, %t: tensor<2x8xf32>) -> tensor<2x8xf32> {
+  dl.sigmoid ins(%x : memref<2x8xf32>) outs(%y : memref<2x8xf32>)
+  dl.silu ins(%x : memref<2x8xf32>) outs(%y : memref<2x8xf32>)
+  dl.hard_sigmoid ins(%x : memref<2x8xf32>) outs(%y : memref<2x8xf32>)
+  dl.hard_swish ins(%x : memref<2x8xf32>) outs(%y : memref<2x8xf32>)
+  dl.mul ins(%a, %s : memref<1x4x3x3xf32>, memref<1x4x1x1xf32>) outs(%a : memref<1x4x3x3xf32>)
+  %r = dl.mul ins(%t, %t : tensor<2x8xf32>, tensor<2x8xf32>) outs(%t : tensor<2x8xf32>) -> tensor<2x8xf32>
+  return %r : tensor<2x8xf32>
+}

@@ -580,17 +580,37 @@ LogicalResult BatchNormTrainingOp::verify() {
 // Element-wise ops
 //===----------------------------------------------------------------------===//
 
-LogicalResult ReluOp::verify() {
-  if (failed(verifySameRank(*this, getInput().getType(), "input",
-                            getOutput().getType(), "output")))
+/// The checks of the unary element-wise ops: equal ranks and sizes.
+template <typename OpTy> static LogicalResult verifyUnary(OpTy op) {
+  if (failed(verifySameRank(op, op.getInput().getType(), "input",
+                            op.getOutput().getType(), "output")))
     return failure();
-  return verifyStaticSizeRelations(*this);
+  return verifyStaticSizeRelations(op);
 }
 
-LogicalResult Relu6Op::verify() {
-  if (failed(verifySameRank(*this, getInput().getType(), "input",
+LogicalResult ReluOp::verify() { return verifyUnary(*this); }
+LogicalResult Relu6Op::verify() { return verifyUnary(*this); }
+LogicalResult SigmoidOp::verify() { return verifyUnary(*this); }
+LogicalResult SiluOp::verify() { return verifyUnary(*this); }
+LogicalResult HardSigmoidOp::verify() { return verifyUnary(*this); }
+LogicalResult HardSwishOp::verify() { return verifyUnary(*this); }
+
+LogicalResult MulOp::verify() {
+  if (failed(verifySameRank(*this, getLhs().getType(), "lhs",
+                            getRhs().getType(), "rhs")) ||
+      failed(verifySameRank(*this, getLhs().getType(), "lhs",
                             getOutput().getType(), "output")))
     return failure();
+  ArrayRef<int64_t> lhs = getLhs().getType().getShape(),
+                    rhs = getRhs().getType().getShape();
+  for (auto [dim, sizes] : llvm::enumerate(llvm::zip(lhs, rhs))) {
+    auto [l, r] = sizes;
+    // Dynamic sizes are checked at run time (the size relations).
+    if (!ShapedType::isDynamic(l) && !ShapedType::isDynamic(r) && r != 1 &&
+        r != l)
+      return emitOpError() << "rhs size " << r << " along dimension " << dim
+                           << " is neither 1 nor lhs's size " << l;
+  }
   return verifyStaticSizeRelations(*this);
 }
 

@@ -73,6 +73,12 @@ std::optional<double> dl::getFlops(Operation *op, OperandShapeFn shapeOf) {
       .Case<ReluOp, AddOp, BiasAddOp>(
           [&](auto op) { return elementwise(op.getOutput(), 1.0); })
       .Case([&](Relu6Op op) { return elementwise(op.getOutput(), 2.0); })
+      .Case<MulOp, HardSigmoidOp>(
+          [&](auto op) { return elementwise(op.getOutput(), 2.0); })
+      .Case([&](HardSwishOp op) { return elementwise(op.getOutput(), 4.0); })
+      // exp's polynomial (about 10 operations), an add and a division.
+      .Case<SigmoidOp, SiluOp>(
+          [&](auto op) { return elementwise(op.getOutput(), 12.0); })
       .Case([&](DepthwiseConv2DOp op) -> std::optional<double> {
         // A multiply-add per filter tap of each output element.
         std::optional<SmallVector<int64_t>> filter = shapeOf(op.getFilter());

@@ -344,9 +344,21 @@ SizeRelations dl::getSizeRelations(Operation *op) {
           vectors.push_back({invStd, "inv_std"});
         addBatchNorm(relations, op.getInput(), op.getOutput(), vectors);
       })
-      .Case<ReluOp, Relu6Op>([&](auto op) {
-        relations.addSameShape(op.getInput(), "input", op.getOutput(),
-                               "output");
+      .Case<ReluOp, Relu6Op, SigmoidOp, SiluOp, HardSigmoidOp, HardSwishOp>(
+          [&](auto op) {
+            relations.addSameShape(op.getInput(), "input", op.getOutput(),
+                                   "output");
+          })
+      .Case([&](MulOp op) {
+        relations.addSameShape(op.getLhs(), "lhs", op.getOutput(), "output");
+        // Each size of rhs is lhs's, but those that are 1 (broadcast).
+        ArrayRef<int64_t> rhs = op.getRhs().getType().getShape();
+        for (auto [dim, size] : llvm::enumerate(rhs))
+          if (size != 1)
+            relations.addEqual(relations.size(op.getRhs(), dim),
+                               "size " + Twine(dim) + " of rhs",
+                               relations.size(op.getLhs(), dim),
+                               "size " + Twine(dim) + " of lhs");
       })
       .Case([&](AddOp op) {
         relations.addSameShape(op.getLhs(), "lhs", op.getRhs(), "rhs");

@@ -275,8 +275,9 @@ private:
   static bool isElementwise(Operation *op) {
     if (auto concat = dyn_cast<ConcatOp>(op))
       return concat.getAxis() == 1;
-    return isa<ReluOp, Relu6Op, AddOp, BiasAddOp, BatchNormInferenceOp,
-               MaxPool2DOp, AvgPool2DOp, DepthwiseConv2DOp>(op);
+    return isa<ReluOp, Relu6Op, SigmoidOp, SiluOp, HardSigmoidOp, HardSwishOp,
+               AddOp, MulOp, BiasAddOp, BatchNormInferenceOp, MaxPool2DOp,
+               AvgPool2DOp, DepthwiseConv2DOp>(op);
   }
 
   /// Whether the blocked copies `copy` and `other` of two operands of `op`
@@ -286,11 +287,16 @@ private:
   static bool compatibleCopies(Operation *op, Type copy, Type other) {
     if (copy == other)
       return true;
-    if (!isa<ConcatOp>(op))
-      return false;
     ArrayRef<int64_t> a = cast<MemRefType>(copy).getShape(),
                       b = cast<MemRefType>(other).getShape();
-    return a[0] == b[0] && a[2] == b[2] && a[3] == b[3] && a[4] == b[4];
+    if (isa<ConcatOp>(op))
+      return a[0] == b[0] && a[2] == b[2] && a[3] == b[3] && a[4] == b[4];
+    // dl.mul's broadcast rhs (`copy`; `other` is lhs's): one pixel per
+    // image and channel block.
+    if (isa<MulOp>(op))
+      return a[0] == b[0] && a[1] == b[1] && a[4] == b[4] && a[2] == 1 &&
+             a[3] == 1;
+    return false;
   }
 
   /// Replaces the per-channel `op` by the same op on the blocked copies of
@@ -330,7 +336,8 @@ private:
         copies.written(dest);
         return;
       }
-      copyType = copy.getType();
+      if (!copyType)
+        copyType = copy.getType();
       mapping.map(value, copy);
     }
     // Per-channel vectors have no entries for a padded copy's padding

@@ -42,7 +42,13 @@ struct LayerOpInterface
   /// an input may share the output's buffer (their documented in-place form).
   bool bufferizesToElementwiseAccess(Operation *op, const AnalysisState &state,
                                      ArrayRef<OpOperand *> operands) const {
-    return isa<ReluOp, Relu6Op, AddOp>(op);
+    // A broadcast rhs of dl.mul is read at other indices than the output's.
+    if (auto mul = dyn_cast<MulOp>(op))
+      return llvm::all_of(operands, [&](OpOperand *operand) {
+        return operand->get().getType() == mul.getOutput().getType();
+      });
+    return isa<ReluOp, Relu6Op, SigmoidOp, SiluOp, HardSigmoidOp, HardSwishOp,
+               AddOp>(op);
   }
 
   LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
@@ -87,7 +93,8 @@ void mlir::dl::registerBufferizableOpInterfaceExternalModels(
     DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *context, DLDialect *) {
     attachLayerOpInterfaces<MatmulOp, Conv2DOp, BatchNormInferenceOp,
-                            BatchNormTrainingOp, ReluOp, Relu6Op, AddOp,
+                            BatchNormTrainingOp, ReluOp, Relu6Op, SigmoidOp,
+                            SiluOp, HardSigmoidOp, HardSwishOp, MulOp, AddOp,
                             BiasAddOp, MaxPool2DOp, AvgPool2DOp,
                             DepthwiseConv2DOp, ConcatOp, PackOp, UnpackOp>(
         context);

@@ -428,6 +428,38 @@ class DL_UnaryElementwiseOp<string mnemonic, string expr>
 
 def DL_ReluOp : DL_UnaryElementwiseOp<"relu", "max(input, 0)">;
 def DL_Relu6Op : DL_UnaryElementwiseOp<"relu6", "min(max(input, 0), 6)">;
+def DL_SigmoidOp : DL_UnaryElementwiseOp<"sigmoid", "1 / (1 + exp(-input))">;
+def DL_SiluOp : DL_UnaryElementwiseOp<"silu", "input / (1 + exp(-input))">;
+def DL_HardSigmoidOp
+    : DL_UnaryElementwiseOp<"hard_sigmoid", "min(max(input / 6 + 1 / 2, 0), 1)">;
+def DL_HardSwishOp
+    : DL_UnaryElementwiseOp<"hard_swish", "input * min(max(input + 3, 0), 6) / 6">;
+
+def DL_MulOp : DL_DPSOp<"mul"> {
+  let summary = "element-wise product, broadcasting the right operand";
+  let description = [{
+    `output = lhs * rhs` where `rhs` has the rank of `lhs` and each of its
+    sizes is `lhs`'s or 1, broadcast along that dimension (a
+    squeeze-and-excitation block's `N x C x 1 x 1` channel scales times its
+    `N x C x H x W` activations). `output` has `lhs`'s shape and may be
+    `lhs` (in place).
+
+    ```mlir
+    dl.mul ins(%x, %scale : memref<1x96x28x28xf32>, memref<1x96x1x1xf32>)
+           outs(%x : memref<1x96x28x28xf32>)
+    ```
+  }];
+  let arguments = (ins DL_Shaped:$lhs,
+                       DL_Shaped:$rhs,
+                       DL_Shaped:$output);
+  let assemblyFormat = [{
+    `ins` `(` $lhs `,` $rhs `:` type($lhs) `,` type($rhs) `)`
+    `outs` `(` $output `:` type($output) `)` attr-dict (`->` type($results)^)?
+  }];
+  let extraClassDeclaration = [{
+    ::mlir::MutableOperandRange getDpsInitsMutable() { return getOutputMutable(); }
+  }];
+}
 
 def DL_AddOp : DL_DPSOp<"add"> {
   let summary = "element-wise sum (residual connection)";

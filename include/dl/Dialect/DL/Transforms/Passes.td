@@ -1197,6 +1197,26 @@ def ParallelizeOuterLoops
   ];
 }
 
+def ApproximateMath : Pass<"dl-approximate-math"> {
+  let summary = "Expand math.exp into a polynomial approximation that vectorizes";
+  let description = [{
+    Rewrites `math.exp` on f32 (what `dl.sigmoid` and `dl.silu` lower to)
+    into MLIR's polynomial approximation (`populateMathPolynomialApproximationPatterns`:
+    range reduction by ln 2, a polynomial, the exponent set by bit
+    operations; 1 ulp-level accuracy over f32, overflow to +inf and
+    underflow to 0), plain arith ops that LLVM vectorizes with the loop
+    around them. LLVM lowers its exp intrinsic to a call to the C library's
+    `expf` per element, even in a vectorized loop, where no vector math
+    library is configured. `dl-to-llvm` runs it after the lowering to
+    affine.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
 def VectorizeCopies : Pass<"dl-vectorize-copies", "::mlir::func::FuncOp"> {
   let summary = "Copy contiguous elements with vector loads and stores";
   let description = [{
