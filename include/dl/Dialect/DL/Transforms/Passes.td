@@ -105,9 +105,8 @@ def ParametricVersioning
   let description = [{
     Every schedule decision of `dl-to-llvm` (layouts, blocks and
     remainders, ranking and tile sizes, panels, parallelism, microkernels)
-    needs static sizes, so an op with dynamic sizes runs as plain loops: a
-    512x512x512 GEMM with dynamic sizes ran at 1.4 GFLOPS against 140
-    static. This pass versions each `dl.matmul` and `dl.conv2d` whose only
+    needs static sizes, so an op with dynamic sizes runs as plain loops,
+    two orders of magnitude slower than the static op. This pass versions each `dl.matmul` and `dl.conv2d` whose only
     dynamic sizes are the outermost dimension of its operands (M of a GEMM
     with A not transposed, N, the images, of a convolution) on that size S,
     a parameter: the op becomes static copies of itself on subviews, of
@@ -141,23 +140,19 @@ def ParametricVersioning
     narrow GEMM), the versions for S >= 64 (a block of rows) share one copy
     of B packed into the blocked layout (`dl.pack`, blocks as
     `dl-pack-gemm-operands` would choose them) and read it in place; the
-    guard carries `dl.version_shared_pack = array<i64: bn, bk>`. (7 rows:
-    versions of 4, 2 and 1 rows each packing B ran 2.4x slower than the
-    static GEMM.) Below 64 rows, where the static GEMM reads B in place (one
+    guard carries `dl.version_shared_pack = array<i64: bn, bk>`. Below 64
+    rows, where the static GEMM reads B in place (one
     block of rows reads each block of B once), the versions read it in
     place too: versions of 32, 16 and 8 rows, then one version of exactly
     `S mod 8` rows (a chain of guards over 7 to 1), so a batch below 8 is
-    one version, as fast as its static build (7x512x512: 33 us, 62 on the
-    shared B with versions of 4, 2 and 1 rows, 44 with those in place). With
+    one version, as fast as its static build. With
     the shared B and `threads` > 1, a remainder of 3 to 7 rows (`S mod 8`) runs
     as one version of
     8 rows (`dl.version = {padded, ...}`) on zero-padded copies of its rows of
     A and C (C's only when the GEMM accumulates), copied back after it: one
-    read of B and one parallel region instead of up to three (3 rows at 2
-    threads: 0.66x the static GEMM with the versions of 2 and 1 rows, 1.2x
-    padded); 2 rows stay one version (padded, 4x the work). On one thread
-    the versions of each bit stay (5 and 7 rows ran 0.8-0.9x as fast
-    padded: no parallel region to save).
+    read of B and one parallel region instead of up to three; 2 rows stay
+    one version (padded, 4x the work). On one thread the versions of each
+    bit stay (no parallel region to save).
 
     Ops with other dynamic sizes keep the generic version, with a remark
     under `report-fallbacks` saying why: a dynamic inner size is a leading
@@ -170,19 +165,16 @@ def ParametricVersioning
     `convert-dl-to-affine` copies the operands into blocks whose last ones
     are partial, and `dl-outline-microkernels` dispatches the kernels of
     the partial blocks with their run-time sizes, so every block runs a
-    microkernel whatever the sizes (a 251^3 GEMM with M, N and K dynamic:
-    0.24 ms against 0.20 static; plain loops took 1.9 ms). Where every size
+    microkernel whatever the sizes. Where every size
     may be at most 128, a plain copy of the GEMM runs instead, on one thread,
     under a guard of its own (`dl.version_guard`; the copy carries
     `dl.version_context`): its nest is one GEMM band, which
     `dl-outline-microkernels` turns into one kernel call on the operands in
     place, with run-time sizes and leading dimensions, as the static build
     runs these sizes (the blocked version's copies cost more than the
-    product: 31^3 ran 0.25x its static build blocked, 1.0x in place; 127^3
-    0.89x and 1.0x). With a
+    product). With a
     transposed operand or `alpha` (no GEMM band), the bound is 12 and the
-    copy's loops run with its columns innermost (8^3: 1.3 us blocked, 0.3
-    plain). A convolution is blocked by
+    copy's loops run with its columns innermost. A convolution is blocked by
     `dl-block-conv-layouts` (dynamic channels padded to whole blocks, its
     output rows in blocks of 128 columns, the last one's kernels dispatched
     with its run-time rows). Other generic ops (a convolution fused with an
@@ -263,37 +255,31 @@ def BlockConvLayouts : Pass<"dl-block-conv-layouts", "::mlir::func::FuncOp"> {
     and `block-k`; `block-k` is the microkernel's vector dimension. Both
     default (0) to four vector registers of `vector-bits` per row (0: the
     host's widest), as `block-n` of `dl-pack-gemm-operands`: 32 channels
-    with AVX2 and 64 with AVX-512, where the ResNet-50 layers ran 1-5%
-    faster (one core of a Zen 5) than with blocks of 32. A channel count
+    with AVX2 and 64 with AVX-512. A channel count
     above the limit whose largest divisor is below half of it (a prime,
     twice a prime) is padded instead: the packs zero the last block's
     padding channels (`dl.pack`), the unpack drops the padding output
     channels. `C` then takes the fewest blocks of equal size (67: 2 of
     34); `K` the block with the fewest blocks among those within 10% of the
-    fewest vector registers per row (67: 5 blocks of one vector; 2 of 34
-    take 6 and ran 1.2x slower on a 28x28 3x3 convolution). A kernel call's
+    fewest vector registers per row (67: 5 blocks of one vector, not 2 of
+    34, which take 6). A kernel call's
     register tile is the output row's columns times the block's vectors,
     and one of fewer than 8 accumulators waits on the FMAs' latency: with
     short rows a block counts as 8 / columns registers per row at least
-    (112 channels with 3-column rows: 2 blocks of 56, a 5 -> 112-channel
-    7x7 convolution 1.19 ms against 1.57 with 7 blocks of 16; oneDNN 1.08).
+    (112 channels with 3-column rows: 2 blocks of 56, not 7 of 16).
     Each batch element of a call (an input-channel block and a tap) has a
     fixed cost of about 2 vector FMAs per row against its input-channel
     block's FMAs per vector, which favours fewer, wider blocks for a few
-    input channels (71 output channels from one: 2 blocks of 48, 0.020 ms
-    for a 21x21 5x5 convolution, against 0.047 with 5 blocks of 16; oneDNN
-    0.028).
-    A plain 67 ->
-    67-channel 28x28 3x3 convolution went from 0.6 to 143 GFLOPS (one core,
-    its packs included), a 64 -> 67-channel 1x1 one from 5 to 100.
+    input channels (71 output channels from one: 2 blocks of 48). The
+    measurements behind these choices are in `docs/heuristics.md`,
+    *Convolution blocks*.
 
     A convolution with a few output channels (under half of a vector's
     lanes, `block-k / 4`) whose output rows fill more of their vectors than
     its channels would stays plain, marked `pixel_vectors`: it is lowered
     with the output pixels of a row as the vector dimension (see
-    `dl.conv2d`). One output channel of a 64-channel 56x56 3x3 convolution
-    ran at 11.5 GFLOPS blocked (kernel rows of one float; the plain loops
-    0.55, oneDNN 12.7), at 63-70 vectorized along its pixels. Otherwise (a
+    `dl.conv2d`; `docs/heuristics.md`, *Shapes outside the lists*).
+    Otherwise (a
     row of one column, or rows of a dynamic width) it is blocked, with a
     remark.
 
@@ -407,13 +393,8 @@ def FoldFilterColumns : Pass<"dl-fold-filter-columns", "::mlir::func::FuncOp"> {
     the input, small against the work of the convolutions it applies to
     (`2 K R` multiply-adds per copied float).
 
-    Measured on the 2-core Zen 5 (one core, the blocked convolution alone,
-    `dl-compile --bench`): 1 -> 71 channels, 21x21, 5x5: 0.020 ms with 2
-    blocks of 48 output channels, 0.016 folded (oneDNN 0.028). A convolution
-    whose elements do more work is left alone: ResNet-50's conv1 (3 channels
-    times blocks of 64: 12 FMAs) took 1.07 ms unfolded and 1.11 folded, copy
-    aside; 5 -> 24 channels, 4x107x107, 5x5 (10 FMAs) 2.92 ms unfolded and
-    3.47 folded; 7 -> 17, 2x56x56, 3x3 (14 FMAs) 0.225 and 0.268.
+    The threshold's evidence: `docs/heuristics.md`, *Folded filter
+    columns*.
 
     It runs after `dl-block-conv-layouts` and before the other layout passes
     and the ranking, which see the folded convolution. Only static sizes
@@ -466,14 +447,7 @@ def ReduceConvStrides : Pass<"dl-reduce-conv-strides", "::mlir::func::FuncOp"> {
 
     It runs on the dl op, before `dl-merge-conv-rows` and the ranking, so
     both see the unit-stride convolution (whose short rows the former then
-    merges). Measured on the 2-core Zen 5 (AVX-512, 64-byte lines), 1 and 2
-    threads, on ResNet-50's six strided 1x1 layers: with 64-float blocks
-    (256 bytes a pixel) in place beats the copy everywhere (res3a_branch2a
-    0.94 -> 1.01 of oneDNN at 1 thread, 0.90 -> 1.01 at 2; res5a_branch2a
-    0.97 -> 1.00 at 1 thread, 0.85 -> 0.99 at 2), and with 32-float blocks
-    too (res5a_branch1 0.91 -> 1.01), unmerged 7-pixel rows included. (An
-    earlier AVX2 machine had measured the copy 8-10% faster on three of
-    those layers.)
+    merges). Evidence: `docs/heuristics.md`, *Reduced strides*.
 
     A plain `pixel_vectors` pointwise convolution (a few output channels,
     vectorized along output columns) with strides gets the same dense copy
@@ -481,8 +455,7 @@ def ReduceConvStrides : Pass<"dl-reduce-conv-strides", "::mlir::func::FuncOp"> {
     strided vectors that read them, `(max(OW, 16) - 1) * stride_w >= W`:
     its lowering would otherwise copy a zero-padded window of whole input
     rows per row tile, and the copy at unit stride lets its rows join into
-    one. A 1x1, stride 2, 214 -> 3 channel convolution of a 19x19 image ran
-    0.036 ms with windows, 0.008 with the copy (oneDNN 0.005 to 0.008).
+    one.
 
     Either copy runs on one thread (its outer loop `dl.sequential`) unless
     the convolution's work pays for a parallel region (the time model of
@@ -585,12 +558,8 @@ def MergeConvRows : Pass<"dl-merge-conv-rows", "::mlir::func::FuncOp"> {
     (`memref.collapse_shape` of H and W, then `memref.expand_shape` into
     `H/g x (W*g)`; no copy), so each call computes `g * OW` rows. `g` is the
     smallest divisor of the output height whose merged rows are at least
-    `min-rows` pixels long (all rows when none is). Measured on this
-    project's 2-core AVX2 machine (`dl-compile --bench`, medians of 5-9
-    interleaved runs): 14x14x1024 -> 256 with 98-pixel rows 1.44 -> 1.33 ms
-    (1 thread) and 1.45 -> 1.25 ms (2 threads, 2 images); 7x7x2048 -> 512
-    with 49-pixel rows 1.54 -> 1.35 and 1.47 -> 1.35 ms; 28x28 and 56x56
-    rows merged to 56-224 pixels were unchanged, hence `min-rows` 32.
+    `min-rows` pixels long (all rows when none is; the default's evidence:
+    `docs/heuristics.md`, *Merged rows*).
     Activations with a strided layout (views whose rows need not be
     contiguous) are left as they are.
 
@@ -633,12 +602,8 @@ def SkipPaddingColumns : Pass<"dl-skip-padding-columns", "::mlir::func::FuncOp">
     runs of columns - OW)`, and sets the attribute where the products are
     more. A pass loads and stores one vector (one 512-bit store per cycle on
     the machines measured, where two FMAs issue per cycle: `c-pass-cost` 2
-    FMAs). ResNet-50's 3x3 layers on the Zen 5, 1 thread: 7x7 and 14x14
-    outputs skip (res5a_branch2b 0.91 -> 1.00 of oneDNN), 28x28 skip (128
-    products against 104), 56x56 keep the copy (128 against 216; skipping
-    measured 1.01 -> 1.00), and conv1 (3 input channels, 7 runs of 1-2
-    taps) keeps it (18 products against 664; skipping measured 0.99 ->
-    0.91). Only convolutions with static widths qualify.
+    FMAs; `docs/heuristics.md`, *Skipped padding columns*). Only
+    convolutions with static widths qualify.
 
     ```mlir
     dl.conv2d ins(%in, %f : memref<1x8x7x7x64xf32>, memref<8x8x3x3x64x64xf32>)
@@ -662,8 +627,8 @@ def SplitGemmRemainders
     `dl-pack-gemm-operands` computes C in blocks that divide M, N and K, so
     that one statically sized microkernel serves every block. A size whose
     largest divisor up to the block limit is small (a prime: 1) would make
-    every block that small: a 307x311x313 GEMM ran at 1.7 GFLOPS in blocks
-    of 1x1x1 against 202 GFLOPS for 320x320x320. This pass splits each
+    every block that small (`docs/heuristics.md`, *Shapes outside the
+    lists*). This pass splits each
     static `dl.matmul` along every dimension whose largest divisor up to its
     limit is below half the limit into a main part of whole blocks of the
     limit and one remainder below it, and rewrites the op as one
@@ -744,24 +709,16 @@ def PackGemmOperands : Pass<"dl-pack-gemm-operands", "::mlir::func::FuncOp"> {
     times, B's M/bm times. `block-n` is the microkernel's vector dimension:
     it defaults (0) to four vector registers of `vector-bits` per row (0:
     the host's widest), 32 columns with AVX2 and 64 with AVX-512, and
-    `block-m` (0) to the rows that make a 16 KiB block of C, 128 and 64.
-    Measured with LIBXSMM 1.17 on one core: 128 x 32 was fastest on an AVX2
-    machine; on an AVX-512 one (Zen 5, 48 KiB L1, 1 MiB L2) 64 x 64 ran the
-    8 GEMMs of the benchmarks 1.12x faster (geomean) than 128 x 32, and
-    1.05x faster than 128 x 64. An operand whose blocks are not already
+    `block-m` (0) to the rows that make a 16 KiB block of C, 128 and 64
+    (`docs/heuristics.md`, *GEMM blocks and packing*). An operand whose blocks are not already
     contiguous is packed when it is read at least `min-reuse` times, or more
     than once with a row stride that is a multiple of 1 KiB (rows then share
     a few L1 sets, and the kernel calls after the first read the block from
     the L2). A block that one kernel call reads stays in place whatever its
     stride: the call's register passes re-read it from the L2 at worst,
     which costs less than a copy of the operand, done before the calls on
-    one thread (64x2048x2048, its 16 MB B in 8 KiB rows read once: 6.3 ms
-    packed, 5.4 in place at one thread, 4.4 and 2.7 at two; 8x4096x4096
-    11.5 and 6.8 at one thread, 11.5 and 3.5 at two; oneDNN 6.3 / 3.1 and
-    10.0 / 5.2). The stride is that of the operand a part belongs to
-    (dl-split-gemm-remainders' subviews): a 2 x 512 part of a 2 x 547 C,
-    whose B rows are 2188 bytes apart, is not packed (6.7 us; 14 when it
-    was taken for 512 floats apart). Operands are always packed when
+    one thread. The stride is that of the operand a part belongs to
+    (dl-split-gemm-remainders' subviews). Operands are always packed when
     transposed (the microkernel reads row-major operands) or, for A, when
     `alpha` is not 1 (the copy applies it).
 
@@ -769,10 +726,7 @@ def PackGemmOperands : Pass<"dl-pack-gemm-operands", "::mlir::func::FuncOp"> {
     as bm memory streams at once, one per row, a leading dimension apart.
     The hardware's stream prefetchers track a bounded number of streams (32
     in Intel's L2 streamer), and rows past that are fetched at memory
-    latency: bm is then at most `prefetch-streams`. On the Zen 5 (one core)
-    the 1024x16x500000 GEMM, whose A (2 GB) is read once, took 108.7 ms with
-    64-row blocks, 89.8 ms with 32 and 90.4 ms with 16 at two threads
-    60.0 ms with 64 rows, 54.0 with 32).
+    latency: bm is then at most `prefetch-streams`.
 
     A GEMV-like GEMM (N up to 4, or up to 8 with K of at least 128, not
     transposed) gets `stream_a` instead of blocks: the
@@ -783,21 +737,16 @@ def PackGemmOperands : Pass<"dl-pack-gemm-operands", "::mlir::func::FuncOp"> {
     rows of A, contiguous, each read once (there is one block column), so
     packing A or splitting K would only add passes over A and C. Its rows
     per block are at most 32 (the streams the prefetchers track) and 8 when
-    A's rows are a multiple of 1 KiB apart (they would share a few L1 sets):
-    3148x15x829 ran in 0.49 ms this way against 0.91 with K split at 768 and
-    A packed (oneDNN 0.50), 4096x12x4096 in 4.4 against 11.1 (oneDNN
-    3.8-4.2), 2048x16x1024 in 0.38 with 8-row blocks and 0.61 with 32. A is
-    packed only for `alpha`, B only when transposed.
+    A's rows are a multiple of 1 KiB apart (they would share a few L1 sets).
+    A is packed only for `alpha`, B only when transposed.
 
     It also sets `batch_blocks` when one kernel call of the default loop
     order, which reduces over all K/bk blocks, would read more than
     `max-batch-bytes` of A and B blocks: the largest divisor of K/bk whose
     blocks fit (at least 1). LIBXSMM's batch-reduce kernel runs the whole
     batch inside each of its register tiles, so a batch larger than the L2
-    is fetched from memory once per register tile: a 1024x16x500000 GEMM
-    ran at 26 GFLOPS with its 4000 blocks in one call, 60 with 2 per call
-    (the default 256 KiB is half the 512 KiB L2 of the machine this was
-    measured on).
+    is fetched from memory once per register tile (the default 256 KiB is
+    half a 512 KiB L2).
 
     With more than one call per block of C (`batch_blocks` below K/bk) and
     blocks narrower than C (bn < N), it sets `pack_c`: the lowering computes
@@ -805,12 +754,9 @@ def PackGemmOperands : Pass<"dl-pack-gemm-operands", "::mlir::func::FuncOp"> {
     loops and back right after them. Every call loads and stores its block
     of C, whose rows in place are N floats apart, each in another 4 KiB
     page, where the hardware prefetchers do not run ahead; a packed block is
-    one sequential stream. A 128x32x(2x128) batch-reduce call over the
-    blocks of a 2048x2048 C ran at 76-84 GFLOPS in place and 86-91 packed
-    (3 runs each, one core of the machine above); square_2k took 8-13% less
-    time in three interleaved runs (0.83-0.93 of oneDNN before, 0.92-1.00
-    after). `dl-rank-variants` decides `pack_c` again for the schedule it
-    picks.
+    one sequential stream. `dl-rank-variants` decides `pack_c` again for
+    the schedule it picks. The measurements behind each of these rules are
+    in `docs/heuristics.md`, *GEMM blocks and packing*.
   }];
   let options = [
     Option<"blockM", "block-m", "int64_t", /*default=*/"0",
@@ -847,10 +793,8 @@ def RankVariants : Pass<"dl-rank-variants", "::mlir::ModuleOp"> {
     `threads` > 1 the parallel loop (the outermost
     non-reduction loop with at least `threads` iterations;
     `dl-decide-parallelism` weighs the picked schedule's loops again, and
-    whether it pays to run in parallel at all: choosing each variant's loop
-    by its model instead changed gnmt_2's pick at 2 threads, on traffic
-    costs that do not see imbalance or forks, from `[k:4, j, i, k]` to
-    `[k:4, i, j, k]`, 22.9-23.5 against 23.7-24.5 ms).
+    whether it pays to run in parallel at all; `docs/heuristics.md`,
+    *Variant ranking: evidence*).
     Each variant is
     lowered in a scratch module and analyzed with isl on its loops, GEMM
     band included (`WorkingSetAnalysis`). The cheapest becomes the op's
@@ -870,10 +814,7 @@ def RankVariants : Pass<"dl-rank-variants", "::mlir::ModuleOp"> {
       counts how often a working set is re-read: a panel streamed 64 times
       costs 64 times as much. The last level's share is a probe of a cache
       other cores use, which varies by 2x between runs: each variant is
-      also costed at half of it, and its cost is the worse of the two (a
-      3 MB probe of this machine's L3, against the usual 1-1.5, picked a
-      schedule that ran a 475 -> 97-channel 177x144 convolution 2.5x
-      slower).
+      also costed at half of it, and its cost is the worse of the two.
     - `working-sets`: PolyDL as published. The working sets of every
       dependence (Algorithm 1: WS_min, WS_max, or WS_par across the
       parallel loop) are assigned to the levels by Algorithm 2 and eq. 1
@@ -885,11 +826,9 @@ def RankVariants : Pass<"dl-rank-variants", "::mlir::ModuleOp"> {
     GEMM's cheapest variant runs fewer than two iterations per thread in
     parallel (both threads then read all of B, packed before the loop), the
     cheapest tied variant whose parallel loop has two per thread goes
-    first: 131x3810x63 at 2 threads ran 0.42 ms in `[i, j, k]` over its 2
-    blocks of rows, 0.30 in `[j, i, k]` over its 59 blocks of columns
-    (oneDNN 0.29). Convolutions keep the cheapest: their images in
-    parallel, one per thread, share only the filter (res2a_branch2b, 2
-    images at 2 threads: 2.06 ms over the images, 2.23 over the rows).
+    first. Convolutions keep the cheapest: their images in parallel, one per
+    thread, share only the filter. The measurements behind these rules are
+    in `docs/heuristics.md`, *Variant ranking: evidence*.
 
     Cache capacities are this machine's (sysfs), or a `machine-file`'s
     (written by `dl-probe`, with latencies and bandwidths), with
@@ -1034,12 +973,8 @@ def DecideParallelism : Pass<"dl-decide-parallelism", "::mlir::ModuleOp"> {
       bytes at `core-bandwidth`, whichever is longer. A blocked GEMM runs
       at the share of `core-gflops` its calls reach: the lanes of its `bn`
       columns filled, times `bk / (bk + 7)` (each call loads and stores its
-      block of C, about 7 steps' worth: 4096x22x6 in 64x22x6 blocks ran at
-      60 GFLOPS on one core, modeled at 5 us before and 17 after, measured
-      18; at two threads it is now parallel, 4095x83x5 0.118 -> 0.042 ms);
-      a streamed GEMM (`stream_a`) at 0.4 of it (79-92 GFLOPS measured
-      with 6 or 8 columns: 2000x8x128 ran 52 us on one thread, modeled 20
-      before, and 31 at two threads once parallel); a `pixel_vectors`
+      block of C, about 7 steps' worth); a streamed GEMM (`stream_a`) at
+      0.4 of it; a `pixel_vectors`
       convolution at half of it on the lanes its rows fill;
     - a scheduled op's loop of trip count `T` over a non-reduction
       dimension, below loops making `O` iterations, in an op whose lowering
@@ -1063,26 +998,11 @@ def DecideParallelism : Pass<"dl-decide-parallelism", "::mlir::ModuleOp"> {
     parallel on another loop than the outermost one with at least
     `threads` iterations gives the modeled times.
 
-    The defaults were measured on the 2-core Zen 5 (AVX-512) at 2 threads
-    (`dl-compile --bench`, pinned, medians): a parallel region around a
-    tiny `dl.relu` or `dl.matmul` took 2.8-2.9 us more than the op on one
-    thread; GEMMs of 64 to 1024 and ResNet-50 convolutions ran at 180-213
-    GFLOPS on one core, packing included; a `dl.relu` moved its operands
-    at 90-210 GB/s on one core (100: the rate of those past the L2, where
-    the decision changes; 2 threads ran relus of 64 Ki floats 1.9x slower
-    than one, of 256 Ki floats 1.5-1.9x faster). The bytes handed between
-    threads bound `handoff-bandwidth` from both sides: a 128x128x128 GEMM
-    whose row blocks ran in parallel on a B packed before the nest (each
-    thread reading the 32 KiB half the other packed) took 23 us against 19
-    on one thread and 13.5 with each thread packing its own panel of B (the
-    model runs it on one thread below 13.6 GB/s), a 64x1024x256 GEMM over
-    its column blocks (each thread reading the 256 KiB of its columns'
-    packed B that the other wrote) 146-167 us against 186 (the model keeps
-    it parallel above 4.3 GB/s). A thread reads a buffer whole unless the
-    loop's iterations divide its reads (then its share of the iterations):
-    a 128x832x128 GEMM whose 2 row blocks ran in parallel, each reading all
-    of B, took 0.112 ms, with its 13 column blocks 0.098 (0.138 on one
-    thread).
+    A thread reads a buffer whole unless the loop's iterations divide its
+    reads (then its share of the iterations), and the bytes handed between
+    threads are moved at `handoff-bandwidth`. The defaults and the
+    measurements they come from are in `docs/heuristics.md`, *Parallelism
+    model*.
 
     ```mlir
     dl.matmul ins(%a, %b : memref<64x64xf32>, memref<64x64xf32>)
@@ -1143,9 +1063,8 @@ def TileGemmBands : Pass<"dl-tile-gemm-bands", "::mlir::func::FuncOp"> {
     prime output width would give kernels of one row) is first split: the
     perfect nest that ends in the band (its outer loops are the
     microkernel's batch) is copied, the first copy runs whole tiles of
-    `max-block`, the second the remainder. A 3x3 convolution 128 -> 48
-    channels over 136x181 pixels (N=3) ran 122 ms in 1-row kernels, 44 ms
-    split (50 ms for 180 columns). Bands with dynamic trip counts are left
+    `max-block`, the second the remainder (`docs/heuristics.md`, *Shapes
+    outside the lists*). Bands with dynamic trip counts are left
     untouched.
   }];
   let options = [
@@ -1167,14 +1086,10 @@ def ParallelizeOuterLoops
     (`affine::affineParallelize`), outermost first and only until they make
     `min-iterations` iterations together: the loops inside stay sequential,
     so an inner iteration does not pay for recovering its indices from the
-    coalesced one, and contiguous inner loops stay whole for vectorization
-    (ResNet-50's conv1 at 2 threads, whose padded input copy had each
-    3-float pixel as a parallel iteration: 4.15 -> 3.43 ms for the layer,
-    medians of 7 interleaved runs). With `threads` set, they also stop as
-    soon as their iterations are a multiple of `threads`, so every thread
-    runs as many: a first-layer convolution of one 224x224 image (224 input
-    rows, below `min-iterations`) had its padded copy parallel over 3-float
-    pixels, 115 us at 2 threads against 12 us on one. The
+    coalesced one, and contiguous inner loops stay whole for vectorization.
+    With `threads` set, they also stop as soon as their iterations are a
+    multiple of `threads`, so every thread runs as many
+    (`docs/heuristics.md`, *Parallel loops*). The
     innermost loop of a nest is never taken. A nest that carries
     `dl.sequential` (set by `convert-dl-to-affine` on the nests of an op
     that `dl-decide-parallelism` runs on one thread) stays sequential. In a
@@ -1237,10 +1152,8 @@ def VectorizeCopies : Pass<"dl-vectorize-copies", "::mlir::func::FuncOp"> {
     rewrite keeps the copy's order, so there is nothing to prove, except
     within one buffer (a shift by one element would read what a vector
     store already wrote): such copies are left; distinct memrefs are taken
-    not to overlap, as in MLIR's affine dependence analysis. Measured on
-    this project's 2-core AVX2 machine: the subsampled copy of ResNet-50's
-    res3a_branch2a (2 x 8 x 28 x 28 x 32 floats) 0.096 -> 0.038 ms at 2
-    threads, 0.17 -> 0.06 ms at 1.
+    not to overlap, as in MLIR's affine dependence analysis
+    (`docs/heuristics.md`, *Vectorized copies*).
 
     ```mlir
     affine.for %c = 0 to 32 {
