@@ -2291,6 +2291,14 @@ func.func @concat_axis(%a: memref<1x3x4x4xf32>, %c: memref<1x3x4x4xf32>) {
 
 // -----
 
+func.func @concat_negative_axis(%a: memref<1x3x4x4xf32>, %c: memref<1x3x4x4xf32>) {
+  // expected-error @+1 {{'dl.concat' op expects an axis in [0, 4), got -1}}
+  dl.concat ins(%a : memref<1x3x4x4xf32>) outs(%c : memref<1x3x4x4xf32>) {axis = -1}
+  return
+}
+
+// -----
+
 func.func @concat_sum(%a: memref<1x3x4x4xf32>, %b: memref<1x4x4x4xf32>, %c: memref<1x8x4x4xf32>) {
   // expected-error @+1 {{'dl.concat' op the inputs' sizes along the axis (7) does not match the output's size along it (8)}}
   dl.concat ins(%a, %b : memref<1x3x4x4xf32>, memref<1x4x4x4xf32>) outs(%c : memref<1x8x4x4xf32>)

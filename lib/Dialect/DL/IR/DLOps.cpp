@@ -663,9 +663,11 @@ LogicalResult ConcatOp::verify() {
     if (failed(verifySameRank(*this, cast<ShapedType>(input.getType()), "input",
                               outputType, "output")))
       return failure();
-  if (getAxis() < 0 || getAxis() >= outputType.getRank())
+  // I64Attr's getter is unsigned: a negative axis reads as its signed value.
+  int64_t axis = static_cast<int64_t>(getAxis());
+  if (axis < 0 || axis >= outputType.getRank())
     return emitOpError() << "expects an axis in [0, " << outputType.getRank()
-                         << "), got " << getAxis();
+                         << "), got " << axis;
   if (failed(verifyNoAliasing(*this, getOutput(), getInputs())))
     return failure();
   return verifyStaticSizeRelations(*this);
