@@ -58,14 +58,20 @@ def main():
     dl_compile, out = dl_paths(args.build, args.out)
     only = re.compile(args.only) if args.only else None
     block = host_block()
+    dl_opt = os.path.join(args.build, "bin", "dl-opt")
     problems = []
     for name, *v in read_shapes(args.conv_csv):
+        if only and not only.search(name):
+            continue
         c, k, h, w, r, s, stride, pad = map(int, v)
         problems.append((name, conv_module(name, args.threads, c, k, h, w, r, s, stride, pad,
-                                           block)))
+                                           block, dl_opt)))
     for name, *v in read_shapes(args.gemm_csv):
+        if only and not only.search(name):
+            continue
         m, n, k = map(int, v)
-        problems.append((name, gemm_module(name, m, n, k, gemm_blocks(n, k, block))))
+        problems.append((name, gemm_module(name, m, n, k,
+                                           gemm_blocks(m, n, k, block, dl_opt))))
     problems = [p for p in problems if not only or only.search(p[0])]
     if not problems:
         sys.exit(f"error: no shape matches --only '{args.only}'")

@@ -61,24 +61,6 @@ def kendall_tau_b(xs, ys):
     return (concordant - discordant) / denom if denom else float("nan")
 
 
-def with_schedule(dl_opt, module, schedule):
-    """`module` with its heavy op's `schedule` fixed to `schedule` (the text of
-    a #dl.schedule). The layout passes run first (`dl-layouts`, as before
-    the ranking in dl-compile: the schedule's dimensions are those of the
-    merged rows, the GEMM's blocks)."""
-    proc = subprocess.run([dl_opt, "--dl-layouts", "-"], input=module,
-                          capture_output=True, text=True, check=True)
-    lines = proc.stdout.splitlines()
-    for i, line in enumerate(lines):
-        if re.search(r"dl\.(conv2d|matmul) ", line):
-            if line.rstrip().endswith("}"):
-                lines[i] = line.rstrip()[:-1] + f", schedule = {schedule}}}"
-            else:
-                lines[i] = line.rstrip() + f" {{schedule = {schedule}}}"
-            return "\n".join(lines) + "\n"
-    sys.exit("error: no dl.conv2d or dl.matmul in the module")
-
-
 def confirm(dl_compile, dl_opt, module, pick, best, args):
     """Median times (ms) of the pick and of the sweep's best schedule, each
     compiled alone and timed --confirm-rounds times, interleaved."""
@@ -88,7 +70,7 @@ def confirm(dl_compile, dl_opt, module, pick, best, args):
         for i, schedule in enumerate((pick, best)):
             paths[schedule] = os.path.join(tmp, f"variant{i}.mlir")
             with open(paths[schedule], "w") as f:
-                f.write(with_schedule(dl_opt, module, schedule))
+                f.write(harness.with_schedule(dl_opt, module, schedule))
         for rnd in range(args.confirm_rounds):
             for schedule in ((pick, best) if rnd % 2 == 0 else (best, pick)):
                 res = harness.run_json(
@@ -135,8 +117,11 @@ def main():
     problems = []
     for name, *v in harness.read_shapes(args.conv_csv):
         c, k, h, w, r, s, stride, pad = map(int, v)
+        if only and not only.search(name):
+            continue
         problems.append(("conv", name, harness.conv_module(
-            name, args.threads, c, k, h, w, r, s, stride, pad, args.block)))
+            name, args.threads, c, k, h, w, r, s, stride, pad, args.block,
+            dl_opt)))
     for name, m, n, k in harness.read_shapes(args.gemm_csv):
         problems.append(("gemm", name, harness.gemm_module(name, m, n, k)))
     problems = [p for p in problems if not only or only.search(p[1])]

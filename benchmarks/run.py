@@ -6,7 +6,9 @@ resnet50_conv.csv (batch N = threads) and gemm.csv, this
   1. writes the problem as a dl module (convolutions in the blocked layouts
      NCHW{c}c / KCRS{c}c{k}k, as oneDNN also runs blocked layouts; GEMMs
      with A and C row-major and B, the weights, blocked ahead of time
-     (N/bn x K/bk x bk x bn), as oneDNN's B is in the layout it picks,
+     (N/bn x K/bk x bk x bn), as oneDNN's B is in the layout it picks;
+     the blocks are those the compiler chooses, read from `dl-opt`'s
+     layout passes (`--block` sets the target's vector width),
      reordered untimed; and a second time with a row-major B, which both
      systems then handle in the timed run: the "plain B" pair),
   2. checks dl's compiled code against the reference lowering
@@ -54,7 +56,9 @@ def read_shapes(path):
 
 def host_block():
     """Channel block of four vector registers, as the compiler's default
-    blocks (dl::microkernelColumns): 64 floats with AVX-512F, else 32."""
+    blocks (dl::microkernelColumns): 64 floats with AVX-512F, else 32. Only
+    the default of --block: the blocks themselves are the compiler's
+    (compiler_layout)."""
     try:
         with open("/proc/cpuinfo") as f:
             flags = next((line for line in f if line.startswith("flags")), "").split()
@@ -63,30 +67,113 @@ def host_block():
     return 64 if "avx512f" in flags else 32
 
 
-def channel_block(channels, limit):
-    """Largest divisor of `channels` not above `limit`."""
-    return max(b for b in range(1, min(channels, limit) + 1) if channels % b == 0)
+def target_option(block):
+    """The dl-set-target option whose vector width makes `block` (four
+    vector registers of floats) the largest channel block."""
+    return f"--dl-set-target=vector-bits={block * 8}"
 
 
-def conv_module(name, n, c, k, h, w, r, s, stride, pad, block):
-    cb, kb = channel_block(c, block), channel_block(k, block)
-    oh, ow = (h + 2 * pad - r) // stride + 1, (w + 2 * pad - s) // stride + 1
-    t_in = f"memref<{n}x{c // cb}x{h}x{w}x{cb}xf32>"
-    t_f = f"memref<{k // kb}x{c // cb}x{r}x{s}x{cb}x{kb}xf32>"
-    t_out = f"memref<{n}x{k // kb}x{oh}x{ow}x{kb}xf32>"
+def compiler_layout(dl_opt, module, passes, block):
+    """`module` after dl-opt's `passes` (with the target of `block`): what
+    the compiler decides, read from its output rather than re-derived."""
+    with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
+        f.write(module)
+        path = f.name
+    try:
+        proc = subprocess.run([dl_opt, path, target_option(block)] + passes,
+                              capture_output=True, text=True)
+    finally:
+        os.unlink(path)
+    if proc.returncode != 0:
+        raise RuntimeError(f"dl-opt {' '.join(passes)}: "
+                           f"{proc.stderr.strip().splitlines()[0]}")
+    return proc.stdout
+
+
+CONV_RE = re.compile(
+    r"dl\.conv2d\s+ins\([^:]*:\s*(memref<[^>]*>),\s*(memref<[^>]*>)\)\s*"
+    r"outs\([^:]*:\s*(memref<[^>]*>)\)\s*(\{[^}]*\})?")
+
+
+def memref_rank(memref):
+    return memref[len("memref<"):-1].count("x")
+
+
+def conv_function(name, t_in, t_f, t_out, attrs):
     return (
         f"func.func @{name}(%in: {t_in}, %f: {t_f}, %out: {t_out}) {{\n"
         f"  dl.conv2d ins(%in, %f : {t_in}, {t_f}) outs(%out : {t_out})\n"
-        f"      {{strides = array<i64: {stride}, {stride}>, "
-        f"padding = array<i64: {pad}, {pad}, {pad}, {pad}>}}\n"
+        f"      {attrs}\n"
         "  return\n}\n"
     )
 
 
-def gemm_blocks(n, k, block):
-    """(bk, bn) of a blocked B, as dl-pack-gemm-operands picks them: the
-    largest divisors of K and N not above 128 and the vector block."""
-    return channel_block(k, 128), channel_block(n, block)
+def conv_module(name, n, c, k, h, w, r, s, stride, pad, block, dl_opt,
+                layout=False):
+    """The convolution in the layouts dl-block-conv-layouts gives it
+    (blocked NCHW{c}c / KCRS{c}c{k}k, or plain where the compiler keeps it
+    plain), alone; with `layout`, also a description of them
+    ("blocked(cb,kb)" or "plain")."""
+    oh, ow = (h + 2 * pad - r) // stride + 1, (w + 2 * pad - s) // stride + 1
+    attrs = (f"{{strides = array<i64: {stride}, {stride}>, "
+             f"padding = array<i64: {pad}, {pad}, {pad}, {pad}>}}")
+    plain = conv_function(name, f"memref<{n}x{c}x{h}x{w}xf32>",
+                          f"memref<{k}x{c}x{r}x{s}xf32>",
+                          f"memref<{n}x{k}x{oh}x{ow}xf32>", attrs)
+    convs = CONV_RE.findall(compiler_layout(
+        dl_opt, plain, ["--dl-block-conv-layouts"], block))
+    blocked = [cv for cv in convs if memref_rank(cv[0]) == 5]
+    if len(convs) != 1 or len(blocked) != 1:
+        return (plain, "plain") if layout else plain
+    t_in, t_f, t_out, found = blocked[0]
+    module = conv_function(name, t_in, t_f, t_out, found or attrs)
+    if not layout:
+        return module
+    cb = t_in[len("memref<"):-1].split("x")[4]
+    kb = t_out[len("memref<"):-1].split("x")[4]
+    return module, f"blocked({cb},{kb})"
+
+
+def conv_blocks(n, c, k, h, w, r, s, stride, pad, block, dl_opt):
+    """(cb, kb): the input- and output-channel blocks the compiler gives the
+    convolution; exits where it keeps it plain."""
+    _, layout = conv_module("conv", n, c, k, h, w, r, s, stride, pad, block,
+                            dl_opt, layout=True)
+    found = re.fullmatch(r"blocked\((\d+),(\d+)\)", layout)
+    if not found:
+        sys.exit(f"error: dl keeps the {c} -> {k} channel convolution plain")
+    return int(found.group(1)), int(found.group(2))
+
+
+def gemm_blocks(m, n, k, block, dl_opt):
+    """(bk, bn) of B's blocks as dl-pack-gemm-operands chooses them for the
+    GEMM (its `pack_blocks`), or None where it gives B no blocks (a
+    GEMV-like GEMM streaming A, a narrow one reading B in place)."""
+    text = compiler_layout(dl_opt, gemm_module("gemm", m, n, k),
+                           ["--dl-pack-gemm-operands"], block)
+    found = re.search(r"pack_blocks = array<i64: (\d+), (\d+), (\d+)>", text)
+    if not found or "stream_a" in text:
+        return None
+    _, bn, bk = map(int, found.groups())
+    return bk, bn
+
+
+def with_schedule(dl_opt, module, schedule):
+    """`module` with its heavy op's `schedule` fixed to `schedule` (the text of
+    a #dl.schedule). The layout passes run first (`dl-layouts`, as before
+    the ranking in dl-compile: the schedule's dimensions are those of the
+    merged rows, the GEMM's blocks)."""
+    proc = subprocess.run([dl_opt, "--dl-layouts", "-"], input=module,
+                          capture_output=True, text=True, check=True)
+    lines = proc.stdout.splitlines()
+    for i, line in enumerate(lines):
+        if re.search(r"dl\.(conv2d|matmul) ", line):
+            if line.rstrip().endswith("}"):
+                lines[i] = line.rstrip()[:-1] + f", schedule = {schedule}}}"
+            else:
+                lines[i] = line.rstrip() + f" {{schedule = {schedule}}}"
+            return "\n".join(lines) + "\n"
+    sys.exit("error: no dl.conv2d or dl.matmul in the module")
 
 
 def gemm_module(name, m, n, k, b_blocks=None):
@@ -224,6 +311,7 @@ def main():
     args = parser.parse_args()
 
     bindir, dl_compile, onednn, out = harness_paths(args.build, args.out)
+    dl_opt = os.path.join(bindir, "dl-opt")
     only = re.compile(args.only) if args.only else None
     threads_list = [int(t) for t in args.threads.split(",")]
     machine = machine_file_args(args.machine_file, bindir, out)
@@ -237,11 +325,11 @@ def main():
         for name, *v in read_shapes(args.conv_csv):
             c, k, h, w, r, s, stride, pad = map(int, v)
             problems.append(("conv", name, conv_module(
-                name, threads, c, k, h, w, r, s, stride, pad, args.block),
+                name, threads, c, k, h, w, r, s, stride, pad, args.block, dl_opt),
                 ["conv", threads, c, k, h, w, r, s, stride, pad]))
         for name, *v in read_shapes(args.gemm_csv):
             m, n, k = map(int, v)
-            blocks = gemm_blocks(n, k, args.block)
+            blocks = gemm_blocks(m, n, k, args.block, dl_opt)
             problems.append(("gemm", name, gemm_module(name, m, n, k, blocks),
                              ["gemm", m, n, k],
                              None if args.skip_plain_b else gemm_module(name, m, n, k)))

@@ -70,10 +70,11 @@ def bn_module(n, c, h, w, training, blocked):
             f"  dl.relu ins(%y : {t}) outs(%y : {t})\n  return\n}}\n")
 
 
-def conv_sequence_module(n, c, k, h, w, r, s, stride, pad, block, sequence):
-    """A blocked convolution (as run.py writes it) then the element-wise ops
-    of `sequence`, in place on its output."""
-    cb, kb = run.channel_block(c, block), run.channel_block(k, block)
+def conv_sequence_module(n, c, k, h, w, r, s, stride, pad, block, sequence,
+                         dl_opt):
+    """A blocked convolution (in the compiler's blocks, as run.py writes it)
+    then the element-wise ops of `sequence`, in place on its output."""
+    cb, kb = run.conv_blocks(n, c, k, h, w, r, s, stride, pad, block, dl_opt)
     oh, ow = (h + 2 * pad - r) // stride + 1, (w + 2 * pad - s) // stride + 1
     t_in = f"memref<{n}x{c // cb}x{h}x{w}x{cb}xf32>"
     t_f = f"memref<{k // kb}x{c // cb}x{r}x{s}x{cb}x{kb}xf32>"
@@ -110,12 +111,13 @@ def conv_sequence_module(n, c, k, h, w, r, s, stride, pad, block, sequence):
         "  return\n}\n")
 
 
-def bottleneck_module(n, c, mid, h, w, block):
+def bottleneck_module(n, c, mid, h, w, block, dl_opt):
     """ResNet's identity bottleneck block at inference in the blocked layouts
-    of run.py: 1x1 (c -> mid), 3x3 (padding 1) and 1x1 (mid -> c)
-    convolutions into local buffers, each followed by batch normalization,
-    ReLU after the first two, the residual add then ReLU after the third."""
-    cb, mb = run.channel_block(c, block), run.channel_block(mid, block)
+    of run.py (the compiler's blocks of its first convolution): 1x1 (c ->
+    mid), 3x3 (padding 1) and 1x1 (mid -> c) convolutions into local
+    buffers, each followed by batch normalization, ReLU after the first two,
+    the residual add then ReLU after the third."""
+    cb, mb = run.conv_blocks(n, c, mid, h, w, 1, 1, 1, 0, block, dl_opt)
     t_in = f"memref<{n}x{c // cb}x{h}x{w}x{cb}xf32>"
     t_mid = f"memref<{n}x{mid // mb}x{h}x{w}x{mb}xf32>"
     filters = (f"memref<{mid // mb}x{c // cb}x1x1x{cb}x{mb}xf32>",
@@ -210,6 +212,7 @@ def main():
     args = parser.parse_args()
 
     bindir, dl_compile, onednn, out = run.harness_paths(args.build, args.out)
+    dl_opt = os.path.join(bindir, "dl-opt")
     machine = run.machine_file_args(args.machine_file, bindir, out)
     levels = probe_levels(os.path.join(out, "machine.json")) if machine else []
     sections = set(args.sections.split(","))
@@ -245,6 +248,8 @@ def main():
             for name, *v in run.read_shapes(args.conv_csv):
                 c, k, h, w, r, s, stride, pad = map(int, v)
                 for sequence in SEQUENCES:
+                    if only and not only.search(f"{name}+{sequence}"):
+                        continue  # Not asking the compiler for its blocks.
                     systems = {
                         "dl": ("dl", []),
                         "unfused": ("dl", ["--fuse=false"]),
@@ -253,17 +258,20 @@ def main():
                     rows.append(("conv", f"{name}+{sequence}",
                                  conv_sequence_module(threads, c, k, h, w, r, s,
                                                       stride, pad, args.block,
-                                                      sequence),
+                                                      sequence, dl_opt),
                                  systems, None))
         if "block" in sections:
             for name, *v in run.read_shapes(args.block_csv):
                 c, mid, h, w = map(int, v)
+                if only and not only.search(f"{name}_bottleneck"):
+                    continue
                 systems = {
                     "dl": ("dl", []),
                     "unfused": ("dl", ["--fuse=false"]),
                     "onednn": ("onednn", ["bottleneck", threads, c, mid, h, w])}
                 rows.append(("block", f"{name}_bottleneck",
-                             bottleneck_module(threads, c, mid, h, w, args.block),
+                             bottleneck_module(threads, c, mid, h, w, args.block,
+                                               dl_opt),
                              systems, None))
         rows = [row for row in rows if not only or only.search(row[1])]
 

@@ -308,62 +308,6 @@ def first_line(text):
     return next((line.strip() for line in text.splitlines() if line.strip()), "")
 
 
-def conv_attrs(s):
-    return (f"{{strides = array<i64: {s['stride']}, {s['stride']}>, "
-            f"padding = array<i64: {s['pad']}, {s['pad']}, {s['pad']}, {s['pad']}>}}")
-
-
-def conv_func(name, t_in, t_f, t_out, attrs):
-    return (
-        f"func.func @{name}(%in: {t_in}, %f: {t_f}, %out: {t_out}) {{\n"
-        f"  dl.conv2d ins(%in, %f : {t_in}, {t_f}) outs(%out : {t_out})\n"
-        f"      {attrs}\n"
-        "  return\n}\n"
-    )
-
-
-def plain_conv_module(name, s):
-    oh = conv_out(s["h"], s["r"], s["stride"], s["pad"])
-    ow = conv_out(s["w"], s["s"], s["stride"], s["pad"])
-    return conv_func(name, f"memref<{s['n']}x{s['c']}x{s['h']}x{s['w']}xf32>",
-                     f"memref<{s['k']}x{s['c']}x{s['r']}x{s['s']}xf32>",
-                     f"memref<{s['n']}x{s['k']}x{oh}x{ow}xf32>", conv_attrs(s))
-
-
-CONV_RE = re.compile(
-    r"dl\.conv2d\s+ins\([^:]*:\s*(memref<[^>]*>),\s*(memref<[^>]*>)\)\s*"
-    r"outs\([^:]*:\s*(memref<[^>]*>)\)\s*(\{[^}]*\})?")
-
-
-def rank(memref):
-    return memref[len("memref<"):-1].count("x")
-
-
-def blocked_conv_module(name, s, dl_opt, tmpdir, timeout):
-    """(module, layout): the blocked convolution dl-block-conv-layouts makes
-    of the plain one, alone, or the plain module where the pass leaves the
-    convolution plain."""
-    plain = plain_conv_module(name, s)
-    path = os.path.join(tmpdir, name + ".plain.mlir")
-    with open(path, "w") as f:
-        f.write(plain)
-    try:
-        proc = run_tool([dl_opt, path, "--dl-block-conv-layouts"], 1, timeout)
-    except subprocess.TimeoutExpired:
-        raise Failure(f"dl-opt timed out after {timeout} s")
-    if proc.returncode != 0:
-        raise Failure("dl-opt --dl-block-conv-layouts: "
-                      + first_line(proc.stderr + proc.stdout))
-    convs = CONV_RE.findall(proc.stdout)
-    blocked = [c for c in convs if rank(c[0]) == 5 and rank(c[1]) == 6 and rank(c[2]) == 5]
-    if len(convs) != 1 or len(blocked) != 1:
-        return plain, "plain"
-    t_in, t_f, t_out, attrs = blocked[0]
-    cb = t_in[len("memref<"):-1].split("x")[4]
-    kb = t_out[len("memref<"):-1].split("x")[4]
-    return conv_func(name, t_in, t_f, t_out, attrs or conv_attrs(s)), f"blocked({cb},{kb})"
-
-
 # --- running -----------------------------------------------------------------
 
 def run_tool(cmd, threads, timeout):
@@ -528,13 +472,19 @@ def main():
                         module, layout = run.gemm_module(func, m, n, k), "plain"
                         onednn_args = ["gemm", m, n, k, "--b-layout", "plain"]
                     else:
-                        blocks = run.gemm_blocks(n, k, args.block)
+                        blocks = run.gemm_blocks(m, n, k, args.block, dl_opt)
                         module = run.gemm_module(func, m, n, k, blocks)
-                        layout = f"blocked-b({blocks[0]},{blocks[1]})"
+                        layout = (f"blocked-b({blocks[0]},{blocks[1]})" if blocks
+                                  else "plain")
                         onednn_args = ["gemm", m, n, k]
                 else:
-                    module, layout = blocked_conv_module(func, s, dl_opt, tmpdir,
-                                                         args.timeout)
+                    try:
+                        module, layout = run.conv_module(
+                            func, s["n"], s["c"], s["k"], s["h"], s["w"], s["r"],
+                            s["s"], s["stride"], s["pad"], args.block, dl_opt,
+                            layout=True)
+                    except RuntimeError as error:
+                        raise Failure(str(error))
                     onednn_args = ["conv", s["n"], s["c"], s["k"], s["h"], s["w"], s["r"],
                                    s["s"], s["stride"], s["pad"]]
                 base["layout"] = layout

@@ -36,11 +36,6 @@ def divisors(n, count):
     return sorted(picks)
 
 
-def with_schedule(module, schedule):
-    return re.sub(r"(padding = array<i64: [0-9, ]*>)",
-                  r"\1, schedule = " + schedule, module, count=1)
-
-
 def time_module(dl_compile, module, extra, min_time, check):
     with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
         f.write(module)
@@ -69,6 +64,7 @@ def main():
                         default=os.path.join(harness.HERE, "resnet50_conv.csv"))
     args = parser.parse_args()
     dl_compile = os.path.join(args.build, "bin", "dl-compile")
+    dl_opt = os.path.join(args.build, "bin", "dl-opt")
     only = re.compile(args.only)
 
     ratios = []
@@ -77,7 +73,7 @@ def main():
             continue
         c, k, h, w, r, s, stride, pad = map(int, v)
         module = harness.conv_module(name, 1, c, k, h, w, r, s, stride, pad,
-                                     args.block)
+                                     args.block, dl_opt)
         shapes = re.search(r"%out: memref<1x(\d+)x(\d+)x\d+x\d+xf32>", module)
         kb, oh = int(shapes.group(1)), int(shapes.group(2))
         cb = int(re.search(r"%in: memref<1x(\d+)x", module).group(1))
@@ -93,7 +89,7 @@ def main():
                     loops += [f"oh:{t}"] if t < oh else []
                     loops += ["kb", "oh", "cb"]
                     schedule = f"#dl.schedule<[{', '.join(loops)}]>"
-                    ms = time_module(dl_compile, with_schedule(module, schedule),
+                    ms = time_module(dl_compile, harness.with_schedule(dl_opt, module, schedule),
                                      [], args.min_time, check=False)
                     if ms < best:
                         best, best_schedule = ms, schedule
