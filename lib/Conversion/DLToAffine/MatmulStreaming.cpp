@@ -152,8 +152,8 @@ void dl::lowerStreamingMatmul(PatternRewriter &rewriter, MatmulOp op) {
 
   // bt[j][kk] = op(B)[kk][j], rows of K contiguous. Every vector step reads
   // all n rows and a few rows of A: rows a multiple of 1 KiB apart would
-  // share a few L1 sets, so bt's are a vector further apart (4096x8x4096 on
-  // two threads: 2.4 ms against 3.2).
+  // share a few L1 sets, so bt's are a vector further apart
+  // (docs/heuristics.md, "Streamed GEMMs").
   int64_t btRowFloats = conflictingRows(k) ? k + kLanes : k;
   auto btType = MemRefType::get({n, btRowFloats}, rewriter.getF32Type());
   Value bt = memref::AllocOp::create(rewriter, loc, btType,

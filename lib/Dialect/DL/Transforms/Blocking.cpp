@@ -2,12 +2,9 @@
 //
 // The default blocks of the layout passes follow the vector registers of the
 // machine: LIBXSMM's kernels vectorize a block's columns, four registers per
-// row, so the width that keeps them busy doubles from AVX2 to AVX-512.
-// Measured on the two machines this project ran on (LIBXSMM 1.17, one core):
-// the AVX2 machine ran GEMM blocks fastest at 128 x 32; the AVX-512 one
-// (Zen 5, 48 KiB L1, 1 MiB L2) at 64 x 64, where 128 x 32 ran square_2k at
-// 196 GFLOPS and 64 x 64 at 240, and convolutions 1-5% faster with 64-wide
-// channel blocks than with 32.
+// row, so the width that keeps them busy doubles from AVX2 to AVX-512
+// (docs/heuristics.md, "GEMM blocks and packing" and "Convolution
+// blocks").
 //
 //===----------------------------------------------------------------------===//
 

@@ -89,9 +89,8 @@ public:
   /// from there). A thread reads such a buffer whole unless the loop divides
   /// the reads too (an index depends on its induction variable: then a
   /// thread's share of the iterations), and (threads - 1) / threads of what
-  /// it reads comes from the others. A 128x832x128 GEMM whose packed B every
-  /// thread of a 2-iteration row loop read whole ran at 0.112 ms on two
-  /// threads, and at 0.098 with its 13 column blocks divided.
+  /// it reads comes from the others (docs/heuristics.md, "Parallelism
+  /// model").
   double handoffBytes(unsigned threads) {
     affine::AffineForOp parallel;
     getBody().walk([&](affine::AffineForOp loop) {

@@ -167,8 +167,8 @@ bool putColumnsInnermost(MatmulOp op) {
 
 /// Largest GEMM, in every dimension, whose plain loop nest runs faster than
 /// its blocked generic version, which packs its operands and dispatches a
-/// kernel per block (8^3 ran in 1.3 us blocked and 0.3 plain, 16^3 in 1.9
-/// and 2.2).
+/// kernel per block (docs/heuristics.md, "Parametric versioning:
+/// evidence").
 constexpr int64_t kPlainGemmSize = 12;
 
 /// Largest GEMM, in every dimension, that runs as one microkernel on its

@@ -73,16 +73,9 @@ static int64_t registerPasses(int64_t rows, int64_t vectors) {
 /// L1 together) and two halves of at most 2 passes each re-read less of it
 /// while A stays in the L1 for the second half. Only for AVX-512 kernels
 /// with a row of 4 vectors (the widest LIBXSMM keeps in registers), split
-/// into rows of 2. Measured interleaved against the whole rows (medians of
-/// 5 rounds): the padded 3x3 convolutions' 13/14- and 27/28-pixel runs
-/// (batches of 3 filter rows, 48 KiB of B) gained 1-5% (res4a_branch2b
-/// 0.897 -> 0.856 ms at 2 threads and 0.861 -> 0.850 at 1, res3a_branch2b
-/// 0.925 -> 0.902 and 0.875 -> 0.864), the strided 1x1 layers' 14- and
-/// 28-pixel rows -0.6% to +1.3%. Not split:
-/// B in the L1 with A (1x1 layers with one channel block: res2a_branch1
-/// 3% slower split, gnmt_3's K = 32 40% slower), 56-pixel rows (4 passes
-/// per half: res2a_branch2b and res3a_branch2c 0.4-1.3% slower), 7 rows
-/// (one pass either way).
+/// into rows of 2. Not split: B in the L1 with A, rows of 4 passes per half
+/// or more, rows of one pass either way (docs/heuristics.md, "Half rows of
+/// C").
 static int64_t columnsPerCall(int64_t m, int64_t n, int64_t k, int64_t batch,
                               int64_t vectorBits, int64_t l1Bytes) {
   if (vectorBits != 512 || n != microkernelColumns(vectorBits))
@@ -635,10 +628,10 @@ LogicalResult BandOutliner::run(std::string &reason) {
         continue;
       // LIBXSMM 1.17's batch-reduce kernel runs the whole batch inside each
       // of its register tiles, so it reads the batch's blocks once per
-      // tile: blocks beyond the L2 come from memory every time (a 128-row
-      // kernel over all of a 1024x16x500000 GEMM's K ran at 26 GFLOPS, 60
-      // in batches of 2). Outer batch loops stay around the call until the
-      // A and B blocks of one call fit `maxBatchBytes`.
+      // tile: blocks beyond the L2 come from memory every time
+      // (docs/heuristics.md, "GEMM blocks and packing"). Outer batch loops stay
+      // around the call until the A and B blocks of one call fit
+      // `maxBatchBytes`.
       int64_t blockBytes = batchElementBytes(m, n, k);
       while (maxBatchBytes > 0 && batch.size() > 1 &&
              batchCount() * blockBytes > maxBatchBytes)

@@ -19,8 +19,7 @@ namespace {
 /// The share of `coreGflops` a blocked GEMM's microkernel calls run at:
 /// the lanes its bn columns fill, and its bk steps against the loads and
 /// stores of the block of C in registers that each call adds, about
-/// kCallSteps steps' worth. 4096x22x6 (blocks of 64x22x6: 0.69 of the
-/// lanes, 6 of 13 steps) ran at 60 GFLOPS on one core, 0.32 of 190.
+/// kCallSteps steps' worth (docs/heuristics.md, "Parallelism model").
 double gemmBlockShare(MatmulOp op) {
   constexpr double kCallSteps = 7.0;
   std::optional<ArrayRef<int64_t>> blocks = op.getPackBlocks();
@@ -34,14 +33,11 @@ double gemmBlockShare(MatmulOp op) {
 /// The share of `coreGflops` an op runs at: a blocked GEMM's
 /// (gemmBlockShare), a streamed one's (stream_a: dot products of 16-float
 /// vectors along K, N of them per vector of A, then a reduction per element
-/// of C ran at 79-92 GFLOPS on one core with 6 or 8 columns, where the
-/// microkernels run 170-200; a 2000x8x128 GEMM was modeled at 20 us and ran
-/// 52, so its parallel loop looked not worth three forks), all of it for
-/// other ops but a convolution marked pixel_vectors, whose register tiles of
-/// 16-float vectors along its output rows reach about half the microkernels'
-/// rate (63-110 GFLOPS on one core where they run 170-200) on the lanes its
-/// rows fill (a pointwise one joins its rows into one). A 160 -> 1-channel
-/// 15x15 3x3 convolution with 8-column rows was modeled at 4 us and ran 40.
+/// of C, at about 0.4 of the microkernels' rate), all of it for other ops
+/// but a convolution marked pixel_vectors, whose register tiles of 16-float
+/// vectors along its output rows reach about half the microkernels' rate on
+/// the lanes its rows fill (a pointwise one joins its rows into one). The
+/// measured rates: docs/heuristics.md, "Parallelism model".
 double pathShare(Operation *op) {
   constexpr double kPixelVectorsShare = 0.5, kStreamShare = 0.4;
   if (auto matmul = dyn_cast<MatmulOp>(op))

@@ -6,8 +6,9 @@
 // versions of itself on subviews, selected at run time by affine.if guards
 // on that size. Every later decision (layouts, blocks, remainders, the
 // ranking and tile sizing, panels, parallelism, microkernels) needs static
-// sizes; a dynamic op would otherwise run as plain loops (a 512^3 GEMM with
-// dynamic sizes: 1.4 GFLOPS against 140 static). The versions are static ops
+// sizes; a dynamic op would otherwise run as plain loops, two orders of
+// magnitude slower (docs/heuristics.md, "Parametric versioning:
+// evidence"). The versions are static ops
 // of power-of-two sizes, so each one is scheduled for exactly its own size by
 // the same passes as any static op:
 //
@@ -172,9 +173,8 @@ int64_t chooseChunk(Operation *op, const Parameter &parameter,
 /// Rows from which a GEMM's versions share one packed copy of B (a power of
 /// two): a block of rows (64 at AVX-512) on, where the static GEMM of those
 /// rows packs B too. Below, the versions (of 32, 16 and 8 rows, then one of
-/// exactly the last S mod 8 rows) read B in place, as the static GEMM does:
-/// 7x512x512 ran 62 us on a shared packed B (versions of 4, 2 and 1 rows),
-/// 33 static, 44 with those versions in place, 33 with one of 7 rows.
+/// exactly the last S mod 8 rows) read B in place, as the static GEMM does
+/// (docs/heuristics.md, "Parametric versioning: evidence").
 constexpr int64_t kSharedPackRows = 64;
 
 /// The blocks (bn, bk) of the one packed copy of B a GEMM's versions share,
@@ -506,8 +506,8 @@ struct ParametricVersioningPass
       Value packed = memref::AllocOp::create(then, loc, packedB);
       PackOp::create(then, loc, TypeRange{}, matmul.getB(), packed);
       // On one thread there are no parallel regions to save, and the bit
-      // versions do less work: 5 and 7 rows ran 0.79x and 0.87x as fast
-      // padded, against 1.6x and 1.9x at 2 threads.
+      // versions do less work (docs/heuristics.md, "Parametric versioning:
+      // evidence").
       emitVersions(then, op, *parameter, size, chunk, packed,
                    threads > 1 ? Remainder::Padded : Remainder::SetBits);
       memref::DeallocOp::create(then, loc, packed);

@@ -121,8 +121,7 @@ bool isCopyWorthIt(Conv2DOp op, int64_t cacheLineBytes) {
 /// copy a window of the input per row tile (its rows are shorter than the
 /// strided vectors of its output columns): the dense copy is smaller (the
 /// pixels it reads, not whole rows of them) and its rows, at unit stride,
-/// join into one (a 1x1, stride 2, 214 -> 3 channel convolution of a 19x19
-/// image: 0.036 ms windowed, oneDNN 0.008).
+/// join into one (docs/heuristics.md, "Reduced strides").
 bool pixelVectorsNeedWindows(Conv2DOp op) {
   ShapedType input = op.getInput().getType(), output = op.getOutput().getType();
   if (!op.getPixelVectors() || !input.hasStaticShape() ||

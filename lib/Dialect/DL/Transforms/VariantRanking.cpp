@@ -76,12 +76,10 @@ std::optional<int64_t> fullBatchBytes(Operation *op) {
 /// B blocks one call reads) and the divisor candidates below it; otherwise
 /// the divisor candidates. A larger batch streams more than the L2 holds
 /// through every register tile of the call, and with C packed the extra
-/// calls of a smaller one cost little (1 thread: tall_m's 80 KiB K blocks 2
-/// per call ran 1.01 of oneDNN, 4 per call 0.98; gnmt_2's 57 KiB blocks 4
-/// per call 0.86, 8 per call 0.84). Without packed C a block of C in place
-/// costs each call more, and a GEMM whose A stays in place reads it in
-/// longer runs per row with long batches (deepbench_1, 1024x16x500000: 250
-/// blocks per call 1.13 of oneDNN, 2 per call 0.81).
+/// calls of a smaller one cost little. Without packed C a block of C in
+/// place costs each call more, and a GEMM whose A stays in place reads it
+/// in longer runs per row with long batches (docs/heuristics.md, "Batch
+/// tiles").
 SmallVector<int64_t> batchTiles(Operation *op, int64_t extent,
                                 const RankingOptions &options) {
   SmallVector<int64_t> candidates = tileCandidates(extent, options.tilesPerDim);
@@ -180,8 +178,7 @@ RankedVariant evaluate(Operation *op, ScheduleAttr schedule,
   // probe varies by 2x between runs (1.0 to 3.0 MB of a 32 MB L3 here): the
   // variant is costed at half the share too, and ranked by the worse cost,
   // so that no schedule is picked for reuse only the upper half would hold
-  // (a 475 -> 97-channel 177x144 3x3 convolution ran 2.5x slower under the
-  // schedule a 3.0 MB probe made first).
+  // (docs/heuristics.md, "Variant ranking: evidence").
   CacheModel perThread = options.cache;
   int64_t firstTouch = llvm::sum_of(variant.reuse.firstTouchBytes);
   if (!perThread.levels.empty())
@@ -240,11 +237,9 @@ bool occupiesThreads(ScheduleAttr schedule, ArrayRef<ScheduleDim> dims,
 /// the cheapest (kCostTie) whose parallel loop occupies the threads first,
 /// when the cheapest's does not: the traffic model, one thread's, does not
 /// tell them apart, and with one block of rows per thread both threads read
-/// all of B, packed before the loop (128x3776x64 at 2 threads: 0.44 ms in
-/// [i, j, k], 0.28 in [j, i, k], each thread packing its panel of B). Not for
-/// convolutions: their images in parallel, one per thread, share only the
-/// filter, read in place (res2a_branch2b, 2 images at 2 threads: 2.06 ms
-/// over the images, 2.23 over the rows).
+/// all of B, packed before the loop. Not for convolutions: their images in
+/// parallel, one per thread, share only the filter, read in place
+/// (docs/heuristics.md, "Variant ranking: evidence").
 void preferOccupiedTies(Operation *op, std::vector<RankedVariant> &variants,
                         unsigned threads) {
   std::optional<SmallVector<ScheduleDim>> dims = getScheduleDims(op);
@@ -375,9 +370,7 @@ SmallVector<ScheduleAttr> dl::generateVariants(Operation *op,
   // indexes, e.g. a conv's filter slice over the output rows), the point loop
   // innermost. Only when a kernel call over all of it would read more than
   // maxBatchBytes: each tile is one more call reloading its block of C, which
-  // the costs do not see (res3a_branch1, 1 thread: the two split variants
-  // timed ran 5% slower than the three unsplit ones, whose 61 KiB batches
-  // the L2 holds).
+  // the costs do not see (docs/heuristics.md, "Batch tiles").
   std::optional<int64_t> batchBytes = fullBatchBytes(op);
   bool splitBatch = options.maxBatchBytes > 0 && batchBytes &&
                     *batchBytes > options.maxBatchBytes;
