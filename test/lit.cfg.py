@@ -17,6 +17,10 @@ config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs", 
 config.substitutions.append(("%shlibext", ".so"))
 config.substitutions.append(("%dl_libs", config.dl_lib_dir))
 config.substitutions.append(("%dl_obj_root", config.dl_obj_root))
+# Compilations through the Python package (dl.compile caches by default) keep
+# their code in the build tree, not in the user's cache directory.
+config.environment["DL_CACHE_DIR"] = os.path.join(config.test_exec_root,
+                                                  "dl-cache")
 
 # A DL_SANITIZE build: every process gets the ASan runtime, so that the
 # instrumented DLPlugin.so and libDLRuntime.so also load into uninstrumented
