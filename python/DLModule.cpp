@@ -18,6 +18,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -210,28 +211,45 @@ public:
   /// buffer form (the package checks which are written and allocates the
   /// results).
   void call(const std::string &name, const std::vector<py::array> &arrays) {
-    std::vector<DlBuffer> buffers;
-    std::vector<std::vector<int64_t>> sizes(arrays.size());
-    for (size_t i = 0; i < arrays.size(); ++i) {
-      const py::array &array = arrays[i];
-      if (!py::isinstance<py::array_t<float>>(array) ||
-          !(array.flags() & py::array::c_style))
-        context.raise("argument #" + std::to_string(i) +
-                      " is not a C-contiguous float32 array");
-      sizes[i].assign(array.shape(), array.shape() + array.ndim());
-      // Inputs may be read-only arrays: the package passes writeable ones
-      // where the function writes.
-      buffers.push_back({static_cast<float *>(const_cast<void *>(array.data())),
-                         static_cast<int64_t>(array.ndim()), sizes[i].data()});
-    }
+    Buffers buffers(*this, arrays);
     MlirLogicalResult result;
     {
       py::gil_scoped_release release;
-      result = dlExecutableCall(executable, toStringRef(name), buffers.data(),
-                                buffers.size());
+      result = buffers.call(executable, name);
     }
     if (mlirLogicalResultIsFailure(result))
       context.raise("@" + name + " failed");
+  }
+
+  /// Calls `name` as `call` does, `warmup` times untimed, then until both
+  /// `minReps` calls and `minTime` seconds are reached; returns each timed
+  /// call's seconds. The loop runs without the GIL and without Python
+  /// between the calls, so short functions are timed as a C caller sees
+  /// them.
+  std::vector<double> time(const std::string &name,
+                           const std::vector<py::array> &arrays, double minTime,
+                           long minReps, long warmup) {
+    Buffers buffers(*this, arrays);
+    std::vector<double> seconds;
+    bool failed = false;
+    {
+      py::gil_scoped_release release;
+      for (long i = 0; i < warmup && !failed; ++i)
+        failed = mlirLogicalResultIsFailure(buffers.call(executable, name));
+      double total = 0;
+      while (!failed &&
+             (static_cast<long>(seconds.size()) < minReps || total < minTime)) {
+        auto start = std::chrono::steady_clock::now();
+        failed = mlirLogicalResultIsFailure(buffers.call(executable, name));
+        std::chrono::duration<double> elapsed =
+            std::chrono::steady_clock::now() - start;
+        seconds.push_back(elapsed.count());
+        total += elapsed.count();
+      }
+    }
+    if (failed)
+      context.raise("@" + name + " failed");
+    return seconds;
   }
 
   /// The remarks and warnings of the compilation.
@@ -240,6 +258,36 @@ public:
   bool fromCache = false;
 
 private:
+  /// The C API's view of numpy arrays (which must outlive it).
+  class Buffers {
+  public:
+    Buffers(Executable &owner, const std::vector<py::array> &arrays)
+        : sizes(arrays.size()) {
+      for (size_t i = 0; i < arrays.size(); ++i) {
+        const py::array &array = arrays[i];
+        if (!py::isinstance<py::array_t<float>>(array) ||
+            !(array.flags() & py::array::c_style))
+          owner.context.raise("argument #" + std::to_string(i) +
+                              " is not a C-contiguous float32 array");
+        sizes[i].assign(array.shape(), array.shape() + array.ndim());
+        // Inputs may be read-only arrays: the package passes writeable ones
+        // where the function writes.
+        buffers.push_back(
+            {static_cast<float *>(const_cast<void *>(array.data())),
+             static_cast<int64_t>(array.ndim()), sizes[i].data()});
+      }
+    }
+
+    MlirLogicalResult call(DlExecutable executable, const std::string &name) {
+      return dlExecutableCall(executable, toStringRef(name), buffers.data(),
+                              buffers.size());
+    }
+
+  private:
+    std::vector<std::vector<int64_t>> sizes;
+    std::vector<DlBuffer> buffers;
+  };
+
   // Destroyed after the executable, which uses it.
   Context context;
   DlExecutable executable{nullptr};
@@ -283,6 +331,8 @@ PYBIND11_MODULE(_dl, m) {
       .def_property_readonly("functions", &Executable::functions)
       .def("signature", &Executable::signature, py::arg("name"))
       .def("call", &Executable::call, py::arg("name"), py::arg("arrays"))
+      .def("time", &Executable::time, py::arg("name"), py::arg("arrays"),
+           py::arg("min_time"), py::arg("min_reps"), py::arg("warmup"))
       .def_readonly("remarks", &Executable::remarks)
       .def_readonly("from_cache", &Executable::fromCache);
 }

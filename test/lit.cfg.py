@@ -49,5 +49,6 @@ tools = [
     "dl-compile",
     "dl-probe",
     ToolSubst("mlir-opt", unresolved="fatal"),
+    ToolSubst("onednn-bench", unresolved="ignore"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -173,6 +173,25 @@ class Function:
                         f"{_shape_text(shape)}")
 
     def __call__(self, *args, out=None):
+        arrays, results = self._arrays(args, out)
+        self._executable.call(self.name, arrays + results)
+        if not results:
+            return None
+        return results[0] if len(results) == 1 else tuple(results)
+
+    def time(self, *args, out=None, min_time=0.3, min_reps=5, warmup=2):
+        """Times calls on `args` (as for a call; results are written to
+        `out` or to arrays allocated once): `warmup` untimed calls, then
+        calls until both `min_reps` calls and `min_time` seconds are
+        reached, looping in C++ without Python between the calls. Returns
+        the seconds of each timed call (a list; take its median)."""
+        arrays, results = self._arrays(args, out)
+        return self._executable.time(self.name, arrays + results,
+                                     float(min_time), int(min_reps),
+                                     int(warmup))
+
+    def _arrays(self, args, out):
+        """The arrays of the arguments and of the results of a call."""
         if len(args) != len(self.argument_shapes):
             raise Error(f"@{self.name} takes {len(self.argument_shapes)} "
                         f"arguments, got {len(args)}")
@@ -192,11 +211,7 @@ class Function:
                 array = np.ascontiguousarray(arg, dtype=np.float32)
             self._check_shape(f"argument #{i}", array, shape)
             arrays.append(array)
-        results = self._results(out)
-        self._executable.call(self.name, arrays + results)
-        if not results:
-            return None
-        return results[0] if len(results) == 1 else tuple(results)
+        return arrays, self._results(out)
 
     def _results(self, out):
         if out is None:

@@ -2,7 +2,7 @@
 MLIR Python bindings: Debian does not package them; dl.compile parses the
 text with MLIR's parser, which checks it)."""
 
-__all__ = ["FunctionWriter", "tensor_type"]
+__all__ = ["FunctionWriter", "STREAMED_ROWS", "tensor_type"]
 
 
 def tensor_type(shape):
@@ -125,6 +125,32 @@ class FunctionWriter:
             f"outs({empty} : {self.types[empty]}) permutation = [1, 0]")
         return result
 
+    @staticmethod
+    def linear_weight(weight, rows):
+        """The array a fully connected layer of `rows` rows binds for
+        PyTorch's `weight` (features x inputs): as it is for the few rows
+        that stream it, else transposed (inputs x features: dl packs a
+        constant K x N B into blocks once, see dl-pack-gemm-operands)."""
+        return weight if rows <= STREAMED_ROWS else weight.T
+
+    def linear(self, x, weight, bias, rows, features):
+        """A fully connected layer (PyTorch's nn.Linear): `x` (rows x
+        inputs) times the weights (an argument of `linear_weight`'s array),
+        plus `bias` (features, or None)."""
+        if rows <= STREAMED_ROWS:
+            # Weights times the few inputs' rows: a GEMV-like GEMM that
+            # streams the weights once (dl.matmul's stream_a), its features
+            # x rows result transposed (a view for one row).
+            product = self.op("matmul", [weight, x],
+                              self.empty((features, rows)), "transpose_b")
+            value = self.transpose(product, (features, rows))
+        else:
+            value = self.op("matmul", [x, weight],
+                            self.empty((rows, features)))
+        if bias is not None:
+            value = self.op("bias_add", [value, bias], value)
+        return value
+
     def finish(self, results):
         """The function's text, returning `results`."""
         args = ", ".join(
@@ -137,6 +163,11 @@ class FunctionWriter:
                     if results else "  return")
         return (f"func.func @{self.name}({args}) -> ({result_types}) {{\n"
                 f"{body}\n{returned}\n}}\n")
+
+
+# Up to this many rows (images), a linear layer streams its weights: it is
+# memory-bound.
+STREAMED_ROWS = 8
 
 
 def _product(sizes):

@@ -531,34 +531,16 @@ class _Importer:
 
     def _emit_linear(self, node):
         linear = self._module(node)
-        out_shape = _Value(node).shape
-        rows, features = out_shape
-        weight = self._weight(linear.weight.detach().numpy())
-        if rows <= _STREAMED_ROWS:
-            # Weights (features x inputs) times the few inputs' rows: a
-            # GEMV-like GEMM that streams the weights once (stream_a), its
-            # features x rows result transposed (a view for one row).
-            product = self.writer.op(
-                "matmul", [weight, self._in(node)],
-                self.writer.empty((features, rows)), "transpose_b")
-            value = self.writer.transpose(product, (features, rows))
-        else:
-            value = self.writer.op("matmul", [self._in(node), weight],
-                                   self.writer.empty(out_shape),
-                                   "transpose_b")
-        if linear.bias is not None:
-            value = self.writer.op(
-                "bias_add", [value, self._weight(linear.bias.detach().numpy())],
-                value)
-        return value
+        rows, features = _Value(node).shape
+        bias = (self._weight(linear.bias.detach().numpy())
+                if linear.bias is not None else None)
+        weight = FunctionWriter.linear_weight(linear.weight.detach().numpy(),
+                                              rows)
+        return self.writer.linear(self._in(node), self._weight(weight), bias,
+                                  rows, features)
 
     def _emit_identity(self, node):
         return self._in(node)
-
-
-# Up to this many rows (images), a linear layer streams its weights (see
-# dl.matmul's stream_a): it is memory-bound.
-_STREAMED_ROWS = 8
 
 
 def _float(value):

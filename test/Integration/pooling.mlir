@@ -64,3 +64,23 @@ func.func @dynamic(%x: memref<?x3x?x?xf32> {dl.run_shape = array<i64: 2, 3, 10, 
                  padding = array<i64: 1, 1, 1, 1>}
   return
 }
+
+// Blocked pools in register tiles: blocks of 24 lanes (a vector of 16 and
+// one of 8), windows clipped at both borders (interior columns in tiles of 8
+// and a remainder), the divisor without count_include_pad, and a stride 1.
+// CHECK: blocked: max_abs_err={{.*}} ok
+func.func @blocked(%x: memref<2x2x11x29x24xf32>, %m: memref<2x2x6x15x24xf32>,
+                   %e: memref<2x2x6x15x24xf32>, %s: memref<2x2x11x29x24xf32>,
+                   %a: memref<2x2x5x13x24xf32>) {
+  dl.max_pool2d ins(%x : memref<2x2x11x29x24xf32>) outs(%m : memref<2x2x6x15x24xf32>)
+                {window = array<i64: 3, 3>, strides = array<i64: 2, 2>,
+                 padding = array<i64: 1, 1, 1, 1>}
+  dl.avg_pool2d ins(%x : memref<2x2x11x29x24xf32>) outs(%e : memref<2x2x6x15x24xf32>)
+                {window = array<i64: 3, 3>, strides = array<i64: 2, 2>,
+                 padding = array<i64: 1, 1, 1, 1>, count_include_pad = false}
+  dl.max_pool2d ins(%x : memref<2x2x11x29x24xf32>) outs(%s : memref<2x2x11x29x24xf32>)
+                {window = array<i64: 5, 5>, padding = array<i64: 2, 2, 2, 2>}
+  dl.avg_pool2d ins(%x : memref<2x2x11x29x24xf32>) outs(%a : memref<2x2x5x13x24xf32>)
+                {window = array<i64: 3, 5>, strides = array<i64: 2, 2>}
+  return
+}

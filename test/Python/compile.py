@@ -344,3 +344,18 @@ except dl.Error as error:
     print("shape: dl.Error:", error)
 # CHECK: signature: <dl.Function @f(2x3) -> (2x3)>
 print("signature:", m.f)
+
+# Function.time: the calls' seconds, at least min_reps of them, the results
+# written (to out= when given); errors as for a call.
+x = rand(2, 3)
+out = np.empty((2, 3), np.float32)
+seconds = m.f.time(x, out=out, min_time=0, min_reps=7, warmup=1)
+# CHECK: time: 7 calls, positive: True, result: ok
+print(f"time: {len(seconds)} calls, positive: {all(s > 0 for s in seconds)}",
+      end=", ")
+check("result", out, np.maximum(x, 0))
+# CHECK: time, shape: dl.Error: @f: argument #0 has shape 3x2, expected 2x3
+try:
+    m.f.time(rand(3, 2))
+except dl.Error as error:
+    print("time, shape: dl.Error:", error)

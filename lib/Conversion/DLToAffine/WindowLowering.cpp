@@ -7,13 +7,14 @@
 // reduced into a register (plain layout) or into the output's channel
 // block, the innermost loop, which LLVM vectorizes (blocked layout).
 // Average pooling then scales by the window's size, or by its clipped size
-// without count_include_pad. A blocked depthwise convolution of static sizes
-// computes the output columns whose windows lie inside the image in register
-// tiles instead: per row, tiles of up to kDepthwiseTileColumns pixels, one
-// vector of channels at a time (a narrower one for a block's last lanes),
-// accumulated over every tap in registers and
-// stored once (the per-pixel nest reads and writes the output block at every
-// tap, which bounds it by the stores).
+// without count_include_pad. A blocked op of static widths (and, for a
+// depthwise convolution, whole channel blocks) computes each output row in
+// register tiles instead: the columns whose windows lie inside the image
+// kWindowTileColumns pixels at a time, the others one at a time over their
+// clipped window, one vector of channels at a time (a narrower one for a
+// block's last lanes), accumulated over every tap in registers and stored
+// once (the per-pixel nest reads and writes the output block at every tap,
+// which bounds it by the stores).
 //
 //===----------------------------------------------------------------------===//
 
@@ -169,6 +170,203 @@ void buildLaneLoop(OpBuilder &b, Location loc, AffineMap bound,
                       });
 }
 
+/// Output pixels of a window op's register tile: one vector accumulator
+/// each, with a depthwise filter's tap vector and an input vector beside them
+/// in the 32 AVX-512 registers (the extra accumulators hide the latency of
+/// the FMAs, or of the maxima and sums).
+constexpr int64_t kWindowTileColumns = 8;
+
+/// The output columns [first, last) of a window op whose windows lie
+/// entirely inside the image: every tap of them reads the input.
+std::pair<int64_t, int64_t> interiorColumns(int64_t inWidth, int64_t outWidth,
+                                            int64_t filterWidth, int64_t stride,
+                                            int64_t pad, int64_t dilation) {
+  // o * stride - pad >= 0 and o * stride - pad + (S - 1) * dilation < inWidth.
+  int64_t first = llvm::divideCeil(pad, stride);
+  int64_t reach = inWidth - 1 + pad - (filterWidth - 1) * dilation;
+  int64_t last = reach < 0 ? 0 : reach / stride + 1;
+  last = std::min(last, outWidth);
+  first = std::min(first, last);
+  return {first, last};
+}
+
+/// What a blocked window op computes per vector of a channel block.
+struct VectorWindowOps {
+  /// The accumulators' initial value.
+  double identity;
+  /// The tap (r, s)'s operand shared by a tile's columns for the `type`
+  /// lanes from `first` of the block of `pixel` (n, cb, oh): a depthwise
+  /// filter's vector; null for pooling.
+  function_ref<Value(OpBuilder &, Location, ValueRange pixel, Value r, Value s,
+                     Value first, VectorType type)>
+      loadTap;
+  /// `acc` combined with the input vector `x` (and the tap's operand).
+  function_ref<Value(OpBuilder &, Location, Value acc, Value x, Value tap)>
+      combine;
+};
+
+/// The register tile of a blocked window op's output row (`w.pixel`: n, cb,
+/// oh) at `width` columns from `firstColumn`: for each vector of the
+/// channel block, one accumulator per column reduced over the window's
+/// `rows` and `cols` (`cols` the offsets of the first column: the whole
+/// window when `width` > 1, whose windows then lie inside the image), then
+/// multiplied by `scale` (when not null) and stored once.
+void buildVectorTile(OpBuilder &b, Location loc, const Window &w,
+                     const WindowDim &rows, const WindowDim &cols,
+                     int64_t block, Value firstColumn, int64_t width,
+                     const VectorWindowOps &ops, Value scale) {
+  MLIRContext *ctx = b.getContext();
+  AffineExpr d0 = getAffineDimExpr(0, ctx), d1 = getAffineDimExpr(1, ctx),
+             d2 = getAffineDimExpr(2, ctx), d3 = getAffineDimExpr(3, ctx),
+             d4 = getAffineDimExpr(4, ctx), d5 = getAffineDimExpr(5, ctx),
+             d6 = getAffineDimExpr(6, ctx);
+  ValueRange pixel = w.pixel;
+  // The `lanes` channels of the block from lane `first`.
+  auto buildChunk = [&](OpBuilder &vb, Location vl, Value first,
+                        int64_t lanes) {
+    auto vectorType = VectorType::get({lanes}, vb.getF32Type());
+    Value init = arith::ConstantOp::create(
+        vb, vl, vectorType,
+        DenseElementsAttr::get(
+            vectorType, vb.getF32FloatAttr(static_cast<float>(ops.identity))));
+    SmallVector<Value> sums = buildWindowLoops(
+        vb, vl, rows, cols, SmallVector<Value>(width, init),
+        [&](OpBuilder &tb, Location tl, Value r, Value s, ValueRange accs) {
+          Value tap = ops.loadTap
+                          ? ops.loadTap(tb, tl, pixel, r, s, first, vectorType)
+                          : Value();
+          SmallVector<Value> next;
+          for (int64_t column = 0; column < width; ++column) {
+            // input[n][cb][oh * sh - ph + r * dh]
+            //      [(firstColumn + column) * sw - pw + s * dw][first ...]
+            AffineMap at = AffineMap::get(
+                7, 0,
+                {d0, d1, d2 * w.strides[0] - w.padding[0] + d4 * w.dilations[0],
+                 (d3 + column) * w.strides[1] - w.padding[1] +
+                     d5 * w.dilations[1],
+                 d6},
+                ctx);
+            Value x = affine::AffineVectorLoadOp::create(
+                tb, tl, vectorType, w.input, at,
+                ValueRange{pixel[0], pixel[1], pixel[2], firstColumn, r, s,
+                           first});
+            next.push_back(ops.combine(tb, tl, accs[column], x, tap));
+          }
+          return next;
+        });
+    Value scaleVector =
+        scale ? vector::BroadcastOp::create(vb, vl, vectorType, scale)
+              : Value();
+    for (int64_t column = 0; column < width; ++column) {
+      Value sum = sums[column];
+      if (scaleVector)
+        sum = arith::MulFOp::create(vb, vl, sum, scaleVector);
+      affine::AffineVectorStoreOp::create(
+          vb, vl, sum, w.output,
+          AffineMap::get(5, 0, {d0, d1, d2, d3 + column, d4}, ctx),
+          ValueRange{pixel[0], pixel[1], pixel[2], firstColumn, first});
+    }
+  };
+  // Whole vectors, then the block's last lanes as one narrower vector.
+  int64_t whole = block / kLoweringVectorFloats * kLoweringVectorFloats;
+  if (whole > 0)
+    affine::buildAffineLoopNest(
+        b, loc, {0}, {whole}, {kLoweringVectorFloats},
+        [&](OpBuilder &vb, Location vl, ValueRange lane) {
+          buildChunk(vb, vl, lane[0], kLoweringVectorFloats);
+        });
+  if (block > whole)
+    buildChunk(b, loc, arith::ConstantIndexOp::create(b, loc, whole),
+               block - whole);
+}
+
+/// The static sizes a blocked window op's register tiles need: the input's
+/// and output's widths and the window's height and width; none where one
+/// is dynamic.
+std::optional<std::array<int64_t, 4>>
+staticTileSizes(ArrayRef<OpFoldResult> inSizes, ArrayRef<OpFoldResult> outSizes,
+                std::array<OpFoldResult, 2> windowSizes) {
+  std::array<OpFoldResult, 4> given = {inSizes[3], outSizes[3], windowSizes[0],
+                                       windowSizes[1]};
+  std::array<int64_t, 4> sizes;
+  for (auto [size, value] : llvm::zip_equal(given, sizes)) {
+    std::optional<int64_t> constant = getConstantIntValue(size);
+    if (!constant)
+      return std::nullopt;
+    value = *constant;
+  }
+  return sizes;
+}
+
+/// A blocked window op of static widths and window (`sizes`, see
+/// staticTileSizes) in register tiles: per output row, the columns whose
+/// windows the image clips pixel by pixel, the others in tiles of
+/// kWindowTileColumns. `scaleOf` gives a tile's scale from its clipped
+/// rows and its columns' window (null: the whole window), or null.
+void buildVectorWindowRows(
+    OpBuilder &builder, Location loc, const Window &geometry,
+    ArrayRef<OpFoldResult> inSizes, ArrayRef<OpFoldResult> outSizes,
+    std::array<int64_t, 4> sizes, int64_t block, const VectorWindowOps &ops,
+    function_ref<Value(OpBuilder &, Location, const WindowDim &rows,
+                       const WindowDim *cols)>
+        scaleOf) {
+  auto [inWidth, outWidth, windowHeight, windowWidth] = sizes;
+  auto [first, last] =
+      interiorColumns(inWidth, outWidth, windowWidth, geometry.strides[1],
+                      geometry.padding[1], geometry.dilations[1]);
+  buildNest(
+      builder, loc, outSizes.take_front(3),
+      [&](OpBuilder &b, Location l, ValueRange row) {
+        Window w = geometry;
+        w.pixel = row;
+        WindowDim rows =
+            clippedWindow(b, row[2], inSizes[2], b.getIndexAttr(windowHeight),
+                          w.strides[0], w.padding[0], w.dilations[0]);
+        // The columns whose windows the image clips, pixel by pixel.
+        for (auto [from, to] :
+             {std::pair(int64_t(0), first), std::pair(last, outWidth)}) {
+          if (from == to)
+            continue;
+          affine::buildAffineLoopNest(
+              b, l, {from}, {to}, {1},
+              [&](OpBuilder &pb, Location pl, ValueRange column) {
+                WindowDim cols = clippedWindow(
+                    pb, column[0], inSizes[3], pb.getIndexAttr(windowWidth),
+                    w.strides[1], w.padding[1], w.dilations[1]);
+                Value scale = scaleOf ? scaleOf(pb, pl, rows, &cols) : Value();
+                buildVectorTile(pb, pl, w, rows, cols, block, column[0], 1, ops,
+                                scale);
+              });
+        }
+        WindowDim wholeRow{b.getConstantAffineMap(0),
+                           b.getConstantAffineMap(windowWidth),
+                           {},
+                           {}};
+        Value scale = scaleOf ? scaleOf(b, l, rows, nullptr) : Value();
+        int64_t tiles = (last - first) / kWindowTileColumns;
+        int64_t remainder = (last - first) % kWindowTileColumns;
+        if (tiles > 0)
+          affine::buildAffineLoopNest(
+              b, l, {0}, {tiles}, {1},
+              [&](OpBuilder &tb, Location tl, ValueRange tile) {
+                Value column = affine::AffineApplyOp::create(
+                    tb, tl,
+                    AffineMap::get(1, 0,
+                                   tb.getAffineDimExpr(0) * kWindowTileColumns +
+                                       first,
+                                   tb.getContext()),
+                    tile[0]);
+                buildVectorTile(tb, tl, w, rows, wholeRow, block, column,
+                                kWindowTileColumns, ops, scale);
+              });
+        if (remainder > 0)
+          buildVectorTile(b, l, w, rows, wholeRow, block,
+                          arith::ConstantIndexOp::create(
+                              b, l, first + tiles * kWindowTileColumns),
+                          remainder, ops, scale);
+      });
+}
+
 /// What a pooling op computes per window.
 struct PoolKind {
   bool max;
@@ -188,9 +386,44 @@ void lowerPool(PatternRewriter &rewriter, OpTy op, PoolKind kind) {
   SmallVector<OpFoldResult> outSizes = getSizes(rewriter, loc, op.getOutput());
   double identity = kind.max ? -std::numeric_limits<float>::infinity() : 0.0;
   auto combine = [&](OpBuilder &b, Location l, Value acc, Value x) {
-    return kind.max ? arith::MaximumFOp::create(b, l, acc, x).getResult()
+    return kind.max ? arith::MaximumFOp::create(b, l, acc, x, arith::FastMathFlags::nnan | arith::FastMathFlags::nsz).getResult()
                     : arith::AddFOp::create(b, l, acc, x).getResult();
   };
+
+  // Blocked with static widths: register tiles.
+  std::optional<std::array<int64_t, 4>> sizes =
+      op.isBlocked() ? staticTileSizes(inSizes, outSizes,
+                                       {rewriter.getIndexAttr(window[0]),
+                                        rewriter.getIndexAttr(window[1])})
+                     : std::nullopt;
+  if (sizes) {
+    int64_t block = cast<ShapedType>(op.getOutput().getType()).getDimSize(4);
+    // The reciprocal of the divisor of average pooling: the window's size,
+    // or the number of its offsets inside the image.
+    auto scaleOf = [&](OpBuilder &b, Location l, const WindowDim &rows,
+                       const WindowDim *cols) -> Value {
+      if (kind.countIncludePad)
+        return f32Constant(b, l, 1.0 / double(window[0] * window[1]));
+      Value rowCount = windowExtent(b, l, rows);
+      Value colCount = cols ? windowExtent(b, l, *cols)
+                            : arith::ConstantIndexOp::create(b, l, window[1]);
+      Value count = arith::MulIOp::create(b, l, rowCount, colCount);
+      Value countF = arith::UIToFPOp::create(
+          b, l, b.getF32Type(),
+          arith::IndexCastUIOp::create(b, l, b.getI64Type(), count));
+      return arith::DivFOp::create(b, l, f32Constant(b, l, 1.0), countF);
+    };
+    auto combineVectors = [&](OpBuilder &b, Location l, Value acc, Value x,
+                              Value) { return combine(b, l, acc, x); };
+    buildVectorWindowRows(
+        rewriter, loc, geometry, inSizes, outSizes, *sizes, block,
+        {identity, nullptr, combineVectors},
+        kind.max ? function_ref<Value(OpBuilder &, Location, const WindowDim &,
+                                      const WindowDim *)>()
+                 : scaleOf);
+    rewriter.eraseOp(op);
+    return;
+  }
 
   buildNest(
       rewriter, loc, ArrayRef(outSizes).take_front(4),
@@ -276,98 +509,6 @@ struct AvgPoolLowering : OpRewritePattern<AvgPool2DOp> {
     return success();
   }
 };
-
-/// Output pixels of a depthwise register tile: one vector accumulator each,
-/// with the tap's filter vector and an input vector beside them in the 32
-/// AVX-512 registers (the extra accumulators hide the FMA latency).
-constexpr int64_t kDepthwiseTileColumns = 8;
-
-/// The output columns [first, last) of a depthwise convolution whose windows
-/// lie entirely inside the image: every tap of them reads the input.
-std::pair<int64_t, int64_t> interiorColumns(int64_t inWidth, int64_t outWidth,
-                                            int64_t filterWidth, int64_t stride,
-                                            int64_t pad, int64_t dilation) {
-  // o * stride - pad >= 0 and o * stride - pad + (S - 1) * dilation < inWidth.
-  int64_t first = llvm::divideCeil(pad, stride);
-  int64_t reach = inWidth - 1 + pad - (filterWidth - 1) * dilation;
-  int64_t last = reach < 0 ? 0 : reach / stride + 1;
-  last = std::min(last, outWidth);
-  first = std::min(first, last);
-  return {first, last};
-}
-
-/// The register tiles of a blocked depthwise convolution's interior columns
-/// of one output row (`pixel`: n, cb, oh): for each tile of `width` columns
-/// from `firstColumn` and each vector of the channel block, the vectors of
-/// the row's clipped window rows and every column tap, multiplied by the
-/// tap's filter vector and summed in registers, then stored.
-void buildDepthwiseTile(OpBuilder &b, Location loc, const Window &w,
-                        Value filter, const WindowDim &rows,
-                        int64_t filterWidth, int64_t block, Value firstColumn,
-                        int64_t width) {
-  MLIRContext *ctx = b.getContext();
-  AffineExpr d0 = getAffineDimExpr(0, ctx), d1 = getAffineDimExpr(1, ctx),
-             d2 = getAffineDimExpr(2, ctx), d3 = getAffineDimExpr(3, ctx),
-             d4 = getAffineDimExpr(4, ctx), d5 = getAffineDimExpr(5, ctx),
-             d6 = getAffineDimExpr(6, ctx);
-  ValueRange pixel = w.pixel;
-  // The `lanes` channels of the block from lane `first`.
-  auto buildChunk = [&](OpBuilder &vb, Location vl, Value first,
-                        int64_t lanes) {
-    auto vectorType = VectorType::get({lanes}, vb.getF32Type());
-    Value zero = arith::ConstantOp::create(
-        vb, vl, vectorType,
-        DenseElementsAttr::get(vectorType, vb.getF32FloatAttr(0.0f)));
-    SmallVector<Value> sums = buildWindowLoops(
-        vb, vl, rows,
-        WindowDim{vb.getConstantAffineMap(0),
-                  vb.getConstantAffineMap(filterWidth),
-                  {},
-                  {}},
-        SmallVector<Value>(width, zero),
-        [&](OpBuilder &tb, Location tl, Value r, Value s, ValueRange accs) {
-          // filter[r][s][cb * block + first ...]
-          Value tap = affine::AffineVectorLoadOp::create(
-              tb, tl, vectorType, filter,
-              AffineMap::get(4, 0, {d0, d1, d2 * block + d3}, ctx),
-              ValueRange{r, s, pixel[1], first});
-          SmallVector<Value> next;
-          for (int64_t column = 0; column < width; ++column) {
-            // input[n][cb][oh * sh - ph + r * dh]
-            //      [(firstColumn + column) * sw - pw + s * dw][first ...]
-            AffineMap at = AffineMap::get(
-                7, 0,
-                {d0, d1, d2 * w.strides[0] - w.padding[0] + d4 * w.dilations[0],
-                 (d3 + column) * w.strides[1] - w.padding[1] +
-                     d5 * w.dilations[1],
-                 d6},
-                ctx);
-            Value x = affine::AffineVectorLoadOp::create(
-                tb, tl, vectorType, w.input, at,
-                ValueRange{pixel[0], pixel[1], pixel[2], firstColumn, r, s,
-                           first});
-            next.push_back(vector::FMAOp::create(tb, tl, x, tap, accs[column]));
-          }
-          return next;
-        });
-    for (int64_t column = 0; column < width; ++column)
-      affine::AffineVectorStoreOp::create(
-          vb, vl, sums[column], w.output,
-          AffineMap::get(5, 0, {d0, d1, d2, d3 + column, d4}, ctx),
-          ValueRange{pixel[0], pixel[1], pixel[2], firstColumn, first});
-  };
-  // Whole vectors, then the block's last lanes as one narrower vector.
-  int64_t whole = block / kLoweringVectorFloats * kLoweringVectorFloats;
-  if (whole > 0)
-    affine::buildAffineLoopNest(
-        b, loc, {0}, {whole}, {kLoweringVectorFloats},
-        [&](OpBuilder &vb, Location vl, ValueRange lane) {
-          buildChunk(vb, vl, lane[0], kLoweringVectorFloats);
-        });
-  if (block > whole)
-    buildChunk(b, loc, arith::ConstantIndexOp::create(b, loc, whole),
-               block - whole);
-}
 
 /// Depthwise convolution: the window's products with the channel's filter
 /// taps summed; blocked, the filter's channels of a block are contiguous
@@ -463,72 +604,37 @@ struct DepthwiseConvLowering : OpRewritePattern<DepthwiseConv2DOp> {
           });
     };
 
-    // Register tiles over the interior columns where every size is static
-    // and the channel blocks are whole.
-    std::optional<SmallVector<int64_t>> staticSizes;
-    if (op.isBlocked() && whole) {
-      SmallVector<int64_t> sizes;
-      for (OpFoldResult size :
-           {inSizes[3], outSizes[3], filterSizes[0], filterSizes[1]})
-        if (std::optional<int64_t> value = getConstantIntValue(size))
-          sizes.push_back(*value);
-      if (sizes.size() == 4)
-        staticSizes = sizes;
-    }
-    if (!staticSizes) {
+    // Register tiles where every size is static and the channel blocks are
+    // whole (the filter has every lane's channel).
+    std::optional<std::array<int64_t, 4>> sizes =
+        op.isBlocked() && whole
+            ? staticTileSizes(inSizes, outSizes,
+                              {filterSizes[0], filterSizes[1]})
+            : std::nullopt;
+    if (!sizes) {
       buildNest(rewriter, loc, ArrayRef(outSizes).take_front(4), perPixel);
       rewriter.eraseOp(op);
       return success();
     }
-    int64_t inWidth = (*staticSizes)[0], outWidth = (*staticSizes)[1],
-            filterWidth = (*staticSizes)[3];
-    auto [first, last] =
-        interiorColumns(inWidth, outWidth, filterWidth, op.getStrides()[1],
-                        op.getPadding()[1], op.getDilations()[1]);
-    buildNest(
-        rewriter, loc, ArrayRef(outSizes).take_front(3),
-        [&](OpBuilder &b, Location l, ValueRange row) {
-          // The columns whose windows the image clips, pixel by pixel.
-          for (auto [from, to] :
-               {std::pair(int64_t(0), first), std::pair(last, outWidth)}) {
-            if (from == to)
-              continue;
-            affine::buildAffineLoopNest(
-                b, l, {from}, {to}, {1},
-                [&](OpBuilder &pb, Location pl, ValueRange column) {
-                  SmallVector<Value> pixel(row);
-                  pixel.push_back(column[0]);
-                  perPixel(pb, pl, pixel);
-                });
-          }
-          Window w = geometry;
-          w.pixel = row;
-          WindowDim rows = clippedWindow(b, row[2], inSizes[2], filterSizes[0],
-                                         op.getStrides()[0], op.getPadding()[0],
-                                         op.getDilations()[0]);
-          int64_t tiles = (last - first) / kDepthwiseTileColumns;
-          int64_t remainder = (last - first) % kDepthwiseTileColumns;
-          if (tiles > 0)
-            affine::buildAffineLoopNest(
-                b, l, {0}, {tiles}, {1},
-                [&](OpBuilder &tb, Location tl, ValueRange tile) {
-                  Value column = affine::AffineApplyOp::create(
-                      tb, tl,
-                      AffineMap::get(1, 0,
-                                     tb.getAffineDimExpr(0) *
-                                             kDepthwiseTileColumns +
-                                         first,
-                                     tb.getContext()),
-                      tile[0]);
-                  buildDepthwiseTile(tb, tl, w, filter, rows, filterWidth,
-                                     block, column, kDepthwiseTileColumns);
-                });
-          if (remainder > 0)
-            buildDepthwiseTile(b, l, w, filter, rows, filterWidth, block,
-                               arith::ConstantIndexOp::create(
-                                   b, l, first + tiles * kDepthwiseTileColumns),
-                               remainder);
-        });
+    auto loadTap = [&](OpBuilder &tb, Location tl, ValueRange pixel, Value r,
+                       Value s, Value first, VectorType type) -> Value {
+      // filter[r][s][cb * block + first ...]
+      MLIRContext *ctx = tb.getContext();
+      return affine::AffineVectorLoadOp::create(
+          tb, tl, type, filter,
+          AffineMap::get(
+              4, 0,
+              {getAffineDimExpr(0, ctx), getAffineDimExpr(1, ctx),
+               getAffineDimExpr(2, ctx) * block + getAffineDimExpr(3, ctx)},
+              ctx),
+          ValueRange{r, s, pixel[1], first});
+    };
+    auto fma = [](OpBuilder &fb, Location fl, Value acc, Value x,
+                  Value tap) -> Value {
+      return vector::FMAOp::create(fb, fl, x, tap, acc);
+    };
+    buildVectorWindowRows(rewriter, loc, geometry, inSizes, outSizes, *sizes,
+                          block, {0.0, loadTap, fma}, nullptr);
     rewriter.eraseOp(op);
     return success();
   }

@@ -1,6 +1,7 @@
 // The lowering of pooling and depthwise convolution: one nest over the
 // output pixels, the window's loops clipped to the image by max/min bounds;
-// the channel block innermost in the blocked layout.
+// the channel block innermost in the blocked layout, in vector register
+// tiles where the widths are static.
 // RUN: dl-opt %s --convert-dl-to-affine | FileCheck %s
 
 // CHECK-DAG: #[[DLB:.*]] = affine_map<(d0) -> (0, (d0 * -2 + 2) ceildiv 2)>
@@ -44,22 +45,46 @@ func.func @avg_exclude_padding(%x: memref<1x1x9x9xf32>, %y: memref<1x1x5x5xf32>)
   return
 }
 
-// Blocked: the output's channel block is the innermost loop of the
-// initialization, the reduction and the scaling.
+// Blocked with static widths: per 16-lane vector, the window reduced in
+// iter_args, scaled and stored once.
 // CHECK-LABEL: func.func @avg_blocked_global
 // CHECK: %[[SCALE:.*]] = arith.constant 0.0204081628 : f32
-// CHECK: affine.for %[[L:.*]] = 0 to 16 {
-// CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK-NEXT: affine.store %[[ZERO]], %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[L]]]
-// CHECK: affine.for %[[R:.*]] = max
-// CHECK-NEXT: affine.for %[[S:.*]] = max
-// CHECK-NEXT: affine.for %[[L2:.*]] = 0 to 16 {
-// CHECK: arith.addf
-// CHECK: affine.for %[[L3:.*]] = 0 to 16 {
-// CHECK: arith.mulf %{{.*}}, %[[SCALE]]
+// CHECK: affine.for %[[V:.*]] = 0 to 16 step 16 {
+// CHECK-NEXT: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<16xf32>
+// CHECK-NEXT: %[[SUM:.*]] = affine.for %{{.*}} = max #{{.*}} to min #{{.*}} iter_args(%{{.*}} = %[[ZERO]])
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 7 iter_args(
+// CHECK-NEXT: affine.vector_load
+// CHECK-NEXT: arith.addf %{{.*}} : vector<16xf32>
+// CHECK: %[[SCALES:.*]] = vector.broadcast %[[SCALE]] : f32 to vector<16xf32>
+// CHECK-NEXT: %[[AVG:.*]] = arith.mulf %[[SUM]], %[[SCALES]]
+// CHECK-NEXT: affine.vector_store %[[AVG]], %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[V]]]
 func.func @avg_blocked_global(%x: memref<1x4x7x7x16xf32>, %y: memref<1x4x1x1x16xf32>) {
   dl.avg_pool2d ins(%x : memref<1x4x7x7x16xf32>) outs(%y : memref<1x4x1x1x16xf32>)
                 {window = array<i64: 7, 7>}
+  return
+}
+
+// Max pooling in register tiles: the columns whose windows the padding
+// clips (0 and 6) pixel by pixel over their clipped columns, the interior
+// ones (1 to 5) in one tile of 5 columns over the whole window; the machine's
+// maximum (fastmath: a NaN gives an unspecified value, as in oneDNN).
+// CHECK-LABEL: func.func @max_blocked_tiles
+// CHECK: affine.for %[[OH:.*]] = 0 to 5 {
+// CHECK: affine.for %[[OW:.*]] = 0 to 1 {
+// CHECK: arith.constant dense<0xFF800000> : vector<16xf32>
+// CHECK-NEXT: affine.for %{{.*}} = max #{{.*}}(%[[OH]]) to min #{{.*}}(%[[OH]]) iter_args(
+// CHECK-NEXT: affine.for %{{.*}} = max #{{.*}}(%[[OW]]) to min #{{.*}}(%[[OW]]) iter_args(
+// CHECK: arith.maximumf %{{.*}} fastmath<nnan,nsz> : vector<16xf32>
+// CHECK: affine.for %{{.*}} = 6 to 7 {
+// CHECK: %[[FIRST:.*]] = arith.constant 1 : index
+// CHECK: %{{.*}}:5 = affine.for %{{.*}} = max #{{.*}}(%[[OH]]) to min #{{.*}}(%[[OH]]) iter_args(
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 3 iter_args(
+// CHECK-COUNT-5: arith.maximumf
+// CHECK-COUNT-5: affine.vector_store
+func.func @max_blocked_tiles(%x: memref<1x1x9x13x16xf32>, %y: memref<1x1x5x7x16xf32>) {
+  dl.max_pool2d ins(%x : memref<1x1x9x13x16xf32>) outs(%y : memref<1x1x5x7x16xf32>)
+                {window = array<i64: 3, 3>, strides = array<i64: 2, 2>,
+                 padding = array<i64: 1, 1, 1, 1>}
   return
 }
 

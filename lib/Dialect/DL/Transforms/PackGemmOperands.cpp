@@ -8,10 +8,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dl/Dialect/DL/IR/DLDialect.h"
 #include "dl/Dialect/DL/IR/DLOps.h"
 #include "dl/Dialect/DL/Transforms/Blocking.h"
 #include "dl/Dialect/DL/Transforms/Passes.h"
 #include "dl/Dialect/DL/Transforms/Target.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 namespace mlir {
 namespace dl {
@@ -45,6 +49,34 @@ bool dl::computesCInPackedBlocks(MatmulOp op) {
 }
 
 namespace {
+
+/// Whether `value` is a whole function argument marked `dl.constant`, of
+/// static shape, as the plain K x N B of a dl.matmul.
+bool isConstantArgument(Value value) {
+  auto arg = dyn_cast<BlockArgument>(value);
+  auto fn = arg ? dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp())
+                : func::FuncOp();
+  auto type = dyn_cast<MemRefType>(value.getType());
+  return fn && arg.getOwner() == &fn.front() && type && type.hasStaticShape() &&
+         type.getRank() == 2 &&
+         fn.getArgAttr(arg.getArgNumber(), DLDialect::getConstantAttrName());
+}
+
+/// Makes `op` read its B from a copy in blocks of bk x bn
+/// (N/bn x K/bk x bk x bn), packed by a dl.pack right before it.
+void packConstantB(MatmulOp op, int64_t bn, int64_t bk) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  auto plain = cast<MemRefType>(op.getB().getType());
+  int64_t k = plain.getDimSize(0), n = plain.getDimSize(1);
+  auto blockedType =
+      MemRefType::get({n / bn, k / bk, bk, bn}, plain.getElementType());
+  Value blocked = memref::AllocOp::create(b, loc, blockedType);
+  PackOp::create(b, loc, TypeRange{}, op.getB(), blocked);
+  op.getBMutable().assign(blocked);
+  b.setInsertionPointAfter(op);
+  memref::DeallocOp::create(b, loc, blocked);
+}
 
 struct PackGemmOperandsPass
     : dl::impl::PackGemmOperandsBase<PackGemmOperandsPass> {
@@ -123,6 +155,14 @@ struct PackGemmOperandsPass
       // Each row of an A block read in place is a memory stream of its own.
       if (!packA && bk != k && prefetchStreams > 0 && bm > prefetchStreams)
         bm = largestDivisorAtMost(m, prefetchStreams);
+      // B constant (a model's weights): packed into blocks by a dl.pack,
+      // which dl-keep-constant-packs runs once, not on every call; its blocks
+      // are then read in place. Not when its blocks are contiguous already.
+      if (!blockedB && !op.getTransposeB() && bn != n &&
+          isConstantArgument(op.getB())) {
+        packConstantB(op, bn, bk);
+        blockedB = true;
+      }
       bool packB =
           !blockedB &&
           (op.getTransposeB() ||

@@ -252,3 +252,29 @@ func.func @part_strides(%apart: memref<64x250xf32, strided<[1024, 1]>>, %a: memr
   dl.matmul ins(%a2, %b3 : memref<64x256xf32>, memref<256x512xf32>) outs(%c3 : memref<64x512xf32>)
   return
 }
+
+// -----
+
+// A constant B (dl.constant: a model's weights) is copied into blocks by a
+// dl.pack that dl-keep-constant-packs runs once, and read blocked; not when
+// transposed (dl.pack does not transpose: the copy is in the nest), nor when
+// its blocks are whole rows already (bn = N), nor for a B that is not
+// constant.
+// AVX512-LABEL: func @constant_b
+// AVX512: %[[P:.*]] = memref.alloc() : memref<16x8x128x64xf32>
+// AVX512-NEXT: dl.pack ins(%arg1 : memref<1024x1024xf32>) outs(%[[P]] : memref<16x8x128x64xf32>)
+// AVX512-NEXT: dl.matmul ins(%arg0, %[[P]] : memref<64x1024xf32>, memref<16x8x128x64xf32>) outs(%arg3 : memref<64x1024xf32>) {batch_blocks = {{.*}}, pack_a, pack_blocks = array<i64: 64, 64, 128>
+// AVX512-NEXT: memref.dealloc %[[P]]
+// AVX512-NEXT: dl.matmul ins(%arg0, %arg2 : {{.*}}) {{.*}}pack_b{{.*}}transpose_b
+// AVX512-NEXT: dl.matmul ins(%arg0, %arg4 : memref<64x1024xf32>, memref<1024x64xf32>)
+// AVX512-NEXT: dl.matmul ins(%arg0, %arg6 : memref<64x1024xf32>, memref<1024x1024xf32>)
+func.func @constant_b(%a: memref<64x1024xf32>, %w: memref<1024x1024xf32> {dl.constant},
+                      %wt: memref<1024x1024xf32> {dl.constant}, %c: memref<64x1024xf32>,
+                      %narrow: memref<1024x64xf32> {dl.constant}, %c2: memref<64x64xf32>,
+                      %b: memref<1024x1024xf32>) {
+  dl.matmul ins(%a, %w : memref<64x1024xf32>, memref<1024x1024xf32>) outs(%c : memref<64x1024xf32>)
+  dl.matmul ins(%a, %wt : memref<64x1024xf32>, memref<1024x1024xf32>) outs(%c : memref<64x1024xf32>) {transpose_b}
+  dl.matmul ins(%a, %narrow : memref<64x1024xf32>, memref<1024x64xf32>) outs(%c2 : memref<64x64xf32>)
+  dl.matmul ins(%a, %b : memref<64x1024xf32>, memref<1024x1024xf32>) outs(%c : memref<64x1024xf32>)
+  return
+}

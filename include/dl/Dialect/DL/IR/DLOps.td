@@ -602,7 +602,10 @@ def DL_MaxPool2DOp : DL_Pool2DOp<"max_pool2d", "max"> {
     `output[n][c][oh][ow]` is the maximum of `input[n][c][ih][iw]` over the
     window `ih = oh * stride_h - pad_top + r`, `iw = ow * stride_w -
     pad_left + s` (`0 <= r < window_h`, `0 <= s < window_w`) within the
-    image: padding is never the maximum. `window` is `[height, width]`,
+    image: padding is never the maximum. A window holding a NaN gives an
+    unspecified value (the maximum is the machine's instruction, as in
+    oneDNN, not IEEE's NaN-propagating maximum). `window` is
+    `[height, width]`,
     `padding` `[top, left, bottom, right]`, and the output size
     `OH = (H + pad_top + pad_bottom - window_h) / stride_h + 1` (likewise
     OW). Every window must overlap the image: each padding below its

@@ -720,7 +720,11 @@ def PackGemmOperands : Pass<"dl-pack-gemm-operands", "::mlir::func::FuncOp"> {
     one thread. The stride is that of the operand a part belongs to
     (dl-split-gemm-remainders' subviews). Operands are always packed when
     transposed (the microkernel reads row-major operands) or, for A, when
-    `alpha` is not 1 (the copy applies it).
+    `alpha` is not 1 (the copy applies it). A B that is a whole function
+    argument marked `dl.constant` (a model's weights), not transposed, whose
+    blocks would not be contiguous in place (bn < N), is instead copied into
+    blocks by a `dl.pack` before the GEMM, which then reads the blocked B:
+    `dl-keep-constant-packs` makes that copy once, on the first call.
 
     An A read in place whose blocks take part of each row (bk < K) is read
     as bm memory streams at once, one per row, a leading dimension apart.
@@ -773,6 +777,7 @@ def PackGemmOperands : Pass<"dl-pack-gemm-operands", "::mlir::func::FuncOp"> {
            "Most rows of an A block read in place when its blocks take part "
            "of each row (0: no bound)">
   ];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
 def RankVariants : Pass<"dl-rank-variants", "::mlir::ModuleOp"> {
