@@ -1,7 +1,7 @@
 #!/usr/bin/python3
-"""The layers around the convolutions: dl's pooling, depthwise convolution
-and fully connected layers against oneDNN's pooling, convolution with
-groups and inner product.
+"""The layers around the dense convolutions: dl's pooling, depthwise and
+grouped convolutions and fully connected layers against oneDNN's pooling,
+convolution with groups and inner product.
 
 `layers.py [--threads 1,2] [--rounds 3] [--min-time 0.2] [--only KIND,...]
 [--random K --seed S] [--out DIR]` builds each layer as dl IR with the
@@ -11,19 +11,25 @@ it: the fully connected layer is `FunctionWriter.linear`), compiles it with
 between calls), and times oneDNN's primitive with `onednn-bench`, pinned to
 the same CPUs (taskset for oneDNN, sched_setaffinity for this process).
 Pooling and depthwise convolutions run on the blocked layout the networks
-keep between convolutions (N x C/16 x H x W x 16; oneDNN's nChw16c), the
-fully connected layer on PyTorch's row-major input and OUT x IN weights
-(dl.constant: packed once; oneDNN's inner product reorders them once,
-untimed). Each dl output is first checked against PyTorch's on the same data
-(largest absolute difference at most 1e-4 of the largest magnitude).
+keep between convolutions (N x C/16 x H x W x 16; oneDNN's nChw16c). A
+grouped convolution is one convolution per group on a view of its input
+channels, concatenated (`FunctionWriter.grouped_conv2d`, up to 8 groups as
+from_torch), on the plain layout: dl's time includes its copies into and
+out of the blocked layout, oneDNN's reorders of its input are untimed. The
+fully connected layer takes PyTorch's row-major input and weights as
+`FunctionWriter.linear_weight` binds them (dl.constant: packed once;
+oneDNN's inner product reorders its weights once, untimed). Each dl output
+is first checked against PyTorch's on the same data (largest absolute
+difference at most 1e-4 of the largest magnitude).
 
-The layers: those of ResNet, VGG, GoogLeNet, DenseNet, MobileNetV2 and
-EfficientNet-B0 (batch 1, a few at batch 8), plus `--random K` random
+The layers: those of ResNet, VGG, GoogLeNet, DenseNet, MobileNetV2,
+EfficientNet-B0 and AlexNet's original groups (batch 1, a few at batch 8),
+plus `--random K` random
 shapes per kind. Each row is timed in `--rounds` interleaved rounds (order
 reversed every other round); figures are medians over rounds. Prints a
 table with GB/s (the bytes each layer must move: input, weights, output)
 and writes DIR/layers.csv; the last line per thread count is
-`layers dl/onednn: pool=<g> depthwise=<g> linear=<g> threads=<t>`
+`layers dl/onednn: pool=<g> depthwise=<g> grouped=<g> linear=<g> threads=<t>`
 (geomeans of oneDNN's time over dl's).
 """
 
@@ -71,6 +77,15 @@ DEPTHWISE = [
     (1, 672, 14, 14, 5, 2),
     (8, 144, 56, 56, 3, 1),
 ]
+# (N, C, K, H, W, window, stride, groups); padding window // 2.
+GROUPED = [
+    (1, 128, 128, 56, 56, 3, 1, 2),
+    (1, 256, 256, 28, 28, 3, 1, 4),
+    (1, 512, 512, 14, 14, 3, 1, 8),
+    (1, 384, 384, 13, 13, 3, 1, 2),       # AlexNet's original two groups
+    (1, 256, 512, 28, 28, 1, 1, 4),
+    (8, 128, 128, 28, 28, 3, 1, 4),
+]
 # (N, IN, OUT)
 LINEARS = [
     (1, 2048, 1000),                      # ResNet-50
@@ -85,7 +100,7 @@ LINEARS = [
 
 def random_shapes(rng, count):
     """`count` random rows of each kind, in the ranges of the lists."""
-    pools, depthwise, linears = [], [], []
+    pools, depthwise, grouped, linears = [], [], [], []
     for _ in range(count):
         window = rng.choice([2, 3, 5])
         stride = rng.choice([1, 2, window])
@@ -97,9 +112,15 @@ def random_shapes(rng, count):
         depthwise.append((rng.choice([1, 1, 4]), rng.randint(8, 1000),
                           rng.randint(4, 120), rng.randint(4, 120), window,
                           rng.choice([1, 2])))
+        groups = rng.choice([2, 4, 8])
+        window = rng.choice([1, 3])
+        grouped.append((rng.choice([1, 1, 4]), groups * rng.randint(4, 64),
+                        groups * rng.randint(4, 64), rng.randint(7, 60),
+                        rng.randint(7, 60), window, rng.choice([1, 2]),
+                        groups))
         linears.append((rng.choice([1, 1, 2, 8, 33]), rng.randint(16, 8192),
                         rng.randint(16, 4096)))
-    return pools, depthwise, linears
+    return pools, depthwise, grouped, linears
 
 
 def output_size(size, window, stride, pad):
@@ -179,6 +200,35 @@ def depthwise_layer(row, rng):
             4 * (n * c * (h * w + oh * ow) + c * window * window))
 
 
+def grouped_layer(row, rng):
+    n, c, k, h, w, window, stride, groups = row
+    pad = window // 2
+    oh, ow = (output_size(s, window, stride, pad) for s in (h, w))
+    writer = dl.mlir_text.FunctionWriter("layer")
+    x = writer.argument((n, c, h, w))
+    data = rng.uniform(-1, 1, (n, c, h, w)).astype(np.float32)
+    weights = rng.uniform(-1, 1, (k, c // groups, window, window)).astype(
+        np.float32)
+    per_group = k // groups
+    parts = [np.ascontiguousarray(weights[g * per_group:(g + 1) * per_group])
+             for g in range(groups)]
+    filters = [writer.argument(part.shape, constant=True) for part in parts]
+    attrs = (f"strides = array<i64: {stride}, {stride}>, padding = "
+             f"array<i64: {pad}, {pad}, {pad}, {pad}>")
+    y = writer.grouped_conv2d(x, (n, c, h, w), filters, (n, k, oh, ow), attrs)
+
+    def check(result):
+        expected = F.conv2d(torch.from_numpy(data), torch.from_numpy(weights),
+                            stride=stride, padding=pad, groups=groups)
+        return result, expected.numpy()
+
+    name = f"grouped {n}x{c}x{h}x{w}->{k} {window}x{window}/{stride} g{groups}"
+    args = ["conv", n, c, k, h, w, window, window, stride, pad, "--groups",
+            groups]
+    return (name, writer.finish([y]), [data] + parts, check, args,
+            4 * (n * c * h * w + n * k * oh * ow + weights.size))
+
+
 def linear_layer(row, rng):
     n, inputs, features = row
     writer = dl.mlir_text.FunctionWriter("layer")
@@ -203,7 +253,7 @@ def linear_layer(row, rng):
 
 
 KINDS = {"pool": pool_layer, "depthwise": depthwise_layer,
-         "linear": linear_layer}
+         "grouped": grouped_layer, "linear": linear_layer}
 
 
 def time_layer(layer, threads, onednn, rounds, min_time):
@@ -247,7 +297,8 @@ def main():
     parser.add_argument("--min-time", type=float, default=0.2,
                         help="seconds each system is timed per round")
     parser.add_argument("--only", default=",".join(KINDS),
-                        help="comma-separated kinds: pool,depthwise,linear")
+                        help="comma-separated kinds: "
+                             "pool,depthwise,grouped,linear")
     parser.add_argument("--random", type=int, default=0, metavar="K",
                         help="also K random shapes per kind")
     parser.add_argument("--seed", type=int, default=0)
@@ -265,13 +316,12 @@ def main():
     if unknown:
         sys.exit(f"error: unknown kind {unknown[0]} (expected one of "
                  f"{', '.join(KINDS)})")
-    rows = {"pool": [], "depthwise": [], "linear": []}
+    rows = {kind: [] for kind in KINDS}
     if not args.skip_lists:
         rows = {"pool": list(POOLS), "depthwise": list(DEPTHWISE),
-                "linear": list(LINEARS)}
-    for kind, shapes in zip(("pool", "depthwise", "linear"),
-                            random_shapes(random.Random(args.seed),
-                                          args.random)):
+                "grouped": list(GROUPED), "linear": list(LINEARS)}
+    for kind, shapes in zip(KINDS, random_shapes(random.Random(args.seed),
+                                                 args.random)):
         rows[kind] += shapes
 
     records = []

@@ -125,6 +125,21 @@ class FunctionWriter:
             f"outs({empty} : {self.types[empty]}) permutation = [1, 0]")
         return result
 
+    def grouped_conv2d(self, x, in_shape, filters, out_shape, attributes):
+        """A convolution of len(`filters`) groups (PyTorch's `groups`) of
+        `x` (of `in_shape`) into `out_shape`: one dl.conv2d per group, on
+        its slice of the input channels (a view) with its filter (K/G x C/G
+        x R x S), their outputs concatenated."""
+        groups = len(filters)
+        per_group = in_shape[1] // groups
+        group_out = (out_shape[0], out_shape[1] // groups, *out_shape[2:])
+        results = []
+        for group, weight in enumerate(filters):
+            part = self.slice(x, in_shape, 1, group * per_group, per_group)
+            results.append(self.op("conv2d", [part, weight],
+                                   self.empty(group_out), attributes))
+        return self.op("concat", results, self.empty(out_shape))
+
     @staticmethod
     def linear_weight(weight, rows):
         """The array a fully connected layer of `rows` rows binds for

@@ -392,23 +392,13 @@ class _Importer:
                                    [self._in(node), self._weight(weight)],
                                    self.writer.empty(out_shape), attrs)
         else:
-            # One convolution per group, on its slice of the input channels
-            # (a view), their outputs concatenated.
-            in_shape = _Value(node.args[0]).shape
-            per_group = in_shape[1] // groups
             outs_per_group = out_shape[1] // groups
-            group_out = (out_shape[0], outs_per_group, *out_shape[2:])
-            results = []
-            for group in range(groups):
-                part = self.writer.slice(self._in(node), in_shape, 1,
-                                         group * per_group, per_group)
-                rows = weight[group * outs_per_group:
-                              (group + 1) * outs_per_group]
-                results.append(self.writer.op(
-                    "conv2d", [part, self._weight(rows)],
-                    self.writer.empty(group_out), attrs))
-            value = self.writer.op("concat", results,
-                                   self.writer.empty(out_shape))
+            filters = [self._weight(weight[g * outs_per_group:
+                                           (g + 1) * outs_per_group])
+                       for g in range(groups)]
+            value = self.writer.grouped_conv2d(
+                self._in(node), _Value(node.args[0]).shape, filters,
+                out_shape, attrs)
         if bias is not None:
             value = self.writer.op("bias_add", [value, self._weight(bias)],
                                    value)

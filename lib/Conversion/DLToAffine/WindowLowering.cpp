@@ -14,7 +14,8 @@
 // clipped window, one vector of channels at a time (a narrower one for a
 // block's last lanes), accumulated over every tap in registers and stored
 // once (the per-pixel nest reads and writes the output block at every tap,
-// which bounds it by the stores).
+// which bounds it by the stores; docs/heuristics.md, *Window ops in register
+// tiles*).
 //
 //===----------------------------------------------------------------------===//
 

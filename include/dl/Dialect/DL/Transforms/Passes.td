@@ -724,7 +724,8 @@ def PackGemmOperands : Pass<"dl-pack-gemm-operands", "::mlir::func::FuncOp"> {
     argument marked `dl.constant` (a model's weights), not transposed, whose
     blocks would not be contiguous in place (bn < N), is instead copied into
     blocks by a `dl.pack` before the GEMM, which then reads the blocked B:
-    `dl-keep-constant-packs` makes that copy once, on the first call.
+    `dl-keep-constant-packs` makes that copy once, on the first call
+    (`docs/heuristics.md`, *Constant weights of a GEMM*).
 
     An A read in place whose blocks take part of each row (bk < K) is read
     as bm memory streams at once, one per row, a leading dimension apart.
