@@ -515,6 +515,11 @@ FailureOr<std::unique_ptr<JitModule>> JitModule::load(StringRef objectCode,
 }
 
 FailureOr<void (*)(void **)> JitModule::lookup(StringRef name) {
+  std::lock_guard<std::mutex> lock(entryPointsMutex);
+  auto known = entryPoints.find(name);
+  if (known != entryPoints.end())
+    return known->second;
+  void (*entry)(void **) = nullptr;
   if (loaded) {
     // The packed entry points ExecutionEngine generated.
     auto fn = loaded->lookup(("_mlir_" + name).str());
@@ -522,14 +527,17 @@ FailureOr<void (*)(void **)> JitModule::lookup(StringRef name) {
       llvm::consumeError(fn.takeError());
       return failure();
     }
-    return fn->toPtr<void (*)(void **)>();
+    entry = fn->toPtr<void (*)(void **)>();
+  } else {
+    auto fn = engine->lookupPacked(name);
+    if (!fn) {
+      llvm::consumeError(fn.takeError());
+      return failure();
+    }
+    entry = *fn;
   }
-  auto fn = engine->lookupPacked(name);
-  if (!fn) {
-    llvm::consumeError(fn.takeError());
-    return failure();
-  }
-  return *fn;
+  entryPoints[name] = entry;
+  return entry;
 }
 
 LogicalResult JitModule::call(StringRef name,

@@ -14,11 +14,13 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <cstdint>
 #include <cstdlib>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -178,7 +180,9 @@ public:
   /// field of each expanded memref descriptor), failing as `call` does.
   LogicalResult callPacked(StringRef name, void **packed);
 
-  /// The packed entry point of `name` (for timing without lookups).
+  /// The packed entry point of `name` (for timing without lookups). The
+  /// JIT's symbol lookup takes about a microsecond, so each name's entry
+  /// point is looked up once and kept.
   FailureOr<void (*)(void **)> lookup(StringRef name);
 
   /// Whether the code was loaded as object code (`load`), not compiled.
@@ -190,6 +194,10 @@ private:
   /// object code linked by a bare LLJIT (`load`).
   std::unique_ptr<ExecutionEngine> engine;
   std::unique_ptr<llvm::orc::LLJIT> loaded;
+  /// The entry points looked up so far (calls may come from several
+  /// threads at once).
+  llvm::StringMap<void (*)(void **)> entryPoints;
+  std::mutex entryPointsMutex;
 };
 
 /// Creates a TargetMachine for the host CPU (all its features), at -O3;
