@@ -387,7 +387,10 @@ void lowerPool(PatternRewriter &rewriter, OpTy op, PoolKind kind) {
   SmallVector<OpFoldResult> outSizes = getSizes(rewriter, loc, op.getOutput());
   double identity = kind.max ? -std::numeric_limits<float>::infinity() : 0.0;
   auto combine = [&](OpBuilder &b, Location l, Value acc, Value x) {
-    return kind.max ? arith::MaximumFOp::create(b, l, acc, x, arith::FastMathFlags::nnan | arith::FastMathFlags::nsz).getResult()
+    return kind.max ? arith::MaximumFOp::create(b, l, acc, x,
+                                                arith::FastMathFlags::nnan |
+                                                    arith::FastMathFlags::nsz)
+                          .getResult()
                     : arith::AddFOp::create(b, l, acc, x).getResult();
   };
 
@@ -605,10 +608,12 @@ struct DepthwiseConvLowering : OpRewritePattern<DepthwiseConv2DOp> {
           });
     };
 
-    // Register tiles where every size is static and the channel blocks are
-    // whole (the filter has every lane's channel).
+    // Register tiles where every size is static. With a padded last block
+    // (the filter has no channel for its last lanes) the filter's vectors
+    // are read masked, zeros past the channels: the padding lanes, zero in
+    // the input, stay zero.
     std::optional<std::array<int64_t, 4>> sizes =
-        op.isBlocked() && whole
+        op.isBlocked() && staticChannels
             ? staticTileSizes(inSizes, outSizes,
                               {filterSizes[0], filterSizes[1]})
             : std::nullopt;
@@ -621,12 +626,24 @@ struct DepthwiseConvLowering : OpRewritePattern<DepthwiseConv2DOp> {
                        Value s, Value first, VectorType type) -> Value {
       // filter[r][s][cb * block + first ...]
       MLIRContext *ctx = tb.getContext();
+      AffineMap channel = AffineMap::get(
+          2, 0, getAffineDimExpr(0, ctx) * block + getAffineDimExpr(1, ctx),
+          ctx);
+      if (!whole) {
+        Value index = affine::AffineApplyOp::create(
+            tb, tl, channel, ValueRange{pixel[1], first});
+        Value zero = f32Constant(tb, tl, 0.0);
+        return vector::TransferReadOp::create(tb, tl, type, filter,
+                                              ValueRange{r, s, index}, zero,
+                                              ArrayRef<bool>{false});
+      }
       return affine::AffineVectorLoadOp::create(
           tb, tl, type, filter,
           AffineMap::get(
               4, 0,
               {getAffineDimExpr(0, ctx), getAffineDimExpr(1, ctx),
-               getAffineDimExpr(2, ctx) * block + getAffineDimExpr(3, ctx)},
+               channel.getResult(0).replaceDims(
+                   {getAffineDimExpr(2, ctx), getAffineDimExpr(3, ctx)})},
               ctx),
           ValueRange{r, s, pixel[1], first});
     };

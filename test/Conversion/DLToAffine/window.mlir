@@ -6,7 +6,6 @@
 
 // CHECK-DAG: #[[DLB:.*]] = affine_map<(d0) -> (0, (d0 * -2 + 2) ceildiv 2)>
 // CHECK-DAG: #[[DUB:.*]] = affine_map<(d0) -> (3, (d0 * -2 + 11) ceildiv 2)>
-// CHECK-DAG: #[[LANES:.*]] = affine_map<(d0) -> (16, d0 * -16 + 67)>
 // CHECK-DAG: #[[LB:.*]] = affine_map<(d0) -> (0, d0 * -2 + 1)>
 // CHECK-DAG: #[[UB:.*]] = affine_map<(d0) -> (3, d0 * -2 + 10)>
 // CHECK-LABEL: func.func @max_plain
@@ -89,24 +88,21 @@ func.func @max_blocked_tiles(%x: memref<1x1x9x13x16xf32>, %y: memref<1x1x5x7x16x
 }
 
 // A depthwise convolution on a blocked copy that pads its 67 channels to 5
-// blocks of 16: the padding lanes are zeroed and never accumulated (the
-// lane loop ends at the channel count); dilation divides the clipped
-// bounds.
+// blocks of 16, in register tiles: the filter's vectors are read masked
+// (transfer_read, zeros past the 67 channels), so the padding lanes stay
+// zero; dilation divides the clipped bounds of the border columns.
 // CHECK-LABEL: func.func @depthwise_blocked_padded
 // CHECK: affine.for %[[CB:.*]] = 0 to 5 {
 // CHECK-NEXT: affine.for %[[OH:.*]] = 0 to 5 {
-// CHECK-NEXT: affine.for %[[OW:.*]] = 0 to 5 {
-// CHECK-NEXT: affine.for %{{.*}} = 0 to 16 {
-// CHECK: affine.store %{{.*}}, %{{.*}}
-// CHECK: affine.for %[[R:.*]] = max #[[DLB]](%[[OH]]) to min #[[DUB]](%[[OH]]) {
-// CHECK-NEXT: affine.for %[[S:.*]] = max #[[DLB]](%[[OW]]) to min #[[DUB]](%[[OW]]) {
-// CHECK-NEXT: affine.for %[[L:.*]] = 0 to min #[[LANES]](%[[CB]]) {
-// CHECK-NEXT: %[[X:.*]] = affine.load %{{.*}}[%{{.*}}, %[[CB]], %[[OH]] * 2 + %[[R]] * 2 - 2, %[[OW]] * 2 + %[[S]] * 2 - 2, %[[L]]]
-// CHECK-NEXT: %[[F:.*]] = affine.load %{{.*}}[%[[R]], %[[S]], %[[CB]] * 16 + %[[L]]] : memref<3x3x67xf32>
-// CHECK-NEXT: %[[Y:.*]] = affine.load
-// CHECK-NEXT: %[[P:.*]] = arith.mulf %[[X]], %[[F]]
-// CHECK-NEXT: %[[SUM:.*]] = arith.addf %[[Y]], %[[P]]
-// CHECK-NEXT: affine.store %[[SUM]]
+// CHECK-NEXT: affine.for %[[OW:.*]] = 0 to 1 {
+// CHECK-NEXT: affine.for %[[V:.*]] = 0 to 16 step 16 {
+// CHECK: affine.for %[[R:.*]] = max #[[DLB]](%[[OH]]) to min #[[DUB]](%[[OH]]) iter_args(
+// CHECK-NEXT: affine.for %[[S:.*]] = max #[[DLB]](%[[OW]]) to min #[[DUB]](%[[OW]]) iter_args(
+// CHECK-NEXT: %[[C:.*]] = affine.apply #{{.*}}(%[[CB]], %[[V]])
+// CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: %[[F:.*]] = vector.transfer_read %{{.*}}[%[[R]], %[[S]], %[[C]]], %[[ZERO]] : memref<3x3x67xf32>, vector<16xf32>
+// CHECK-NEXT: %[[X:.*]] = affine.vector_load %{{.*}}[%{{.*}}, %[[CB]], %[[OH]] * 2 + %[[R]] * 2 - 2, %[[OW]] * 2 + %[[S]] * 2 - 2, %[[V]]]
+// CHECK-NEXT: vector.fma %[[X]], %[[F]], %{{.*}} : vector<16xf32>
 func.func @depthwise_blocked_padded(%x: memref<1x5x9x9x16xf32>, %f: memref<3x3x67xf32>,
                                     %y: memref<1x5x5x5x16xf32>) {
   dl.depthwise_conv2d ins(%x, %f : memref<1x5x9x9x16xf32>, memref<3x3x67xf32>)
