@@ -19,6 +19,7 @@ compiled plan per shape, kept).
 
 import contextlib
 import ctypes
+import inspect
 import operator
 import os
 import sys
@@ -721,8 +722,15 @@ class _Plan:
         for node, value in zip(self.placeholders, inputs):
             env[node] = value
 
+        def value(node):
+            # Attributes the graph reads (a custom module's parameters in
+            # torch functions) are fetched where a PyTorch node uses them.
+            if node not in env and node.op == "get_attr":
+                env[node] = _fetch_attr(self.gm, node.target)
+            return env[node]
+
         def load(arg):
-            return torch.fx.node.map_arg(arg, lambda n: env[n])
+            return torch.fx.node.map_arg(arg, value)
 
         with torch.no_grad():
             for step in self.steps:
@@ -810,6 +818,18 @@ def _placement_counts(importer):
     return counts
 
 
+class _Wrapper(nn.Module):
+    """A module whose forward is that of its one submodule, `layer`, of one
+    input."""
+
+    def __init__(self, layer):
+        super().__init__()
+        self.layer = layer
+
+    def forward(self, x):
+        return self.layer(x)
+
+
 def _trace(module):
     """The torch.fx graph of `module`, and the submodules it keeps whole
     because torch.fx cannot trace them (control flow on tensor values,
@@ -820,6 +840,13 @@ def _trace(module):
     class Tracer(torch.fx.Tracer):
         def is_leaf_module(self, m, name):
             return m in untraceable or super().is_leaf_module(m, name)
+
+    if (Tracer().is_leaf_module(module, "") and
+            len(inspect.signature(module.forward).parameters) == 1):
+        # A layer alone (an nn.Conv2d, nn.Linear, ...): traced as the one
+        # submodule of a wrapper, so its node is the module dl knows, not
+        # the torch function its forward calls.
+        module = _Wrapper(module)
 
     def traces(m):
         try:

@@ -305,6 +305,32 @@ for rows in (1, 5, 20):
           nn.Sequential(nn.Linear(70, 33), nn.ReLU()).eval(),
           torch.randn(rows, 70))
 
+# A layer alone is compiled as that layer (traced inside a wrapper: alone,
+# torch.fx would see the torch function its forward calls, on its
+# parameters); a module's own parameters used in torch functions are read
+# where PyTorch runs them.
+# CHECK: conv alone: ok
+# CHECK-NEXT: layer{{ +}}dl
+# CHECK: linear alone: ok
+# CHECK-NEXT: layer{{ +}}dl
+print(check("conv alone", nn.Conv2d(3, 8, 3), torch.randn(1, 3, 9, 9)).report())
+print(check("linear alone", nn.Linear(70, 33), torch.randn(20, 70)).report())
+
+
+class OwnParameters(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.weight = nn.Parameter(torch.randn(8, 3, 3, 3))
+
+    def forward(self, x):
+        return torch.relu(F.conv2d(x, self.weight))
+
+
+# CHECK: own parameters: ok
+# CHECK-NEXT: conv2d{{ +}}torch: function conv2d is not in dl
+# CHECK-NEXT: relu{{ +}}dl
+print(check("own parameters", OwnParameters(), torch.randn(1, 3, 9, 9)).report())
+
 # A model dl computes nothing of still runs.
 # CHECK: nothing in dl: ok
 check("nothing in dl", nn.Sequential(nn.Tanh()).eval(), torch.randn(3, 5))
