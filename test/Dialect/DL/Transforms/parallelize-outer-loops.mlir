@@ -46,24 +46,25 @@ func.func @conv(%in: memref<2x2x7x7x16xf32>, %f: memref<3x2x3x3x16x8xf32>, %out:
   return
 }
 
-// Element-wise: all loops but the innermost (2 x 3 x 4 < 256 iterations);
-// with min-iterations=6, the first two (2 x 3), then the loop over 4 inside;
-// at 2 threads the first alone, at 4 threads all three (2 x 3 x 4 = 24).
+// Element-wise: all loops but the innermost, over the vectors of a row
+// (2 x 3 x 4 < 256 iterations); with min-iterations=6, the first two
+// (2 x 3), then the loop over 4 inside; at 2 threads the first alone, at 4
+// threads all three (2 x 3 x 4 = 24).
 // THREADS2-LABEL: func.func @relu
 // THREADS2: affine.parallel (%{{.*}}) = (0) to (2) {
 // THREADS2-NEXT: affine.for %{{.*}} = 0 to 3 {
 // THREADS4-LABEL: func.func @relu
 // THREADS4: affine.parallel (%{{.*}}) = (0) to (24) {
-// THREADS4-NEXT: affine.for %{{.*}} = 0 to 5 {
+// THREADS4-NEXT: affine.for %{{.*}} = 0 to 32 step 16 {
 // CHECK-LABEL: func.func @relu
 // CHECK: affine.parallel (%{{.*}}) = (0) to (24) {
-// CHECK-NEXT: affine.for %{{.*}} = 0 to 5 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 32 step 16 {
 // MIN6-LABEL: func.func @relu
 // MIN6: affine.parallel (%{{.*}}) = (0) to (6) {
 // MIN6-NEXT: affine.for %{{.*}} = 0 to 4 {
-// MIN6-NEXT: affine.for %{{.*}} = 0 to 5 {
-func.func @relu(%x: memref<2x3x4x5xf32>) {
-  dl.relu ins(%x : memref<2x3x4x5xf32>) outs(%x : memref<2x3x4x5xf32>)
+// MIN6-NEXT: affine.for %{{.*}} = 0 to 32 step 16 {
+func.func @relu(%x: memref<2x3x4x40xf32>) {
+  dl.relu ins(%x : memref<2x3x4x40xf32>) outs(%x : memref<2x3x4x40xf32>)
   return
 }
 
