@@ -124,3 +124,25 @@ func.func @dynamic(%x: memref<?x4x?x?xf32> {dl.run_shape = array<i64: 3, 4, 8, 7
                       outs(%y : memref<?x4x?x?xf32>) {padding = array<i64: 1, 1, 1, 1>}
   return
 }
+
+// An inverted residual block of 72 channels (5 blocks of 16, the last
+// padded): the expansion, biases, ReLUs, depthwise convolution and
+// projection all run on one blocked copy, the biases padded with zeros.
+// CHECK: inverted_residual: max_abs_err={{.*}} ok
+func.func @inverted_residual(%x: memref<1x24x14x14xf32>, %w1: memref<72x24x1x1xf32>,
+                             %b1: memref<72xf32>, %dw: memref<3x3x72xf32>, %b2: memref<72xf32>,
+                             %w2: memref<24x72x1x1xf32>, %y: memref<1x24x14x14xf32>) {
+  %e = memref.alloc() : memref<1x72x14x14xf32>
+  dl.conv2d ins(%x, %w1 : memref<1x24x14x14xf32>, memref<72x24x1x1xf32>) outs(%e : memref<1x72x14x14xf32>)
+  dl.bias_add ins(%e, %b1 : memref<1x72x14x14xf32>, memref<72xf32>) outs(%e : memref<1x72x14x14xf32>)
+  dl.relu ins(%e : memref<1x72x14x14xf32>) outs(%e : memref<1x72x14x14xf32>)
+  %d = memref.alloc() : memref<1x72x14x14xf32>
+  dl.depthwise_conv2d ins(%e, %dw : memref<1x72x14x14xf32>, memref<3x3x72xf32>) outs(%d : memref<1x72x14x14xf32>)
+                      {padding = array<i64: 1, 1, 1, 1>}
+  dl.bias_add ins(%d, %b2 : memref<1x72x14x14xf32>, memref<72xf32>) outs(%d : memref<1x72x14x14xf32>)
+  dl.relu ins(%d : memref<1x72x14x14xf32>) outs(%d : memref<1x72x14x14xf32>)
+  dl.conv2d ins(%d, %w2 : memref<1x72x14x14xf32>, memref<24x72x1x1xf32>) outs(%y : memref<1x24x14x14xf32>)
+  memref.dealloc %e : memref<1x72x14x14xf32>
+  memref.dealloc %d : memref<1x72x14x14xf32>
+  return
+}

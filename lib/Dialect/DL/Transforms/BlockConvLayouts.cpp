@@ -24,6 +24,7 @@
 #include "dl/Dialect/DL/Transforms/Target.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/SetVector.h"
@@ -105,8 +106,28 @@ public:
     });
     if (plainConvs.empty())
       return;
+    // Blocks chosen in program order: a convolution whose input another
+    // one produces (through ops that treat each channel alike) takes that
+    // one's output block as its input block, so the chain between them
+    // runs on one blocked copy, not relaid out through the plain layout.
+    DenseMap<Operation *, ConvChannelBlocks> chosen;
+    for (Conv2DOp op : plainConvs) {
+      std::optional<ConvChannelBlocks> blocks =
+          chooseConvChannelBlocks(op, blockC, blockK);
+      if (!blocks) {
+        op.setPixelVectors(true);
+        continue;
+      }
+      if (Operation *producer = producingConv(op)) {
+        auto known = chosen.find(producer);
+        if (known != chosen.end())
+          blocks->input = known->second.output;
+      }
+      chosen[op] = *blocks;
+    }
     for (Conv2DOp op : plainConvs)
-      blockConv(op);
+      if (chosen.count(op))
+        blockConv(op, chosen[op]);
     SmallVector<Block *> blocks;
     func.walk([&](Block *block) { blocks.push_back(block); });
     for (Block *block : blocks) {
@@ -152,18 +173,44 @@ private:
     return buffer;
   }
 
-  /// pack input and filter, convolve blocked, unpack the result.
-  void blockConv(Conv2DOp op) {
+  /// The convolution in `op`'s block whose output `op` reads, directly or
+  /// through ops that treat each channel alike (their activation input), or
+  /// null.
+  static Operation *producingConv(Conv2DOp op) {
+    Value buffer = op.getInput();
+    Operation *reader = op;
+    while (true) {
+      Operation *writer = nullptr;
+      for (Operation *it = reader->getPrevNode(); it && !writer;
+           it = it->getPrevNode()) {
+        auto dps = dyn_cast<DestinationStyleOpInterface>(it);
+        if (dps && llvm::is_contained(dps.getDpsInits(), buffer))
+          writer = it;
+      }
+      if (!writer)
+        return nullptr;
+      if (isa<Conv2DOp>(writer))
+        return writer;
+      if (!isElementwise(writer) || isa<ConcatOp>(writer))
+        return nullptr;
+      auto inputs = cast<DestinationStyleOpInterface>(writer).getDpsInputs();
+      auto activation = llvm::find_if(inputs, [](Value value) {
+        return cast<MemRefType>(value.getType()).getRank() == 4;
+      });
+      if (activation == inputs.end())
+        return nullptr;
+      buffer = *activation;
+      reader = writer;
+    }
+  }
+
+  /// pack input and filter, convolve blocked in `blocks`, unpack the
+  /// result.
+  void blockConv(Conv2DOp op, ConvChannelBlocks blocks) {
     ArrayRef<int64_t> input = op.getInput().getType().getShape();
     ArrayRef<int64_t> filter = op.getFilter().getType().getShape();
     ArrayRef<int64_t> output = op.getOutput().getType().getShape();
-    std::optional<ConvChannelBlocks> blocks =
-        chooseConvChannelBlocks(op, blockC, blockK);
-    if (!blocks) {
-      op.setPixelVectors(true);
-      return;
-    }
-    auto [cb, kb] = *blocks;
+    auto [cb, kb] = blocks;
     int64_t channels = getConvChannels(op),
             outChannels = getConvOutChannels(op);
     int64_t vectorFloats = std::max<int64_t>(1, blockK / 4);
@@ -311,6 +358,27 @@ private:
     return blocked[1] * blocked[4] != cast<MemRefType>(type).getDimSize(1);
   }
 
+  /// A copy of the static `bias` with zeros after it up to `size` entries:
+  /// the bias of a padded blocked copy, whose padding channels stay zero.
+  Value padBias(OpBuilder &b, Location loc, Value bias, int64_t size) {
+    int64_t channels = cast<MemRefType>(bias.getType()).getDimSize(0);
+    Value copy = allocateScratch(b, loc, blockedType({size}), bias);
+    affine::buildAffineLoopNest(
+        b, loc, {0}, {channels}, {1},
+        [&](OpBuilder &lb, Location l, ValueRange i) {
+          Value value = affine::AffineLoadOp::create(lb, l, bias, i);
+          affine::AffineStoreOp::create(lb, l, value, copy, i);
+        });
+    Value zero =
+        arith::ConstantFloatOp::create(b, loc, b.getF32Type(), APFloat(0.0f));
+    affine::buildAffineLoopNest(b, loc, {channels}, {size}, {1},
+                                [&](OpBuilder &lb, Location l, ValueRange i) {
+                                  affine::AffineStoreOp::create(lb, l, zero,
+                                                                copy, i);
+                                });
+    return copy;
+  }
+
   void runOnCopies(Operation *op, BlockedCopies &copies) {
     auto dps = cast<DestinationStyleOpInterface>(op);
     Value dest = dps.getDpsInits()[0];
@@ -318,6 +386,7 @@ private:
     IRMapping mapping;
     Type copyType;
     bool perChannel = false;
+    Value bias;
     for (OpOperand *input : dps.getDpsInputOperands()) {
       Value value = input->get();
       // A depthwise filter (R x S x C) is the same in both layouts, and
@@ -327,6 +396,8 @@ private:
         continue;
       if (cast<MemRefType>(value.getType()).getRank() == 1) {
         perChannel = true; // The same vector in both layouts.
+        if (isa<BiasAddOp>(op))
+          bias = value;
         continue;
       }
       Value copy = copies.lookup(value);
@@ -341,13 +412,23 @@ private:
       mapping.map(value, copy);
     }
     // Per-channel vectors have no entries for a padded copy's padding
-    // channels, and a concatenation of whole blocks has whole blocks.
+    // channels (but a static bias, copied with zeros after it), and a
+    // concatenation of whole blocks has whole blocks.
+    bool paddedCopy = copyType && padded(copyType, destType);
+    bool padsBias =
+        paddedCopy && bias && cast<MemRefType>(bias.getType()).hasStaticShape();
     if (!copyType || destType.getRank() != 4 ||
-        ((perChannel || isa<ConcatOp>(op)) && padded(copyType, destType))) {
+        ((perChannel || isa<ConcatOp>(op)) && paddedCopy && !padsBias)) {
       copies.written(dest);
       return;
     }
     OpBuilder b(op->getContext());
+    if (padsBias) {
+      b.setInsertionPoint(op);
+      ArrayRef<int64_t> blocked = cast<MemRefType>(copyType).getShape();
+      mapping.map(bias,
+                  padBias(b, op->getLoc(), bias, blocked[1] * blocked[4]));
+    }
     b.setInsertionPointAfter(op);
     // The copy's layout at the destination's heights and widths (and
     // channels, of a concatenation).

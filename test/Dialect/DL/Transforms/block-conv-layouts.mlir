@@ -374,3 +374,41 @@ func.func @dynamic_channels(%in: memref<?x?x?x?xf32>, %f: memref<?x?x?x?xf32>,
   dl.conv2d ins(%in, %f : memref<?x?x?x?xf32>, memref<?x?x?x?xf32>) outs(%out3 : memref<1x3x7x7xf32>)
   return
 }
+
+// -----
+
+// An inverted residual block of 72 channels: the expansion's output
+// channels in 5 blocks of 16 (the last padded), and the projection, which
+// reads them through a bias, ReLU, depthwise convolution, bias and ReLU,
+// takes that block as its input block (alone it would take 2 of 36), so the
+// whole chain runs on one blocked copy. A bias on the padded copy reads a
+// copy of it with zeros for the padding channels.
+// AVX512-LABEL: func @inverted_residual
+// AVX512: dl.conv2d ins({{.*}}) outs(%[[E:.*]] : memref<1x5x14x14x16xf32>)
+// AVX512: %[[PB:.*]] = memref.alloc() : memref<80xf32>
+// AVX512: affine.for %{{.*}} = 0 to 72 {
+// AVX512: affine.for %{{.*}} = 72 to 80 {
+// AVX512: dl.bias_add ins(%[[E]], %[[PB]] : memref<1x5x14x14x16xf32>, memref<80xf32>) outs(%[[E]] : memref<1x5x14x14x16xf32>)
+// AVX512: dl.relu ins(%[[E]] : memref<1x5x14x14x16xf32>)
+// AVX512: dl.depthwise_conv2d ins(%[[E]], %{{.*}} : memref<1x5x14x14x16xf32>, memref<3x3x72xf32>) outs(%[[D:.*]] : memref<1x5x14x14x16xf32>)
+// AVX512: dl.bias_add ins(%[[D]], %{{.*}} : memref<1x5x14x14x16xf32>, memref<80xf32>)
+// AVX512: dl.relu ins(%[[D]] : memref<1x5x14x14x16xf32>)
+// AVX512-NOT: dl.unpack
+// AVX512: dl.conv2d ins(%[[D]], %{{.*}} : memref<1x5x14x14x16xf32>, memref<1x5x1x1x16x24xf32>)
+func.func @inverted_residual(%x: memref<1x24x14x14xf32>, %w1: memref<72x24x1x1xf32>,
+                             %b1: memref<72xf32>, %dw: memref<3x3x72xf32>, %b2: memref<72xf32>,
+                             %w2: memref<24x72x1x1xf32>, %y: memref<1x24x14x14xf32>) {
+  %e = memref.alloc() : memref<1x72x14x14xf32>
+  dl.conv2d ins(%x, %w1 : memref<1x24x14x14xf32>, memref<72x24x1x1xf32>) outs(%e : memref<1x72x14x14xf32>)
+  dl.bias_add ins(%e, %b1 : memref<1x72x14x14xf32>, memref<72xf32>) outs(%e : memref<1x72x14x14xf32>)
+  dl.relu ins(%e : memref<1x72x14x14xf32>) outs(%e : memref<1x72x14x14xf32>)
+  %d = memref.alloc() : memref<1x72x14x14xf32>
+  dl.depthwise_conv2d ins(%e, %dw : memref<1x72x14x14xf32>, memref<3x3x72xf32>) outs(%d : memref<1x72x14x14xf32>)
+                      {padding = array<i64: 1, 1, 1, 1>}
+  dl.bias_add ins(%d, %b2 : memref<1x72x14x14xf32>, memref<72xf32>) outs(%d : memref<1x72x14x14xf32>)
+  dl.relu ins(%d : memref<1x72x14x14xf32>) outs(%d : memref<1x72x14x14xf32>)
+  dl.conv2d ins(%d, %w2 : memref<1x72x14x14xf32>, memref<24x72x1x1xf32>) outs(%y : memref<1x24x14x14xf32>)
+  memref.dealloc %e : memref<1x72x14x14xf32>
+  memref.dealloc %d : memref<1x72x14x14xf32>
+  return
+}

@@ -301,9 +301,10 @@ def BlockConvLayouts : Pass<"dl-block-conv-layouts", "::mlir::func::FuncOp"> {
     `batch_norm_inference`, `max_pool2d`, `avg_pool2d`,
     `depthwise_conv2d`, whose filter is the same in both layouts) whose
     activation operands all have copies runs on the copies instead (in
-    place when the op is; not `bias_add` and batch norm on padded copies,
-    whose padding channels their per-channel vectors do not cover) and its
-    result is unpacked into its destination;
+    place when the op is; not batch norm on padded copies, whose padding
+    channels its per-channel vectors do not cover; a `bias_add` of a
+    static bias reads a copy of it with zeros for the padding channels)
+    and its result is unpacked into its destination;
     a convolution's pack of a buffer with a copy reads the copy instead (a
     filter used twice is packed once). Then unpacks overwritten before
     anything may read their destination, and writes of local buffers that
@@ -327,6 +328,7 @@ def BlockConvLayouts : Pass<"dl-block-conv-layouts", "::mlir::func::FuncOp"> {
     ```
   }];
   let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect"];
   let options = [
     Option<"blockC", "block-c", "int64_t", /*default=*/"0",
