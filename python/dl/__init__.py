@@ -15,7 +15,7 @@ public functions take and return numpy float32 arrays::
     y = m.relu(np.random.randn(4, 8).astype(np.float32))
 
 ``dl.from_torch(module, example_inputs)`` compiles a PyTorch ``nn.Module``
-(see ``dl.torch_import``). Diagnostics (parse, verification, compilation,
+(see ``dl.torch_model``). Diagnostics (parse, verification, compilation,
 failed run-time checks) are raised as ``dl.Error`` with their locations.
 """
 
@@ -239,6 +239,6 @@ class Function:
 
 
 def from_torch(module, example_inputs, **kwargs):
-    """Compiles a PyTorch nn.Module; see dl.torch_import.from_torch."""
-    from .torch_import import from_torch as _from_torch
+    """Compiles a PyTorch nn.Module; see dl.torch_model.from_torch."""
+    from .torch_model import from_torch as _from_torch
     return _from_torch(module, example_inputs, **kwargs)
