@@ -13,7 +13,6 @@
 #include "Lowerings.h"
 #include "NestBuilders.h"
 
-#include "dl/Dialect/DL/Transforms/Blocking.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -37,12 +36,8 @@ struct ElementInput {
 /// `value` as an f32 constant of `like`'s type: a scalar, or a vector of it.
 Value constantLike(OpBuilder &b, Location loc, double value, Value like) {
   auto vectorType = dyn_cast<VectorType>(like.getType());
-  if (!vectorType)
-    return f32Constant(b, loc, value);
-  return arith::ConstantOp::create(
-      b, loc, vectorType,
-      DenseElementsAttr::get(vectorType,
-                             b.getF32FloatAttr(static_cast<float>(value))));
+  return vectorType ? f32Splat(b, loc, value, vectorType)
+                    : f32Constant(b, loc, value);
 }
 
 /// The largest value of `expr` (non-negative coefficients) over the static
@@ -166,16 +161,7 @@ void lowerElementwise(
           affine::AffineVectorStoreOp::create(vb, vl, compute(vb, vl, loaded),
                                               output, identity, ivs);
         };
-        int64_t whole = *inner / kLoweringVectorFloats * kLoweringVectorFloats;
-        if (whole > 0)
-          affine::buildAffineLoopNest(
-              b, l, {0}, {whole}, {kLoweringVectorFloats},
-              [&](OpBuilder &vb, Location vl, ValueRange lane) {
-                buildChunk(vb, vl, lane[0], kLoweringVectorFloats);
-              });
-        if (*inner > whole)
-          buildChunk(b, l, arith::ConstantIndexOp::create(b, l, whole),
-                     *inner - whole);
+        buildVectorChunks(b, l, *inner, buildChunk);
       });
   rewriter.eraseOp(op);
 }

@@ -6,6 +6,8 @@
 
 #include "NestBuilders.h"
 
+#include "dl/Dialect/DL/Transforms/Blocking.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -152,6 +154,28 @@ SmallVector<AffineExpr> identityIndex(OpBuilder &b, unsigned n) {
 Value f32Constant(OpBuilder &b, Location loc, double value) {
   return arith::ConstantFloatOp::create(b, loc, b.getF32Type(),
                                         APFloat(static_cast<float>(value)));
+}
+
+Value f32Splat(OpBuilder &b, Location loc, double value, VectorType type) {
+  return arith::ConstantOp::create(
+      b, loc, type,
+      DenseElementsAttr::get(type,
+                             b.getF32FloatAttr(static_cast<float>(value))));
+}
+
+void buildVectorChunks(
+    OpBuilder &b, Location loc, int64_t size,
+    function_ref<void(OpBuilder &, Location, Value first, int64_t lanes)>
+        body) {
+  int64_t whole = size / kLoweringVectorFloats * kLoweringVectorFloats;
+  if (whole > 0)
+    affine::buildAffineLoopNest(
+        b, loc, {0}, {whole}, {kLoweringVectorFloats},
+        [&](OpBuilder &vb, Location vl, ValueRange first) {
+          body(vb, vl, first[0], kLoweringVectorFloats);
+        });
+  if (size > whole)
+    body(b, loc, arith::ConstantIndexOp::create(b, loc, whole), size - whole);
 }
 
 AffineExpr elementChannel(OpBuilder &b, ShapedType tensor) {

@@ -226,10 +226,7 @@ void buildVectorTile(OpBuilder &b, Location loc, const Window &w,
   auto buildChunk = [&](OpBuilder &vb, Location vl, Value first,
                         int64_t lanes) {
     auto vectorType = VectorType::get({lanes}, vb.getF32Type());
-    Value init = arith::ConstantOp::create(
-        vb, vl, vectorType,
-        DenseElementsAttr::get(
-            vectorType, vb.getF32FloatAttr(static_cast<float>(ops.identity))));
+    Value init = f32Splat(vb, vl, ops.identity, vectorType);
     SmallVector<Value> sums = buildWindowLoops(
         vb, vl, rows, cols, SmallVector<Value>(width, init),
         [&](OpBuilder &tb, Location tl, Value r, Value s, ValueRange accs) {
@@ -268,17 +265,7 @@ void buildVectorTile(OpBuilder &b, Location loc, const Window &w,
           ValueRange{pixel[0], pixel[1], pixel[2], firstColumn, first});
     }
   };
-  // Whole vectors, then the block's last lanes as one narrower vector.
-  int64_t whole = block / kLoweringVectorFloats * kLoweringVectorFloats;
-  if (whole > 0)
-    affine::buildAffineLoopNest(
-        b, loc, {0}, {whole}, {kLoweringVectorFloats},
-        [&](OpBuilder &vb, Location vl, ValueRange lane) {
-          buildChunk(vb, vl, lane[0], kLoweringVectorFloats);
-        });
-  if (block > whole)
-    buildChunk(b, loc, arith::ConstantIndexOp::create(b, loc, whole),
-               block - whole);
+  buildVectorChunks(b, loc, block, buildChunk);
 }
 
 /// The static sizes a blocked window op's register tiles need: the input's
