@@ -12,9 +12,8 @@ between calls), and times oneDNN's primitive with `onednn-bench`, pinned to
 the same CPUs (taskset for oneDNN, sched_setaffinity for this process).
 Pooling and depthwise convolutions run on the blocked layout the networks
 keep between convolutions (N x C/16 x H x W x 16; oneDNN's nChw16c). A
-grouped convolution is one convolution per group on a view of its input
-channels, concatenated (`FunctionWriter.grouped_conv2d`, up to 8 groups as
-from_torch), on the plain layout: dl's time includes its copies into and
+grouped convolution (`FunctionWriter.grouped_conv2d`, dl.conv2d's
+`groups`) runs on the plain layout: dl's time includes its copies into and
 out of the blocked layout, oneDNN's reorders of its input are untimed. The
 fully connected layer takes PyTorch's row-major input and weights as
 `FunctionWriter.linear_weight` binds them (dl.constant: packed once;
@@ -85,6 +84,12 @@ GROUPED = [
     (1, 384, 384, 13, 13, 3, 1, 2),       # AlexNet's original two groups
     (1, 256, 512, 28, 28, 1, 1, 4),
     (8, 128, 128, 28, 28, 3, 1, 4),
+    (1, 128, 128, 56, 56, 3, 1, 32),      # ResNeXt-50 32x4d
+    (1, 256, 256, 56, 56, 3, 2, 32),
+    (1, 512, 512, 14, 14, 3, 1, 32),
+    (1, 1024, 1024, 7, 7, 3, 1, 32),
+    (1, 104, 104, 28, 28, 3, 1, 13),      # RegNetY-400MF
+    (1, 440, 440, 7, 7, 3, 1, 55),
 ]
 # (N, IN, OUT)
 LINEARS = [
@@ -112,10 +117,12 @@ def random_shapes(rng, count):
         depthwise.append((rng.choice([1, 1, 4]), rng.randint(8, 1000),
                           rng.randint(4, 120), rng.randint(4, 120), window,
                           rng.choice([1, 2])))
-        groups = rng.choice([2, 4, 8])
+        groups = rng.choice([2, 4, 8, 16, 32])
         window = rng.choice([1, 3])
-        grouped.append((rng.choice([1, 1, 4]), groups * rng.randint(4, 64),
-                        groups * rng.randint(4, 64), rng.randint(7, 60),
+        per_group = rng.randint(1, 64)
+        grouped.append((rng.choice([1, 1, 4]), groups * per_group,
+                        groups * rng.choice([per_group, rng.randint(1, 64)]),
+                        rng.randint(7, 60),
                         rng.randint(7, 60), window, rng.choice([1, 2]),
                         groups))
         linears.append((rng.choice([1, 1, 2, 8, 33]), rng.randint(16, 8192),
@@ -209,13 +216,10 @@ def grouped_layer(row, rng):
     data = rng.uniform(-1, 1, (n, c, h, w)).astype(np.float32)
     weights = rng.uniform(-1, 1, (k, c // groups, window, window)).astype(
         np.float32)
-    per_group = k // groups
-    parts = [np.ascontiguousarray(weights[g * per_group:(g + 1) * per_group])
-             for g in range(groups)]
-    filters = [writer.argument(part.shape, constant=True) for part in parts]
+    weight = writer.argument(weights.shape, constant=True)
     attrs = (f"strides = array<i64: {stride}, {stride}>, padding = "
              f"array<i64: {pad}, {pad}, {pad}, {pad}>")
-    y = writer.grouped_conv2d(x, (n, c, h, w), filters, (n, k, oh, ow), attrs)
+    y = writer.grouped_conv2d(x, weight, (n, k, oh, ow), attrs, groups)
 
     def check(result):
         expected = F.conv2d(torch.from_numpy(data), torch.from_numpy(weights),
@@ -225,7 +229,7 @@ def grouped_layer(row, rng):
     name = f"grouped {n}x{c}x{h}x{w}->{k} {window}x{window}/{stride} g{groups}"
     args = ["conv", n, c, k, h, w, window, window, stride, pad, "--groups",
             groups]
-    return (name, writer.finish([y]), [data] + parts, check, args,
+    return (name, writer.finish([y]), [data, weights], check, args,
             4 * (n * c * h * w + n * k * oh * ow + weights.size))
 
 

@@ -79,22 +79,6 @@ class FunctionWriter:
         escaped = self.location.replace("\\", "\\\\").replace('"', '\\"')
         return f' loc("{escaped}")'
 
-
-    def slice(self, value, shape, dim, offset, size):
-        """`size` elements of `value` (of `shape`) from `offset` along
-        dimension `dim`: a tensor.extract_slice, a view."""
-        sizes = list(shape)
-        sizes[dim] = size
-        offsets = [0] * len(shape)
-        offsets[dim] = offset
-        result = self._fresh(sizes)
-        self.lines.append(
-            f"{result} = tensor.extract_slice {value}"
-            f"[{', '.join(map(str, offsets))}] [{', '.join(map(str, sizes))}] "
-            f"[{', '.join('1' for _ in shape)}] : {self.types[value]} to "
-            f"{self.types[result]}")
-        return result
-
     def collapse(self, value, shape):
         """`value` of `shape` (N x ...) viewed as N x (the product of the
         rest): a tensor.collapse_shape, no copy."""
@@ -125,20 +109,12 @@ class FunctionWriter:
             f"outs({empty} : {self.types[empty]}) permutation = [1, 0]")
         return result
 
-    def grouped_conv2d(self, x, in_shape, filters, out_shape, attributes):
-        """A convolution of len(`filters`) groups (PyTorch's `groups`) of
-        `x` (of `in_shape`) into `out_shape`: one dl.conv2d per group, on
-        its slice of the input channels (a view) with its filter (K/G x C/G
-        x R x S), their outputs concatenated."""
-        groups = len(filters)
-        per_group = in_shape[1] // groups
-        group_out = (out_shape[0], out_shape[1] // groups, *out_shape[2:])
-        results = []
-        for group, weight in enumerate(filters):
-            part = self.slice(x, in_shape, 1, group * per_group, per_group)
-            results.append(self.op("conv2d", [part, weight],
-                                   self.empty(group_out), attributes))
-        return self.op("concat", results, self.empty(out_shape))
+    def grouped_conv2d(self, x, weight, out_shape, attributes, groups):
+        """A convolution of `groups` groups (PyTorch's `groups`) of `x`
+        with `weight` (K x C/G x R x S) into `out_shape`: dl.conv2d's
+        `groups`."""
+        return self.op("conv2d", [x, weight], self.empty(out_shape),
+                       f"{attributes}, groups = {groups} : i64")
 
     @staticmethod
     def linear_weight(weight, rows):

@@ -125,12 +125,6 @@ class _Importer:
 
     def _check_conv(self, node):
         conv = self._module(node)
-        depthwise = (conv.groups == conv.in_channels == conv.out_channels)
-        if not depthwise and conv.groups > _MOST_GROUPS:
-            raise Unsupported(f"grouped convolution (groups={conv.groups}, "
-                              f"{conv.in_channels // conv.groups} channels "
-                              f"per group): dl runs one convolution per "
-                              f"group, up to {_MOST_GROUPS}")
         if conv.padding_mode != "zeros":
             raise Unsupported(f"padding_mode={conv.padding_mode!r}")
         if len(_Value(node.args[0]).shape) != 4:
@@ -378,13 +372,9 @@ class _Importer:
                                    [self._in(node), self._weight(weight)],
                                    self.writer.empty(out_shape), attrs)
         else:
-            outs_per_group = out_shape[1] // groups
-            filters = [self._weight(weight[g * outs_per_group:
-                                           (g + 1) * outs_per_group])
-                       for g in range(groups)]
             value = self.writer.grouped_conv2d(
-                self._in(node), _Value(node.args[0]).shape, filters,
-                out_shape, attrs)
+                self._in(node), self._weight(weight), out_shape, attrs,
+                groups)
         if bias is not None:
             value = self.writer.op("bias_add", [value, self._weight(bias)],
                                    value)
@@ -530,11 +520,6 @@ def _describe(node):
     if node.op == "call_function":
         return f"function {getattr(node.target, '__name__', node.target)}"
     return f"method {node.target}"
-
-
-# Grouped convolutions run as one convolution per group, up to this many
-# groups; more (ResNeXt's 32) would be as many small convolutions.
-_MOST_GROUPS = 8
 
 
 def _cat_axis(node, rank):

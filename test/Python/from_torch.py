@@ -3,9 +3,9 @@
 # batch normalization folded (dense, depthwise, grouped), ReLU/ReLU6,
 # hard-swish, SiLU, sigmoids, squeeze-and-excitation, pooling (ceil mode,
 # padding, count_include_pad), global pooling and means, flatten, linear,
-# residual add, concatenation; nodes dl lacks (tanh, subtraction,
-# convolutions of many groups) and submodules torch.fx cannot trace run in
-# PyTorch, and the report says so.
+# residual add, concatenation, ResNeXt's and RegNet's grouped convolutions;
+# nodes dl lacks (tanh, subtraction) and submodules torch.fx cannot trace run
+# in PyTorch, and the report says so.
 # RUN: %python %s | FileCheck %s
 
 import tempfile
@@ -157,7 +157,7 @@ class Dense(nn.Module):
     """DenseNet- and ResNeXt-style layers: concatenations of a block's input
     and outputs (along the channels, and once along the width), grouped
     convolutions with batch normalization folded, a stride and a bias, and
-    one with more groups than dl splits."""
+    one of 16 groups of one input channel."""
 
     def __init__(self):
         super().__init__()
@@ -183,11 +183,44 @@ class Dense(nn.Module):
 # CHECK: grouped{{ +}}dl
 # CHECK: bn{{ +}}dl (folded into its convolution)
 # CHECK: pair{{ +}}dl
-# CHECK: many{{ +}}torch: grouped convolution (groups=16, 1 channels per group): dl runs one convolution per group, up to 8
+# CHECK: many{{ +}}dl
 # CHECK: cat_2{{ +}}dl
 # CHECK: cat_3{{ +}}dl
 dense = check("dense", randomize_batch_norms(Dense()), torch.randn(2, 16, 9, 11))
 print(dense.report())
+
+
+class Bottleneck(nn.Module):
+    """A ResNeXt bottleneck (32 groups of 4 channels) and a RegNet-style
+    grouped convolution (13 groups of 8) between dense ones."""
+
+    def __init__(self):
+        super().__init__()
+        self.reduce = nn.Conv2d(64, 128, 1, bias=False)
+        self.bn1 = nn.BatchNorm2d(128)
+        self.grouped = nn.Conv2d(128, 128, 3, padding=1, groups=32,
+                                 bias=False)
+        self.bn2 = nn.BatchNorm2d(128)
+        self.expand = nn.Conv2d(128, 64, 1, bias=False)
+        self.bn3 = nn.BatchNorm2d(64)
+        self.widen = nn.Conv2d(64, 104, 1)
+        self.regnet = nn.Conv2d(104, 104, 3, stride=2, padding=1, groups=13)
+
+    def forward(self, x):
+        y = self.bn1(self.reduce(x)).relu()
+        y = self.bn2(self.grouped(y)).relu()
+        y = (self.bn3(self.expand(y)) + x).relu()
+        return self.regnet(self.widen(y).relu())
+
+
+# CHECK: bottleneck: ok
+# CHECK: grouped{{ +}}dl
+# CHECK: bn2{{ +}}dl (folded into its convolution)
+# CHECK: regnet{{ +}}dl
+bottleneck = check("bottleneck", randomize_batch_norms(Bottleneck()),
+                   torch.randn(1, 64, 14, 14))
+print(bottleneck.report())
+
 
 class Chunked(nn.Module):
     """ShuffleNetV2-style: a submodule torch.fx cannot trace (it iterates

@@ -250,13 +250,21 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
         b.setInsertionPointToStart(ifOp.getThenBlock());
       }
 
+      // The input channel (block) of the filter's: with groups, offset by
+      // the first of output channel (block) k's group.
+      AffineExpr inChannel = blocked ? d(CB) : d(C);
+      if (int64_t groups = op.getGroups(); groups > 1) {
+        ArrayRef<int64_t> filterShape = op.getFilter().getType().getShape();
+        inChannel =
+            inChannel + d(K).floorDiv(filterShape[0] / groups) * filterShape[1];
+      }
       SmallVector<AffineExpr> inIdx, filterIdx, outIdx;
       if (!blocked) {
-        inIdx = {d(N), d(C), ih, iw};
+        inIdx = {d(N), inChannel, ih, iw};
         filterIdx = {d(K), d(C), d(R), d(S)};
         outIdx = {d(N), d(K), d(OH), ow};
       } else {
-        inIdx = {d(N), d(CB), ih, iw, d(C)};
+        inIdx = {d(N), inChannel, ih, iw, d(C)};
         filterIdx = {d(K), d(CB), d(R), d(S), d(C), d(KI)};
         outIdx = {d(N), d(K), d(OH), ow, d(KI)};
       }

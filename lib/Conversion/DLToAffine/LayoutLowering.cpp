@@ -2,7 +2,8 @@
 //
 // The lowering of dl.pack and dl.unpack: copies between a plain tensor and
 // its blocked layout, in boxes of whole and partial channel blocks, the
-// padding of a partial block zeroed; and of dl.concat: each input copied
+// padding of a partial block zeroed (a grouped convolution's filter: its
+// groups' weights on zeros); and of dl.concat: each input copied
 // into its box of the output.
 //
 //===----------------------------------------------------------------------===//
@@ -135,10 +136,53 @@ void lowerLayoutCopy(PatternRewriter &rewriter, Operation *op, Value plain,
   rewriter.eraseOp(op);
 }
 
+/// The pack of a grouped convolution's filter (static sizes): zeros, then
+/// each weight of the plain `K x C/G x R x S` filter stored at its place,
+/// a nest over the plain filter. Output channel o = kb * kBlock + k of
+/// group o / (K/G) reads input channel (o / (K/G)) * (C/G) + j; its block
+/// kb reads the input channels from ((kb * kBlock) / (K/G)) * (C/G) on,
+/// so the weight's channel there is that difference, in blocks cb of
+/// cBlock channels c.
+void lowerGroupedFilterPack(PatternRewriter &rewriter, PackOp op) {
+  Location loc = op.getLoc();
+  Value plain = op.getPlain(), blocked = op.getBlocked();
+  ArrayRef<int64_t> blockedShape =
+      cast<MemRefType>(blocked.getType()).getShape();
+  ArrayRef<int64_t> plainShape = cast<MemRefType>(plain.getType()).getShape();
+  int64_t outPerGroup = plainShape[0] / op.getGroups();
+  int64_t inPerGroup = plainShape[1];
+  int64_t cBlock = blockedShape[4], kBlock = blockedShape[5];
+  SmallVector<OpFoldResult> origin(blockedShape.size(),
+                                   rewriter.getIndexAttr(0));
+  buildBoxFill(rewriter, loc, f32Constant(rewriter, loc, 0.0), blocked, origin,
+               getSizes(rewriter, loc, blocked));
+  buildNest(
+      rewriter, loc, getSizes(rewriter, loc, plain),
+      [&](OpBuilder &b, Location l, ValueRange ivs) {
+        AffineExpr o = b.getAffineDimExpr(0), j = b.getAffineDimExpr(1);
+        AffineExpr kb = o.floorDiv(kBlock);
+        AffineExpr channel = o.floorDiv(outPerGroup) * inPerGroup + j -
+                             (kb * kBlock).floorDiv(outPerGroup) * inPerGroup;
+        SmallVector<AffineExpr> index = {kb,
+                                         channel.floorDiv(cBlock),
+                                         b.getAffineDimExpr(2),
+                                         b.getAffineDimExpr(3),
+                                         channel % cBlock,
+                                         o % kBlock};
+        storeAt(b, l, loadAt(b, l, plain, ivs, identityIndex(b, ivs.size())),
+                blocked, ivs, index);
+      });
+  rewriter.eraseOp(op);
+}
+
 struct PackLowering : OpRewritePattern<PackOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(PackOp op,
                                 PatternRewriter &rewriter) const override {
+    if (op.getGroups() > 1) {
+      lowerGroupedFilterPack(rewriter, op);
+      return success();
+    }
     lowerLayoutCopy(rewriter, op, op.getPlain(), op.getBlocked(),
                     /*toBlocked=*/true);
     return success();

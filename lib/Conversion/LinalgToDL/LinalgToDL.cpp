@@ -363,7 +363,8 @@ LogicalResult raiseConv(PatternRewriter &rewriter, linalg::LinalgOp op,
   auto conv = dl::Conv2DOp::create(
       rewriter, loc, values.resultTypes(sums), input, filter, sums,
       llvm::to_vector(strides.getValues<int64_t>()), padding,
-      llvm::to_vector(dilations.getValues<int64_t>()), /*schedule=*/nullptr,
+      llvm::to_vector(dilations.getValues<int64_t>()), /*groups=*/1,
+      /*schedule=*/nullptr,
       /*skip_padding_columns=*/false, /*pixel_vectors=*/false,
       /*epilogue_operands=*/ValueRange{}, /*row_statistics=*/Value(),
       /*epilogue=*/nullptr, /*epilogue_epsilon=*/nullptr);

@@ -393,6 +393,13 @@ LogicalResult Conv2DOp::verify() {
                          "output N x K/k x OH x OW x k and the shape "
                          "N x OH x 2 x K");
   }
+  int64_t groups = getGroups();
+  if (groups < 1)
+    return emitOpError() << "expects groups >= 1, got " << groups;
+  if (groups > 1 && !filter.hasStaticShape())
+    return emitOpError("groups > 1 needs a static filter shape");
+  if (groups > 1 && getPixelVectors())
+    return emitOpError("pixel_vectors needs groups = 1");
   if (getPixelVectors() && (blocked || !in.hasStaticShape() ||
                             !filter.hasStaticShape() || !out.hasStaticShape()))
     return emitOpError("pixel_vectors needs the plain layout and static sizes "
@@ -765,7 +772,32 @@ static LogicalResult verifyLayoutChange(Operation *op,
 }
 
 LogicalResult PackOp::verify() {
-  return verifyLayoutChange(*this, getPlain(), getBlocked());
+  if (failed(verifyLayoutChange(*this, getPlain(), getBlocked())))
+    return failure();
+  int64_t groups = getGroups();
+  if (groups == 1)
+    return success();
+  ShapedType plain = getPlain().getType(), blocked = getBlocked().getType();
+  if (groups < 1 || blocked.getRank() != 6 || !plain.hasStaticShape() ||
+      !blocked.hasStaticShape())
+    return emitOpError() << "groups (" << groups
+                         << ") must be 1, or above 1 for a filter of static "
+                            "sizes (rank 4 to rank 6)";
+  if (plain.getDimSize(0) % groups != 0)
+    return emitOpError() << "groups (" << groups
+                         << ") do not divide the output channels ("
+                         << plain.getDimSize(0) << ")";
+  if (!groupedBlocksFit(plain.getDimSize(0) / groups, plain.getDimSize(1),
+                        blocked.getDimSize(5), blocked.getDimSize(4),
+                        blocked.getDimSize(1)))
+    return emitOpError() << "blocks of " << blocked.getDimSize(5)
+                         << " output and " << blocked.getDimSize(4)
+                         << " input channels, " << blocked.getDimSize(1)
+                         << " input blocks per output block, do not hold "
+                            "whole groups of "
+                         << plain.getDimSize(0) / groups << " output and "
+                         << plain.getDimSize(1) << " input channels";
+  return success();
 }
 
 LogicalResult UnpackOp::verify() {

@@ -163,13 +163,27 @@ void addConv2D(SizeRelations &relations, Conv2DOp op) {
   bool plain = !op.isBlocked();
   relations.addEqual(relations.size(in, 0), "input batch",
                      relations.size(out, 0), "output batch");
-  relations.addEqual(
-      relations.size(in, 1), plain ? "input channels" : "input channel blocks",
-      relations.size(filter, 1),
-      plain ? "filter input channels" : "filter input channel blocks");
-  relations.addEqual(relations.size(filter, 0),
-                     plain ? "filter output channels"
-                           : "filter output channel blocks",
+  // With groups, the filter's input channels (blocks) are a group's, and
+  // the output channels (blocks) split into equal groups.
+  int64_t groups = op.getGroups();
+  StringRef inputName = plain ? "input channels" : "input channel blocks";
+  StringRef filterInputName =
+      plain ? "filter input channels" : "filter input channel blocks";
+  StringRef outputName =
+      plain ? "filter output channels" : "filter output channel blocks";
+  if (groups == 1)
+    relations.addEqual(relations.size(in, 1), inputName,
+                       relations.size(filter, 1), filterInputName);
+  else
+    relations.addEqual(
+        relations.size(in, 1), inputName, relations.size(filter, 1) * groups,
+        Twine("groups (") + Twine(groups) + ") times " + filterInputName);
+  if (groups > 1)
+    relations.addEqual(relations.size(filter, 0) % groups,
+                       Twine(outputName) + " modulo the groups (" +
+                           Twine(groups) + ")",
+                       relations.constant(0), "0");
+  relations.addEqual(relations.size(filter, 0), outputName,
                      relations.size(out, 1),
                      plain ? "output channels" : "output channel blocks");
   if (!plain) {
@@ -273,8 +287,10 @@ void addBatchNorm(SizeRelations &relations, Value input, Value output,
     addPerChannel(relations, input, vector, name);
 }
 
-/// pack / unpack between `plain` and `blocked`.
-void addLayoutChange(SizeRelations &relations, Value plain, Value blocked) {
+/// pack / unpack between `plain` and `blocked` (a grouped filter's input
+/// channels relate to its blocks as dl.pack's verifier checks).
+void addLayoutChange(SizeRelations &relations, Value plain, Value blocked,
+                     int64_t groups) {
   auto addBlocking = [&](unsigned plainDim, unsigned blocksDim,
                          unsigned blockDim, StringRef name) {
     relations.addEqual(
@@ -315,7 +331,8 @@ void addLayoutChange(SizeRelations &relations, Value plain, Value blocked) {
   }
   // KCRS <-> KCRS{c}c{k}k.
   addPaddedBlocking(0, 0, 5, "output channels");
-  addPaddedBlocking(1, 1, 4, "input channels");
+  if (groups == 1)
+    addPaddedBlocking(1, 1, 4, "input channels");
   addSame(2, "filter height");
   addSame(3, "filter width");
 }
@@ -373,8 +390,12 @@ SizeRelations dl::getSizeRelations(Operation *op) {
           [&](auto op) { addPool2D(relations, op); })
       .Case([&](DepthwiseConv2DOp op) { addDepthwiseConv2D(relations, op); })
       .Case([&](ConcatOp op) { addConcat(relations, op); })
-      .Case<PackOp, UnpackOp>([&](auto op) {
-        addLayoutChange(relations, op.getPlain(), op.getBlocked());
+      .Case([&](PackOp op) {
+        addLayoutChange(relations, op.getPlain(), op.getBlocked(),
+                        op.getGroups());
+      })
+      .Case([&](UnpackOp op) {
+        addLayoutChange(relations, op.getPlain(), op.getBlocked(), 1);
       });
   return relations;
 }

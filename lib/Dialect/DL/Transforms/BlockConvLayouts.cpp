@@ -115,10 +115,13 @@ public:
       std::optional<ConvChannelBlocks> blocks =
           chooseConvChannelBlocks(op, blockC, blockK);
       if (!blocks) {
-        op.setPixelVectors(true);
+        if (op.getGroups() == 1)
+          op.setPixelVectors(true);
         continue;
       }
-      if (Operation *producer = producingConv(op)) {
+      // (A grouped convolution's input blocks are its groups'.)
+      if (Operation *producer = producingConv(op);
+          producer && op.getGroups() == 1) {
         auto known = chosen.find(producer);
         if (known != chosen.end())
           blocks->input = known->second.output;
@@ -227,6 +230,14 @@ private:
     };
     int64_t cBlocks = blocksOf(channels, cb);
     int64_t kBlocks = blocksOf(outChannels, kb);
+    // A grouped convolution's blocks hold whole groups: blocks of one group
+    // are grouped as its channels are, and blocks of several groups are a
+    // group each, reading their own input blocks.
+    int64_t groups = op.getGroups(), blockGroups = 1, filterCBlocks = cBlocks;
+    if (groups > 1) {
+      blockGroups = outChannels / groups % kb == 0 ? groups : kBlocks;
+      filterCBlocks = cBlocks / blockGroups;
+    }
 
     OpBuilder b(op);
     Location loc = op.getLoc();
@@ -245,15 +256,18 @@ private:
     copyOccupancy(
         PackOp::create(b, loc, TypeRange{}, op.getInput(), blockedInput));
     Value blockedFilter = allocateScratch(
-        b, loc, blockedType({kBlocks, cBlocks, filter[2], filter[3], cb, kb}),
+        b, loc,
+        blockedType({kBlocks, filterCBlocks, filter[2], filter[3], cb, kb}),
         op.getFilter());
-    PackOp::create(b, loc, TypeRange{}, op.getFilter(), blockedFilter);
+    PackOp::create(b, loc, TypeRange{}, op.getFilter(), blockedFilter, groups);
     Value blockedOutput = allocateScratch(
         b, loc, blockedType({output[0], kBlocks, output[2], output[3], kb}),
         op.getOutput());
-    Conv2DOp::create(b, loc, TypeRange{},
-                     ValueRange{blockedInput, blockedFilter, blockedOutput},
-                     op->getAttrs());
+    auto blockedConv = Conv2DOp::create(
+        b, loc, TypeRange{},
+        ValueRange{blockedInput, blockedFilter, blockedOutput}, op->getAttrs());
+    if (groups > 1)
+      blockedConv.setGroups(blockGroups);
     copyOccupancy(
         UnpackOp::create(b, loc, TypeRange{}, blockedOutput, op.getOutput()));
     op.erase();

@@ -12,6 +12,7 @@
 #include "dl/Dialect/DL/IR/DLOps.h"
 
 #include <algorithm>
+#include <numeric>
 
 using namespace mlir;
 
@@ -31,7 +32,11 @@ static int64_t staticSizeOf(ShapedType a, int64_t aDim, ShapedType b,
 }
 
 int64_t dl::getConvChannels(Conv2DOp op) {
-  return staticSizeOf(op.getInput().getType(), 1, op.getFilter().getType(), 1);
+  // A grouped convolution's filter has one group's input channels.
+  ShapedType input = op.getInput().getType();
+  if (op.getGroups() > 1 && input.isDynamicDim(1))
+    return op.getFilter().getType().getDimSize(1) * op.getGroups();
+  return staticSizeOf(input, 1, op.getFilter().getType(), 1);
 }
 
 int64_t dl::getConvOutChannels(Conv2DOp op) {
@@ -44,8 +49,48 @@ bool dl::hasBlockableLayout(Conv2DOp op) {
          getConvChannels(op) != 0 && getConvOutChannels(op) != 0;
 }
 
+/// The blocks of a convolution of `groups` groups (static channels) that
+/// hold whole groups (groupedBlocksFit), the ones whose vectors do the most
+/// useful work: blocks of one group, the divisor of its output channels up
+/// to `blockK` that fills the most lanes (then the largest), or blocks of
+/// one vector holding several groups, whose block-diagonal filter does
+/// useful work in the lanes of one group per input channel (4 output
+/// channels per group: a quarter either way, and then the vector-wide
+/// blocks, whose kernels and layouts are the dense convolutions'). Input
+/// blocks of one group are the largest divisor of its input channels up to
+/// `blockC`; those of several groups all their input channels, at most
+/// kMaxGroupedInputBlock (else the blocks of one group).
+static std::optional<dl::ConvChannelBlocks>
+chooseGroupedChannelBlocks(int64_t outChannels, int64_t channels,
+                           int64_t groups, int64_t blockC, int64_t blockK,
+                           int64_t vectorFloats) {
+  constexpr int64_t kMaxGroupedInputBlock = 256;
+  if (ShapedType::isDynamic(outChannels) || ShapedType::isDynamic(channels) ||
+      outChannels % groups != 0 || channels % groups != 0)
+    return std::nullopt;
+  int64_t outPerGroup = outChannels / groups, inPerGroup = channels / groups;
+  int64_t oneGroup = 1;
+  for (int64_t block = 1; block <= std::min(outPerGroup, blockK); ++block)
+    if (outPerGroup % block == 0 &&
+        std::make_pair(dl::laneFill(block, vectorFloats), block) >
+            std::make_pair(dl::laneFill(oneGroup, vectorFloats), oneGroup))
+      oneGroup = block;
+  int64_t several = std::lcm(outPerGroup, vectorFloats);
+  int64_t severalInput = several / outPerGroup * inPerGroup;
+  if (several <= blockK && severalInput <= kMaxGroupedInputBlock &&
+      double(outPerGroup) / double(several) >=
+          dl::laneFill(oneGroup, vectorFloats))
+    return dl::ConvChannelBlocks{severalInput, several};
+  return dl::ConvChannelBlocks{dl::largestDivisorAtMost(inPerGroup, blockC),
+                               oneGroup};
+}
+
 std::optional<dl::ConvChannelBlocks>
 dl::chooseConvChannelBlocks(Conv2DOp op, int64_t blockC, int64_t blockK) {
+  if (int64_t groups = op.getGroups(); groups > 1)
+    return chooseGroupedChannelBlocks(getConvOutChannels(op),
+                                      getConvChannels(op), groups, blockC,
+                                      blockK, std::max<int64_t>(1, blockK / 4));
   ArrayRef<int64_t> output = op.getOutput().getType().getShape();
   int64_t channels = getConvChannels(op);
   int64_t outChannels = getConvOutChannels(op);

@@ -296,6 +296,31 @@ static std::optional<int64_t> getConstantTripBound(AffineForOp loop) {
   return *upper - loop.getConstantLowerBound();
 }
 
+/// `expr` with each floordiv, ceildiv or mod that involves none of the
+/// first `numVarying` dims (the band offsets and the batch loop candidates)
+/// replaced by a new dim, from `numDims` on (`extra` counts them): such a
+/// term is constant over the outlined loops (a grouped convolution's first
+/// input block, `(kb floordiv p) * q`), so the access stays linear in them.
+static AffineExpr opaqueOuterDivisions(AffineExpr expr, unsigned numVarying,
+                                       unsigned numDims, unsigned &extra) {
+  auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!binary)
+    return expr;
+  AffineExprKind kind = expr.getKind();
+  if (kind == AffineExprKind::FloorDiv || kind == AffineExprKind::CeilDiv ||
+      kind == AffineExprKind::Mod) {
+    for (unsigned dim = 0; dim < numVarying; ++dim)
+      if (expr.isFunctionOfDim(dim))
+        return expr;
+    return getAffineDimExpr(numDims + extra++, expr.getContext());
+  }
+  AffineExpr lhs =
+      opaqueOuterDivisions(binary.getLHS(), numVarying, numDims, extra);
+  AffineExpr rhs =
+      opaqueOuterDivisions(binary.getRHS(), numVarying, numDims, extra);
+  return kind == AffineExprKind::Add ? lhs + rhs : lhs * rhs;
+}
+
 /// Matches one tagged band and outlines it.
 class BandOutliner {
 public:
@@ -525,12 +550,20 @@ LogicalResult BandOutliner::run(std::string &reason) {
     return fail(reason, "an operand has no strided layout or a band loop "
                         "has a multi-result lower bound");
   unsigned numDims = 3 + leaves.size();
+  unsigned numVarying = 3 + candidates.size();
   for (Access *access : {&*c, &*x, &*y}) {
     for (AffineExpr expr : access->index) {
+      // The divisions of A's and B's indices that are constant over the
+      // outlined loops drop out of their coefficients (C's are compared
+      // with a fill's whole).
+      unsigned extra = 0;
+      if (access != &*c)
+        expr = opaqueOuterDivisions(expr, numVarying, numDims, extra);
       SmallVector<int64_t> flat;
-      if (failed(getFlattenedAffineExpr(expr, numDims, 0, &flat)) ||
-          flat.size() != numDims + 1)
+      if (failed(getFlattenedAffineExpr(expr, numDims + extra, 0, &flat)) ||
+          flat.size() != numDims + extra + 1)
         return fail(reason, "an access is not linear in the band loops");
+      flat.erase(flat.begin() + numDims, flat.begin() + numDims + extra);
       access->flat.push_back(std::move(flat));
     }
   }

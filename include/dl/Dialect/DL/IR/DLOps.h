@@ -36,6 +36,23 @@ struct TapColumns {
   int64_t firstTap, endTap, firstColumn, endColumn;
 };
 
+/// Whether blocks of `kBlock` output and `cBlock` input channels, output
+/// blocks reading `cBlocks` input blocks each, hold whole groups of a
+/// convolution whose groups have `outPerGroup` output and `inPerGroup`
+/// input channels: blocks of one group (the group's channels are whole
+/// blocks, `cBlocks` of them its input channels), or blocks of several
+/// whole groups each (`kBlock` a multiple of `outPerGroup`, their input
+/// channels exactly `cBlocks` blocks).
+inline bool groupedBlocksFit(int64_t outPerGroup, int64_t inPerGroup,
+                             int64_t kBlock, int64_t cBlock, int64_t cBlocks) {
+  if (outPerGroup < 1 || inPerGroup < 1 || kBlock < 1 || cBlock < 1)
+    return false;
+  if (outPerGroup % kBlock == 0)
+    return inPerGroup % cBlock == 0 && cBlocks * cBlock == inPerGroup;
+  return kBlock % outPerGroup == 0 &&
+         cBlocks * cBlock == kBlock / outPerGroup * inPerGroup;
+}
+
 /// True when the shaped operands of `op` are all tensors or all memrefs
 /// (a dl layer op is either a tensor op or a buffer op).
 bool hasUniformOperandKind(Operation *op);

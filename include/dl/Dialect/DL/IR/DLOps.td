@@ -208,6 +208,18 @@ def DL_Conv2DOp : DL_DPSOp<"conv2d", [AttrSizedOperandSegments]> {
     `OH = (H + pad_top + pad_bottom - dilation_h * (R - 1) - 1) / stride_h + 1`
     (and likewise for W).
 
+    `groups` (default 1) splits the channels as PyTorch's `Conv2d(groups=G)`
+    does: in the plain layout the filter is `K x C/G x R x S` and output
+    channel `k` sums over the input channels of its group,
+    `input[n][(k / (K/G)) * (C/G) + c]` for `c` in `[0, C/G)`; C and K are
+    static multiples of G. In the blocked layout the groups are of channel
+    blocks: the filter is `K/k x (C/c)/G x R x S x c x k`, and output block
+    `kb` reads the input blocks of its group,
+    `input[n][(kb / ((K/k)/G)) * ((C/c)/G) + cb]`. `dl-block-conv-layouts`
+    lays a grouped convolution out in blocks that hold whole groups (blocks
+    of one group each) or several whole groups each (a block group per
+    block, its filter block-diagonal: see `dl.pack`'s `groups`).
+
     `padding` is `[top, left, bottom, right]`. `schedule` (a
     `#dl.schedule`, set by `dl-rank-variants`) orders and tiles the loops
     `n`, `kb`, `oh` of a blocked convolution with static sizes.
@@ -270,6 +282,7 @@ def DL_Conv2DOp : DL_DPSOp<"conv2d", [AttrSizedOperandSegments]> {
       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
       DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
+      DefaultValuedAttr<I64Attr, "1">:$groups,
       OptionalAttr<DL_ScheduleAttr>:$schedule,
       UnitAttr:$skip_padding_columns,
       UnitAttr:$pixel_vectors,
@@ -644,9 +657,10 @@ def DL_AvgPool2DOp : DL_Pool2DOp<"avg_pool2d", "average",
 // Layout changes
 //===----------------------------------------------------------------------===//
 
-class DL_LayoutOp<string mnemonic, string direction> : DL_DPSOp<mnemonic> {
-  let arguments = (ins DL_Shaped:$source,
-                       DL_Shaped:$dest);
+class DL_LayoutOp<string mnemonic, string direction, dag extraArguments = (ins)>
+    : DL_DPSOp<mnemonic> {
+  let arguments = !con((ins DL_Shaped:$source,
+                            DL_Shaped:$dest), extraArguments);
   let assemblyFormat = [{
     `ins` `(` $source `:` type($source) `)`
     `outs` `(` $dest `:` type($dest) `)` attr-dict (`->` type($results)^)?
@@ -664,7 +678,8 @@ class DL_LayoutOp<string mnemonic, string direction> : DL_DPSOp<mnemonic> {
   }];
 }
 
-def DL_PackOp : DL_LayoutOp<"pack", "pack"> {
+def DL_PackOp : DL_LayoutOp<"pack", "pack",
+                            (ins DefaultValuedAttr<I64Attr, "1">:$groups)> {
   let summary = "plain layout to blocked layout";
   let description = [{
     Activations: `NCHW` (rank 4) to `NCHW{c}c` (rank 5),
@@ -682,6 +697,18 @@ def DL_PackOp : DL_LayoutOp<"pack", "pack"> {
     channels meet zero filter weights) and its padding output channels are
     0. Every block holds at least one channel: `blocks x block` is at least
     the plain count and less than it plus one block.
+
+    `groups` (default 1) packs the `K x C/G x R x S` filter of a
+    convolution of G groups (static sizes) for the blocked convolution of
+    the same `groups` semantics (see `dl.conv2d`): output block `kb` reads
+    the input channels from `((kb * k_block) / (K/G)) * (C/G)` on, and
+    `dest[kb][cb][r][s][c][k]` is the weight of output channel
+    `kb * k_block + k` for that input channel plus `cb * c_block + c` when
+    both are in the same group, else 0 (a block holding several groups has
+    a block-diagonal filter). The blocks must hold whole groups: `K/G` a
+    multiple of `k_block` and `C/G` of `c_block`, or `k_block` a multiple
+    of `K/G` whose groups' input channels fill the blocks of `dest`'s dim 1
+    exactly.
   }];
 }
 

@@ -321,7 +321,9 @@ bool hasBlockableLayout(Conv2DOp op);
 /// The channel blocks of `op`'s blocked layout with blocks of at most
 /// `blockC` input and `blockK` output channels, or nullopt when its output
 /// pixels fill the vectors instead (a few output channels, all sizes
-/// static: `pixel_vectors`). A dynamic output row counts as kMaxKernelRows
+/// static: `pixel_vectors`; never with groups). A grouped convolution's
+/// blocks hold whole groups (see groupedBlocksFit; the input block of
+/// several groups may exceed `blockC`). A dynamic output row counts as kMaxKernelRows
 /// columns; dynamic channels take blocks of the limit, the last one padded.
 std::optional<ConvChannelBlocks>
 chooseConvChannelBlocks(Conv2DOp op, int64_t blockC, int64_t blockK);
