@@ -7,12 +7,17 @@
 // RUN: dl-compile %s --run | FileCheck %s
 // RUN: dl-compile %s --run --threads 1 | FileCheck %s
 // RUN: dl-opt %s --dl-set-target="vector-bits=512" --dl-block-conv-layouts | FileCheck %s --check-prefix=LAYOUT
+// RUN: dl-compile %s --emit=mlir | FileCheck %s --check-prefix=KERNEL
 
 // Groups of 4 channels: blocks of 16 holding 4 groups, one block group each.
 // LAYOUT-LABEL: func.func @several
 // LAYOUT: dl.pack ins(%{{.*}} : memref<64x4x3x3xf32>) outs(%{{.*}} : memref<4x1x3x3x16x16xf32>) {groups = 16 : i64}
 // LAYOUT: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<2x4x14x14x16xf32>, memref<4x1x3x3x16x16xf32>) outs(%{{.*}} : memref<2x4x14x14x16xf32>) {groups = 4 : i64, padding = array<i64: 1, 1, 1, 1>}
 // CHECK: several: max_abs_err={{.*}} ok
+// The blocked nest's bands are microkernel calls: each output block's first
+// input block, (kb floordiv 1) * 1 here, is constant over the call.
+// KERNEL-LABEL: llvm.func @several
+// KERNEL: llvm.call @dl_brgemm_offs_invoke
 func.func @several(%x: memref<2x64x14x14xf32>, %w: memref<64x4x3x3xf32>,
                    %y: memref<2x64x14x14xf32>) {
   dl.conv2d ins(%x, %w : memref<2x64x14x14xf32>, memref<64x4x3x3xf32>)
@@ -72,5 +77,34 @@ func.func @dynamic(%x: memref<?x12x11x13xf32> {dl.run_shape = array<i64: 3, 12, 
             outs(%y : memref<?x6x5x4xf32>)
             {groups = 3 : i64, strides = array<i64: 2, 3>, padding = array<i64: 2, 1, 1, 0>,
              dilations = array<i64: 2, 1>}
+  return
+}
+
+// A ResNeXt bottleneck's chain: the dense convolution before the grouped one
+// writes its blocks of 16 (by itself it would take 2 blocks of 64), and the
+// one after reads them; the ReLUs run on the blocked copies.
+// LAYOUT-LABEL: func.func @chain
+// LAYOUT: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<1x1x8x8x64xf32>, memref<8x1x1x1x64x16xf32>) outs(%[[A:.*]] : memref<1x8x8x8x16xf32>)
+// LAYOUT: dl.relu ins(%[[A]] : memref<1x8x8x8x16xf32>)
+// LAYOUT: dl.conv2d ins(%[[A]], %{{.*}} : memref<1x8x8x8x16xf32>, memref<8x1x3x3x16x16xf32>) outs(%[[B:.*]] : memref<1x8x8x8x16xf32>) {groups = 8 : i64
+// LAYOUT: dl.relu ins(%[[B]] : memref<1x8x8x8x16xf32>)
+// LAYOUT: dl.conv2d ins(%[[B]], %{{.*}} : memref<1x8x8x8x16xf32>, memref<1x8x1x1x16x64xf32>)
+// CHECK: chain: max_abs_err={{.*}} ok
+func.func @chain(%x: memref<1x64x8x8xf32>, %w1: memref<128x64x1x1xf32>,
+                 %w2: memref<128x4x3x3xf32>, %w3: memref<64x128x1x1xf32>,
+                 %y: memref<1x64x8x8xf32>) {
+  %a = memref.alloc() : memref<1x128x8x8xf32>
+  dl.conv2d ins(%x, %w1 : memref<1x64x8x8xf32>, memref<128x64x1x1xf32>)
+            outs(%a : memref<1x128x8x8xf32>)
+  dl.relu ins(%a : memref<1x128x8x8xf32>) outs(%a : memref<1x128x8x8xf32>)
+  %b = memref.alloc() : memref<1x128x8x8xf32>
+  dl.conv2d ins(%a, %w2 : memref<1x128x8x8xf32>, memref<128x4x3x3xf32>)
+            outs(%b : memref<1x128x8x8xf32>)
+            {groups = 32 : i64, padding = array<i64: 1, 1, 1, 1>}
+  dl.relu ins(%b : memref<1x128x8x8xf32>) outs(%b : memref<1x128x8x8xf32>)
+  dl.conv2d ins(%b, %w3 : memref<1x128x8x8xf32>, memref<64x128x1x1xf32>)
+            outs(%y : memref<1x64x8x8xf32>)
+  memref.dealloc %a : memref<1x128x8x8xf32>
+  memref.dealloc %b : memref<1x128x8x8xf32>
   return
 }

@@ -2348,3 +2348,67 @@ func.func @mul_rank(%a: memref<1x4x3x3xf32>, %s: memref<4xf32>) {
   dl.mul ins(%a, %s : memref<1x4x3x3xf32>, memref<4xf32>) outs(%a : memref<1x4x3x3xf32>)
   return
 }
+
+// -----
+
+func.func @conv_groups_zero(%in: memref<1x8x5x5xf32>, %f: memref<8x8x3x3xf32>, %out: memref<1x8x3x3xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op expects groups >= 1, got 0}}
+  dl.conv2d ins(%in, %f : memref<1x8x5x5xf32>, memref<8x8x3x3xf32>) outs(%out : memref<1x8x3x3xf32>) {groups = 0 : i64}
+  return
+}
+
+// -----
+
+func.func @conv_groups_channels(%in: memref<1x8x5x5xf32>, %f: memref<8x3x3x3xf32>, %out: memref<1x8x3x3xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op input channels (8) does not match groups (2) times filter input channels (6)}}
+  dl.conv2d ins(%in, %f : memref<1x8x5x5xf32>, memref<8x3x3x3xf32>) outs(%out : memref<1x8x3x3xf32>) {groups = 2 : i64}
+  return
+}
+
+// -----
+
+func.func @conv_groups_output(%in: memref<1x16x5x5xf32>, %f: memref<6x4x3x3xf32>, %out: memref<1x6x3x3xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op groups (4) do not divide the filter's output channels (6)}}
+  dl.conv2d ins(%in, %f : memref<1x16x5x5xf32>, memref<6x4x3x3xf32>) outs(%out : memref<1x6x3x3xf32>) {groups = 4 : i64}
+  return
+}
+
+// -----
+
+func.func @conv_groups_dynamic_filter(%in: memref<1x8x5x5xf32>, %f: memref<?x4x3x3xf32>, %out: memref<1x8x3x3xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op groups > 1 needs a static filter shape}}
+  dl.conv2d ins(%in, %f : memref<1x8x5x5xf32>, memref<?x4x3x3xf32>) outs(%out : memref<1x8x3x3xf32>) {groups = 2 : i64}
+  return
+}
+
+// -----
+
+func.func @conv_groups_pixel_vectors(%in: memref<1x8x5x5xf32>, %f: memref<2x4x3x3xf32>, %out: memref<1x2x3x3xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op pixel_vectors needs groups = 1}}
+  dl.conv2d ins(%in, %f : memref<1x8x5x5xf32>, memref<2x4x3x3xf32>) outs(%out : memref<1x2x3x3xf32>) {groups = 2 : i64, pixel_vectors}
+  return
+}
+
+// -----
+
+func.func @conv_groups_blocked(%in: memref<1x4x5x5x16xf32>, %f: memref<4x1x3x3x16x16xf32>, %out: memref<1x4x3x3x16xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op input channel blocks (4) does not match groups (2) times filter input channel blocks (2)}}
+  dl.conv2d ins(%in, %f : memref<1x4x5x5x16xf32>, memref<4x1x3x3x16x16xf32>) outs(%out : memref<1x4x3x3x16xf32>) {groups = 2 : i64}
+  return
+}
+
+// -----
+
+func.func @pack_groups_activation(%in: memref<1x32x5x5xf32>, %out: memref<1x2x5x5x16xf32>) {
+  // expected-error @+1 {{'dl.pack' op groups (2) must be 1, or above 1 for a filter of static sizes (rank 4 to rank 6)}}
+  dl.pack ins(%in : memref<1x32x5x5xf32>) outs(%out : memref<1x2x5x5x16xf32>) {groups = 2 : i64}
+  return
+}
+
+// -----
+
+func.func @pack_groups_blocks(%f: memref<64x4x3x3xf32>, %out: memref<4x1x3x3x8x16xf32>) {
+  // expected-error @+1 {{'dl.pack' op blocks of 16 output and 8 input channels, 1 input blocks per output block, do not hold whole groups of 4 output and 4 input channels}}
+  dl.pack ins(%f : memref<64x4x3x3xf32>) outs(%out : memref<4x1x3x3x8x16xf32>) {groups = 16 : i64}
+  return
+}

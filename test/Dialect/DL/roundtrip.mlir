@@ -103,6 +103,26 @@ func.func @conv2d_strides_padding(%in: memref<1x8x10x10xf32>,
   return
 }
 
+// Grouped: 4 groups of 2 input and 4 output channels; blocked, 2 groups of
+// channel blocks, and the pack of a grouped filter.
+// CHECK-LABEL: func.func @conv2d_groups
+// CHECK: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<1x8x10x10xf32>, memref<16x2x3x3xf32>) outs(%{{.*}} : memref<1x16x8x8xf32>) {groups = 4 : i64}
+// CHECK: dl.pack ins(%{{.*}} : memref<16x2x3x3xf32>) outs(%{{.*}} : memref<2x1x3x3x4x8xf32>) {groups = 4 : i64}
+// CHECK: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<1x2x10x10x4xf32>, memref<2x1x3x3x4x8xf32>) outs(%{{.*}} : memref<1x2x8x8x8xf32>) {groups = 2 : i64}
+func.func @conv2d_groups(%in: memref<1x8x10x10xf32>, %f: memref<16x2x3x3xf32>,
+                         %out: memref<1x16x8x8xf32>,
+                         %bin: memref<1x2x10x10x4xf32>,
+                         %bf: memref<2x1x3x3x4x8xf32>,
+                         %bout: memref<1x2x8x8x8xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x8x10x10xf32>, memref<16x2x3x3xf32>)
+            outs(%out : memref<1x16x8x8xf32>) {groups = 4 : i64}
+  dl.pack ins(%f : memref<16x2x3x3xf32>) outs(%bf : memref<2x1x3x3x4x8xf32>)
+          {groups = 4 : i64}
+  dl.conv2d ins(%bin, %bf : memref<1x2x10x10x4xf32>, memref<2x1x3x3x4x8xf32>)
+            outs(%bout : memref<1x2x8x8x8xf32>) {groups = 2 : i64}
+  return
+}
+
 // A blocked convolution that skips its padding columns.
 // CHECK-LABEL: func.func @conv2d_skip_padding_columns
 // CHECK: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<1x2x7x7x4xf32>, memref<3x2x3x3x4x8xf32>) outs(%{{.*}} : memref<1x3x7x7x8xf32>) {padding = array<i64: 1, 1, 1, 1>, skip_padding_columns}

@@ -344,6 +344,17 @@ LogicalResult Conv2DOp::verify() {
                     dilations = getDilations();
   if (failed(verifyConvGeometry(*this, strides, padding, dilations)))
     return failure();
+  // Before the size relations, which divide the channels into the groups.
+  int64_t groups = getGroups();
+  if (groups < 1)
+    return emitOpError() << "expects groups >= 1, got " << groups;
+  if (groups > 1 && !filter.hasStaticShape())
+    return emitOpError("groups > 1 needs a static filter shape");
+  if (filter.hasStaticShape() && filter.getDimSize(0) % groups != 0)
+    return emitOpError() << "groups (" << groups
+                         << ") do not divide the filter's output channel"
+                         << (blocked ? " blocks (" : "s (")
+                         << filter.getDimSize(0) << ")";
 
   if (blocked &&
       (failed(verifyStaticBlock(*this, in.getDimSize(4), "input channel")) ||
@@ -393,11 +404,6 @@ LogicalResult Conv2DOp::verify() {
                          "output N x K/k x OH x OW x k and the shape "
                          "N x OH x 2 x K");
   }
-  int64_t groups = getGroups();
-  if (groups < 1)
-    return emitOpError() << "expects groups >= 1, got " << groups;
-  if (groups > 1 && !filter.hasStaticShape())
-    return emitOpError("groups > 1 needs a static filter shape");
   if (groups > 1 && getPixelVectors())
     return emitOpError("pixel_vectors needs groups = 1");
   if (getPixelVectors() && (blocked || !in.hasStaticShape() ||

@@ -163,8 +163,8 @@ void addConv2D(SizeRelations &relations, Conv2DOp op) {
   bool plain = !op.isBlocked();
   relations.addEqual(relations.size(in, 0), "input batch",
                      relations.size(out, 0), "output batch");
-  // With groups, the filter's input channels (blocks) are a group's, and
-  // the output channels (blocks) split into equal groups.
+  // With groups, the filter's input channels (blocks) are a group's (the
+  // verifier checks that the groups divide its static output channels).
   int64_t groups = op.getGroups();
   StringRef inputName = plain ? "input channels" : "input channel blocks";
   StringRef filterInputName =
@@ -178,11 +178,6 @@ void addConv2D(SizeRelations &relations, Conv2DOp op) {
     relations.addEqual(
         relations.size(in, 1), inputName, relations.size(filter, 1) * groups,
         Twine("groups (") + Twine(groups) + ") times " + filterInputName);
-  if (groups > 1)
-    relations.addEqual(relations.size(filter, 0) % groups,
-                       Twine(outputName) + " modulo the groups (" +
-                           Twine(groups) + ")",
-                       relations.constant(0), "0");
   relations.addEqual(relations.size(filter, 0), outputName,
                      relations.size(out, 1),
                      plain ? "output channels" : "output channel blocks");

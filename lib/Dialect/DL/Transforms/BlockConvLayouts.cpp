@@ -110,10 +110,28 @@ public:
     // one produces (through ops that treat each channel alike) takes that
     // one's output block as its input block, so the chain between them
     // runs on one blocked copy, not relaid out through the plain layout.
+    // A grouped convolution's input blocks are its groups': the dense
+    // convolution producing its input takes them as its output blocks
+    // when they are whole vectors of at most blockK channels.
+    DenseMap<Operation *, int64_t> groupedInputBlock;
+    int64_t vectorFloats = std::max<int64_t>(1, blockK / 4);
+    for (Conv2DOp op : plainConvs) {
+      Operation *producer = producingConv(op);
+      if (op.getGroups() == 1 || !producer ||
+          cast<Conv2DOp>(producer).getGroups() != 1)
+        continue;
+      std::optional<ConvChannelBlocks> blocks =
+          chooseConvChannelBlocks(op, blockC, blockK);
+      if (blocks && blocks->input % vectorFloats == 0 &&
+          blocks->input <= blockK)
+        groupedInputBlock[producer] = blocks->input;
+    }
     DenseMap<Operation *, ConvChannelBlocks> chosen;
     for (Conv2DOp op : plainConvs) {
       std::optional<ConvChannelBlocks> blocks =
           chooseConvChannelBlocks(op, blockC, blockK);
+      if (blocks && groupedInputBlock.count(op))
+        blocks->output = groupedInputBlock.lookup(op);
       if (!blocks) {
         if (op.getGroups() == 1)
           op.setPixelVectors(true);

@@ -274,6 +274,17 @@ def BlockConvLayouts : Pass<"dl-block-conv-layouts", "::mlir::func::FuncOp"> {
     measurements behind these choices are in `docs/heuristics.md`,
     *Convolution blocks*.
 
+    A grouped convolution (`groups`) takes blocks that hold whole groups:
+    blocks of one group (the divisor of its output channels up to `block-k`
+    that fills the most lanes), or vectors of `block-k / 4` output channels
+    holding several whole groups, with the input channels of their groups
+    as input blocks and a block-diagonal filter (`dl.pack`'s `groups`),
+    when their lanes do at least as much useful work; the blocked
+    convolution's `groups` are then groups of channel blocks. The dense
+    convolution producing a grouped one's input writes its input blocks
+    when they are whole vectors of at most `block-k` channels
+    (`docs/heuristics.md`, *Grouped convolutions*).
+
     A convolution with a few output channels (under half of a vector's
     lanes, `block-k / 4`) whose output rows fill more of their vectors than
     its channels would stays plain, marked `pixel_vectors`: it is lowered
