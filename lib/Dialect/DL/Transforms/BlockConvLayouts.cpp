@@ -114,7 +114,7 @@ public:
     // convolution producing its input takes them as its output blocks
     // when they are whole vectors of at most blockK channels.
     DenseMap<Operation *, int64_t> groupedInputBlock;
-    int64_t vectorFloats = std::max<int64_t>(1, blockK / 4);
+    int64_t vectorFloats = blockVectorFloats(blockK);
     for (Conv2DOp op : plainConvs) {
       Operation *producer = producingConv(op);
       if (op.getGroups() == 1 || !producer ||
@@ -234,7 +234,7 @@ private:
     auto [cb, kb] = blocks;
     int64_t channels = getConvChannels(op),
             outChannels = getConvOutChannels(op);
-    int64_t vectorFloats = std::max<int64_t>(1, blockK / 4);
+    int64_t vectorFloats = blockVectorFloats(blockK);
     // The kernels' vector dimension is the output channels: a few of them
     // leave most lanes of every register idle.
     if (!ShapedType::isDynamic(outChannels) && 2 * outChannels < vectorFloats)

@@ -87,16 +87,15 @@ chooseGroupedChannelBlocks(int64_t outChannels, int64_t channels,
 
 std::optional<dl::ConvChannelBlocks>
 dl::chooseConvChannelBlocks(Conv2DOp op, int64_t blockC, int64_t blockK) {
-  if (int64_t groups = op.getGroups(); groups > 1)
-    return chooseGroupedChannelBlocks(getConvOutChannels(op),
-                                      getConvChannels(op), groups, blockC,
-                                      blockK, std::max<int64_t>(1, blockK / 4));
   ArrayRef<int64_t> output = op.getOutput().getType().getShape();
   int64_t channels = getConvChannels(op);
   int64_t outChannels = getConvOutChannels(op);
   // Output channels are the microkernels' vector dimension (four vectors
   // per row at the default limit).
-  int64_t vectorFloats = std::max<int64_t>(1, blockK / 4);
+  int64_t vectorFloats = blockVectorFloats(blockK);
+  if (int64_t groups = op.getGroups(); groups > 1)
+    return chooseGroupedChannelBlocks(outChannels, channels, groups, blockC,
+                                      blockK, vectorFloats);
   bool dynamicRows =
       ShapedType::isDynamic(output[2]) || ShapedType::isDynamic(output[3]);
   // A few output channels: the output pixels fill the vectors instead

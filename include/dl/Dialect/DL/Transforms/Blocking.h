@@ -196,6 +196,12 @@ inline int64_t channelBlocks(int64_t channels, int64_t block) {
 /// floats with AVX2 and 64 with AVX-512.
 int64_t microkernelColumns(int64_t vectorBits);
 
+/// Floats per vector of a microkernel row whose block limit is `blockK`
+/// columns (four vectors per row, as microkernelColumns).
+inline int64_t blockVectorFloats(int64_t blockK) {
+  return std::max<int64_t>(1, blockK / 4);
+}
+
 /// Default block limit along a GEMM's K (the `block-k` options of
 /// dl-pack-gemm-operands and dl-split-gemm-remainders repeat it).
 constexpr int64_t kGemmBlockK = 128;
@@ -323,8 +329,9 @@ bool hasBlockableLayout(Conv2DOp op);
 /// pixels fill the vectors instead (a few output channels, all sizes
 /// static: `pixel_vectors`; never with groups). A grouped convolution's
 /// blocks hold whole groups (see groupedBlocksFit; the input block of
-/// several groups may exceed `blockC`). A dynamic output row counts as kMaxKernelRows
-/// columns; dynamic channels take blocks of the limit, the last one padded.
+/// several groups may exceed `blockC`). A dynamic output row counts as
+/// kMaxKernelRows columns; dynamic channels take blocks of the limit, the last
+/// one padded.
 std::optional<ConvChannelBlocks>
 chooseConvChannelBlocks(Conv2DOp op, int64_t blockC, int64_t blockK);
 
