@@ -9,15 +9,19 @@
 // RUN: dl-opt %s --dl-set-target="vector-bits=512" --dl-block-conv-layouts | FileCheck %s --check-prefix=LAYOUT
 // RUN: dl-compile %s --emit=mlir | FileCheck %s --check-prefix=KERNEL
 
-// Groups of 4 channels: blocks of 16 holding 4 groups, one block group each.
+// Groups of 4 channels: blocks of 16 holding 4 groups, one block group each,
+// the groups within the lanes of a block (group_lanes).
 // LAYOUT-LABEL: func.func @several
 // LAYOUT: dl.pack ins(%{{.*}} : memref<64x4x3x3xf32>) outs(%{{.*}} : memref<4x1x3x3x16x16xf32>) {groups = 16 : i64}
-// LAYOUT: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<2x4x14x14x16xf32>, memref<4x1x3x3x16x16xf32>) outs(%{{.*}} : memref<2x4x14x14x16xf32>) {groups = 4 : i64, padding = array<i64: 1, 1, 1, 1>}
+// LAYOUT: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<2x4x14x14x16xf32>, memref<4x1x3x3x16x16xf32>) outs(%{{.*}} : memref<2x4x14x14x16xf32>) {group_lanes = 4 : i64, groups = 4 : i64, padding = array<i64: 1, 1, 1, 1>}
 // CHECK: several: max_abs_err={{.*}} ok
-// The blocked nest's bands are microkernel calls: each output block's first
-// input block, (kb floordiv 1) * 1 here, is constant over the call.
+// Groups within the lanes of a block: register tiles whose input vectors
+// are permuted to the groups' lanes, no microkernel calls.
 // KERNEL-LABEL: llvm.func @several
-// KERNEL: llvm.call @dl_brgemm_offs_invoke
+// KERNEL-NOT: llvm.call @dl_brgemm
+// KERNEL: llvm.shufflevector
+// KERNEL-NOT: llvm.call @dl_brgemm
+// KERNEL: llvm.return
 func.func @several(%x: memref<2x64x14x14xf32>, %w: memref<64x4x3x3xf32>,
                    %y: memref<2x64x14x14xf32>) {
   dl.conv2d ins(%x, %w : memref<2x64x14x14xf32>, memref<64x4x3x3xf32>)
@@ -31,6 +35,10 @@ func.func @several(%x: memref<2x64x14x14xf32>, %w: memref<64x4x3x3xf32>,
 // LAYOUT: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<1x4x9x9x32xf32>, memref<4x1x3x3x32x32xf32>) outs(%{{.*}} : memref<1x4x9x9x32xf32>) {groups = 4 : i64, padding = array<i64: 1, 1, 1, 1>}
 // LAYOUT: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<1x2x9x9x16xf32>, memref<2x1x3x3x16x16xf32>) outs(%{{.*}} : memref<1x2x5x5x16xf32>) {groups = 2 : i64, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>}
 // CHECK: whole: max_abs_err={{.*}} ok
+// The blocked nest's bands are microkernel calls: each output block's first
+// input block, (kb floordiv 1) * 1, is constant over the call.
+// KERNEL-LABEL: llvm.func @whole
+// KERNEL: llvm.call @dl_brgemm_offs_invoke
 func.func @whole(%x: memref<1x128x9x9xf32>, %w: memref<128x32x3x3xf32>,
                  %y: memref<1x128x9x9xf32>, %x2: memref<1x32x9x9xf32>,
                  %w2: memref<32x16x3x3xf32>, %y2: memref<1x32x5x5xf32>) {
@@ -48,7 +56,7 @@ func.func @whole(%x: memref<1x128x9x9xf32>, %w: memref<128x32x3x3xf32>,
 // twice as many output channels per group as input channels.
 // LAYOUT-LABEL: func.func @padded
 // LAYOUT: dl.pack ins(%{{.*}} : memref<104x8x3x3xf32>) outs(%{{.*}} : memref<7x1x3x3x16x16xf32>) {groups = 13 : i64}
-// LAYOUT: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<1x7x10x10x16xf32>, memref<7x1x3x3x16x16xf32>) outs(%{{.*}} : memref<1x7x10x10x16xf32>) {groups = 7 : i64, padding = array<i64: 1, 1, 1, 1>}
+// LAYOUT: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<1x7x10x10x16xf32>, memref<7x1x3x3x16x16xf32>) outs(%{{.*}} : memref<1x7x10x10x16xf32>) {group_lanes = 8 : i64, groups = 7 : i64, padding = array<i64: 1, 1, 1, 1>}
 // LAYOUT: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<1x4x10x10x24xf32>, memref<4x1x3x3x24x24xf32>) outs(%{{.*}} : memref<1x4x10x10x24xf32>) {groups = 4 : i64, padding = array<i64: 1, 1, 1, 1>}
 // LAYOUT: dl.pack ins(%{{.*}} : memref<64x4x1x1xf32>) outs(%{{.*}} : memref<4x1x1x1x8x16xf32>) {groups = 8 : i64}
 // CHECK: padded: max_abs_err={{.*}} ok
@@ -86,7 +94,7 @@ func.func @dynamic(%x: memref<?x12x11x13xf32> {dl.run_shape = array<i64: 3, 12, 
 // LAYOUT-LABEL: func.func @chain
 // LAYOUT: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<1x1x8x8x64xf32>, memref<8x1x1x1x64x16xf32>) outs(%[[A:.*]] : memref<1x8x8x8x16xf32>)
 // LAYOUT: dl.relu ins(%[[A]] : memref<1x8x8x8x16xf32>)
-// LAYOUT: dl.conv2d ins(%[[A]], %{{.*}} : memref<1x8x8x8x16xf32>, memref<8x1x3x3x16x16xf32>) outs(%[[B:.*]] : memref<1x8x8x8x16xf32>) {groups = 8 : i64
+// LAYOUT: dl.conv2d ins(%[[A]], %{{.*}} : memref<1x8x8x8x16xf32>, memref<8x1x3x3x16x16xf32>) outs(%[[B:.*]] : memref<1x8x8x8x16xf32>) {group_lanes = 4 : i64, groups = 8 : i64
 // LAYOUT: dl.relu ins(%[[B]] : memref<1x8x8x8x16xf32>)
 // LAYOUT: dl.conv2d ins(%[[B]], %{{.*}} : memref<1x8x8x8x16xf32>, memref<1x8x1x1x16x64xf32>)
 // CHECK: chain: max_abs_err={{.*}} ok

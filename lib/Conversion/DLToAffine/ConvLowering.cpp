@@ -116,6 +116,9 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
   DLToAffineOptions options;
   LogicalResult matchAndRewrite(Conv2DOp op,
                                 PatternRewriter &rewriter) const override {
+    if (op.getGroupLanes())
+      return rewriter.notifyMatchFailure(
+          op, "group_lanes: lowered in register tiles (WindowLowering.cpp)");
     Location loc = op.getLoc();
     Epilogue epilogue(rewriter, loc, op);
     if (op.getPixelVectors()) {

@@ -1,7 +1,10 @@
 //===- WindowLowering.cpp - pooling and depthwise convolution to affine ---===//
 //
 // The ops that reduce a window of each channel on its own: dl.max_pool2d,
-// dl.avg_pool2d and dl.depthwise_conv2d. One nest over the output pixels;
+// dl.avg_pool2d and dl.depthwise_conv2d, and the dl.conv2d whose groups lie
+// within the lanes of a block (`group_lanes`, register tiles only, each
+// tap's input vector permuted to its groups' lanes per input channel of a
+// group). One nest over the output pixels;
 // per pixel, the window's rows and columns inside the image (loop bounds
 // clipped by max/min maps, so padding costs nothing and needs no test),
 // reduced into a register (plain layout) or into the output's channel
@@ -19,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Epilogue.h"
 #include "Lowerings.h"
 #include "NestBuilders.h"
 
@@ -195,14 +199,17 @@ std::pair<int64_t, int64_t> interiorColumns(int64_t inWidth, int64_t outWidth,
 struct VectorWindowOps {
   /// The accumulators' initial value.
   double identity;
-  /// The tap (r, s)'s operand shared by a tile's columns for the `type`
+  /// The tap (r, s)'s operands shared by a tile's columns for the `type`
   /// lanes from `first` of the block of `pixel` (n, cb, oh): a depthwise
-  /// filter's vector; null for pooling.
-  function_ref<Value(OpBuilder &, Location, ValueRange pixel, Value r, Value s,
-                     Value first, VectorType type)>
+  /// filter's vector, a group_lanes convolution's one per input channel of
+  /// a group; null for pooling.
+  function_ref<SmallVector<Value>(OpBuilder &, Location, ValueRange pixel,
+                                  Value r, Value s, Value first,
+                                  VectorType type)>
       loadTap;
-  /// `acc` combined with the input vector `x` (and the tap's operand).
-  function_ref<Value(OpBuilder &, Location, Value acc, Value x, Value tap)>
+  /// `acc` combined with the input vector `x` (and the tap's operands).
+  function_ref<Value(OpBuilder &, Location, Value acc, Value x,
+                     ValueRange taps)>
       combine;
 };
 
@@ -230,9 +237,9 @@ void buildVectorTile(OpBuilder &b, Location loc, const Window &w,
     SmallVector<Value> sums = buildWindowLoops(
         vb, vl, rows, cols, SmallVector<Value>(width, init),
         [&](OpBuilder &tb, Location tl, Value r, Value s, ValueRange accs) {
-          Value tap = ops.loadTap
-                          ? ops.loadTap(tb, tl, pixel, r, s, first, vectorType)
-                          : Value();
+          SmallVector<Value> taps;
+          if (ops.loadTap)
+            taps = ops.loadTap(tb, tl, pixel, r, s, first, vectorType);
           SmallVector<Value> next;
           for (int64_t column = 0; column < width; ++column) {
             // input[n][cb][oh * sh - ph + r * dh]
@@ -248,7 +255,7 @@ void buildVectorTile(OpBuilder &b, Location loc, const Window &w,
                 tb, tl, vectorType, w.input, at,
                 ValueRange{pixel[0], pixel[1], pixel[2], firstColumn, r, s,
                            first});
-            next.push_back(ops.combine(tb, tl, accs[column], x, tap));
+            next.push_back(ops.combine(tb, tl, accs[column], x, taps));
           }
           return next;
         });
@@ -405,7 +412,7 @@ void lowerPool(PatternRewriter &rewriter, OpTy op, PoolKind kind) {
       return arith::DivFOp::create(b, l, f32Constant(b, l, 1.0), countF);
     };
     auto combineVectors = [&](OpBuilder &b, Location l, Value acc, Value x,
-                              Value) { return combine(b, l, acc, x); };
+                              ValueRange) { return combine(b, l, acc, x); };
     buildVectorWindowRows(
         rewriter, loc, geometry, inSizes, outSizes, *sizes, block,
         {identity, nullptr, combineVectors},
@@ -610,7 +617,8 @@ struct DepthwiseConvLowering : OpRewritePattern<DepthwiseConv2DOp> {
       return success();
     }
     auto loadTap = [&](OpBuilder &tb, Location tl, ValueRange pixel, Value r,
-                       Value s, Value first, VectorType type) -> Value {
+                       Value s, Value first,
+                       VectorType type) -> SmallVector<Value> {
       // filter[r][s][cb * block + first ...]
       MLIRContext *ctx = tb.getContext();
       AffineMap channel = AffineMap::get(
@@ -620,11 +628,11 @@ struct DepthwiseConvLowering : OpRewritePattern<DepthwiseConv2DOp> {
         Value index = affine::AffineApplyOp::create(
             tb, tl, channel, ValueRange{pixel[1], first});
         Value zero = f32Constant(tb, tl, 0.0);
-        return vector::TransferReadOp::create(tb, tl, type, filter,
-                                              ValueRange{r, s, index}, zero,
-                                              ArrayRef<bool>{false});
+        return {vector::TransferReadOp::create(tb, tl, type, filter,
+                                               ValueRange{r, s, index}, zero,
+                                               ArrayRef<bool>{false})};
       }
-      return affine::AffineVectorLoadOp::create(
+      return {affine::AffineVectorLoadOp::create(
           tb, tl, type, filter,
           AffineMap::get(
               4, 0,
@@ -632,11 +640,11 @@ struct DepthwiseConvLowering : OpRewritePattern<DepthwiseConv2DOp> {
                channel.getResult(0).replaceDims(
                    {getAffineDimExpr(2, ctx), getAffineDimExpr(3, ctx)})},
               ctx),
-          ValueRange{r, s, pixel[1], first});
+          ValueRange{r, s, pixel[1], first})};
     };
     auto fma = [](OpBuilder &fb, Location fl, Value acc, Value x,
-                  Value tap) -> Value {
-      return vector::FMAOp::create(fb, fl, x, tap, acc);
+                  ValueRange taps) -> Value {
+      return vector::FMAOp::create(fb, fl, x, taps.front(), acc);
     };
     buildVectorWindowRows(rewriter, loc, geometry, inSizes, outSizes, *sizes,
                           block, {0.0, loadTap, fma}, nullptr);
@@ -645,9 +653,91 @@ struct DepthwiseConvLowering : OpRewritePattern<DepthwiseConv2DOp> {
   }
 };
 
+/// A blocked convolution with `group_lanes` L: a depthwise convolution's
+/// register tiles, where a tap of a vector of output channels is, per input
+/// channel j of a group, the input vector permuted so that each lane holds
+/// channel j of its group, `(lane / L) * L + j`, times that weight vector.
+/// The weights are first gathered from the block-diagonal filter into
+/// K/k x R x S x L x k (one vector per tap and j); the epilogue runs after
+/// the tiles.
+struct GroupLaneConvLowering : OpRewritePattern<Conv2DOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(Conv2DOp op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<uint64_t> lanes = op.getGroupLanes();
+    if (!lanes)
+      return rewriter.notifyMatchFailure(op, "no group_lanes");
+    Location loc = op.getLoc();
+    int64_t groupLanes = *lanes;
+    Epilogue epilogue(rewriter, loc, op);
+    ArrayRef<int64_t> filterShape = op.getFilter().getType().getShape();
+    int64_t block = filterShape[5];
+    // weights[kb][r][s][j][k] = filter[kb][0][r][s][(k / L) * L + j][k].
+    auto weightsType = MemRefType::get(
+        {filterShape[0], filterShape[2], filterShape[3], groupLanes, block},
+        rewriter.getF32Type());
+    Value weights = memref::AllocOp::create(rewriter, loc, weightsType);
+    buildNest(rewriter, loc, getSizes(rewriter, loc, weights),
+              [&](OpBuilder &b, Location l, ValueRange ivs) {
+                auto d = [&](unsigned i) { return b.getAffineDimExpr(i); };
+                Value weight = loadAt(
+                    b, l, op.getFilter(), ivs,
+                    {d(0), b.getAffineConstantExpr(0), d(1), d(2),
+                     d(4).floorDiv(groupLanes) * groupLanes + d(3), d(4)});
+                storeAt(b, l, weight, weights, ivs, identityIndex(b, 5));
+              });
+
+    Window geometry{op.getInput(),   op.getOutput(),    op.getStrides(),
+                    op.getPadding(), op.getDilations(), {}};
+    SmallVector<OpFoldResult> inSizes = getSizes(rewriter, loc, op.getInput());
+    SmallVector<OpFoldResult> outSizes =
+        getSizes(rewriter, loc, op.getOutput());
+    std::optional<std::array<int64_t, 4>> sizes =
+        staticTileSizes(inSizes, outSizes,
+                        {rewriter.getIndexAttr(filterShape[2]),
+                         rewriter.getIndexAttr(filterShape[3])});
+    auto loadTaps = [&](OpBuilder &tb, Location tl, ValueRange pixel, Value r,
+                        Value s, Value first,
+                        VectorType type) -> SmallVector<Value> {
+      SmallVector<Value> taps;
+      MLIRContext *ctx = tb.getContext();
+      for (int64_t j = 0; j < groupLanes; ++j)
+        taps.push_back(affine::AffineVectorLoadOp::create(
+            tb, tl, type, weights,
+            AffineMap::get(4, 0,
+                           {getAffineDimExpr(0, ctx), getAffineDimExpr(1, ctx),
+                            getAffineDimExpr(2, ctx),
+                            getAffineConstantExpr(j, ctx),
+                            getAffineDimExpr(3, ctx)},
+                           ctx),
+            ValueRange{pixel[1], r, s, first}));
+      return taps;
+    };
+    auto permutedProducts = [&](OpBuilder &fb, Location fl, Value acc, Value x,
+                                ValueRange taps) -> Value {
+      int64_t width = cast<VectorType>(x.getType()).getNumElements();
+      for (auto [j, tap] : llvm::enumerate(taps)) {
+        SmallVector<int64_t> mask;
+        for (int64_t lane = 0; lane < width; ++lane)
+          mask.push_back(lane / groupLanes * groupLanes + int64_t(j));
+        Value permuted = vector::ShuffleOp::create(fb, fl, x, x, mask);
+        acc = vector::FMAOp::create(fb, fl, permuted, tap, acc);
+      }
+      return acc;
+    };
+    buildVectorWindowRows(rewriter, loc, geometry, inSizes, outSizes, *sizes,
+                          block, {0.0, loadTaps, permutedProducts}, nullptr);
+    memref::DeallocOp::create(rewriter, loc, weights);
+    epilogue.applyToOutput(rewriter, loc);
+    epilogue.finish(rewriter, loc);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void dl::populateWindowLoweringPatterns(RewritePatternSet &patterns) {
-  patterns.add<MaxPoolLowering, AvgPoolLowering, DepthwiseConvLowering>(
-      patterns.getContext());
+  patterns.add<MaxPoolLowering, AvgPoolLowering, DepthwiseConvLowering,
+               GroupLaneConvLowering>(patterns.getContext());
 }

@@ -2412,3 +2412,11 @@ func.func @pack_groups_blocks(%f: memref<64x4x3x3xf32>, %out: memref<4x1x3x3x8x1
   dl.pack ins(%f : memref<64x4x3x3xf32>) outs(%out : memref<4x1x3x3x8x16xf32>) {groups = 16 : i64}
   return
 }
+
+// -----
+
+func.func @conv_group_lanes_blocks(%in: memref<1x4x5x5x16xf32>, %f: memref<4x2x3x3x16x16xf32>, %out: memref<1x4x3x3x16xf32>) {
+  // expected-error @+1 {{'dl.conv2d' op group_lanes needs the blocked layout, static sizes, one input block per output block of the same size, a group per output block, group_lanes dividing the block, and no schedule or row statistics}}
+  dl.conv2d ins(%in, %f : memref<1x4x5x5x16xf32>, memref<4x2x3x3x16x16xf32>) outs(%out : memref<1x4x3x3x16xf32>) {groups = 2 : i64, group_lanes = 4 : i64}
+  return
+}

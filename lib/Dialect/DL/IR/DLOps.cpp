@@ -406,6 +406,20 @@ LogicalResult Conv2DOp::verify() {
   }
   if (groups > 1 && getPixelVectors())
     return emitOpError("pixel_vectors needs groups = 1");
+  if (std::optional<uint64_t> lanes = getGroupLanes()) {
+    int64_t groupLanes = *lanes;
+    if (!blocked || !in.hasStaticShape() || !filter.hasStaticShape() ||
+        !out.hasStaticShape() || filter.getDimSize(1) != 1 ||
+        groups != filter.getDimSize(0) ||
+        filter.getDimSize(4) != filter.getDimSize(5) || groupLanes < 1 ||
+        filter.getDimSize(5) % groupLanes != 0 || getSchedule() ||
+        getRowStatistics())
+      return emitOpError(
+          "group_lanes needs the blocked layout, static sizes, one input "
+          "block per output block of the same size, a group per output "
+          "block, group_lanes dividing the block, and no schedule or row "
+          "statistics");
+  }
   if (getPixelVectors() && (blocked || !in.hasStaticShape() ||
                             !filter.hasStaticShape() || !out.hasStaticShape()))
     return emitOpError("pixel_vectors needs the plain layout and static sizes "
@@ -510,8 +524,9 @@ std::optional<SmallVector<TapColumns>> Conv2DOp::getTapColumns() {
 
 std::optional<SmallVector<ScheduleDim>> Conv2DOp::getScheduleDims() {
   ShapedType out = getOutput().getType();
-  // The loops' extents come from the output and the filter (cb).
-  if (!isBlocked() || !out.hasStaticShape() ||
+  // The loops' extents come from the output and the filter (cb); a
+  // group_lanes convolution has no such loops.
+  if (!isBlocked() || getGroupLanes() || !out.hasStaticShape() ||
       !getFilter().getType().hasStaticShape())
     return std::nullopt;
   return SmallVector<ScheduleDim>{{"n", out.getDimSize(0)},

@@ -286,6 +286,14 @@ private:
         ValueRange{blockedInput, blockedFilter, blockedOutput}, op->getAttrs());
     if (groups > 1)
       blockedConv.setGroups(blockGroups);
+    // Blocks of several groups of as many input as output channels, all
+    // sizes static: the groups lie within the lanes of a block, whose
+    // block-diagonal filter the batch-reduce kernels would multiply whole.
+    int64_t outPerGroup = outChannels / std::max<int64_t>(groups, 1);
+    if (groups > 1 && blockGroups == kBlocks && outPerGroup < kb && cb == kb &&
+        channels == outChannels && op.getInput().getType().hasStaticShape() &&
+        op.getOutput().getType().hasStaticShape())
+      blockedConv.setGroupLanes(outPerGroup);
     copyOccupancy(
         UnpackOp::create(b, loc, TypeRange{}, blockedOutput, op.getOutput()));
     op.erase();

@@ -122,7 +122,8 @@ struct FoldFilterColumnsPass
     if (failed(verifyBufferForm(getOperation(), getArgument())))
       return signalPassFailure();
     getOperation().walk([&](Conv2DOp op) {
-      if (!op.isBlocked() || op.getSchedule() || op.getSkipPaddingColumns())
+      if (!op.isBlocked() || op.getSchedule() || op.getSkipPaddingColumns() ||
+          op.getGroupLanes())
         return;
       auto input = cast<MemRefType>(op.getInput().getType());
       auto filter = cast<MemRefType>(op.getFilter().getType());

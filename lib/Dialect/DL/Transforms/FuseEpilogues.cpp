@@ -266,6 +266,9 @@ struct FuseEpiloguesPass
       return false;
     if (!conv.isBlocked())
       reason = "the convolution has the plain layout";
+    else if (conv.getGroupLanes())
+      reason = "the convolution's groups lie within its lanes (group_lanes: "
+               "its epilogue runs after it, not per tile)";
     else if (!out.hasStaticShape() ||
              !training.getInput().getType().hasStaticShape())
       reason = "a size is dynamic";

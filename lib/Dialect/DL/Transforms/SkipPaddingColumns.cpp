@@ -36,7 +36,8 @@ struct SkipPaddingColumnsPass
       return signalPassFailure();
     }
     getOperation().walk([&](Conv2DOp op) {
-      if (op.getSkipPaddingColumns())
+      // (A group_lanes convolution skips its padding columns itself.)
+      if (op.getSkipPaddingColumns() || op.getGroupLanes())
         return;
       std::optional<SmallVector<TapColumns>> runs = op.getTapColumns();
       if (!runs)

@@ -220,6 +220,21 @@ def DL_Conv2DOp : DL_DPSOp<"conv2d", [AttrSizedOperandSegments]> {
     of one group each) or several whole groups each (a block group per
     block, its filter block-diagonal: see `dl.pack`'s `groups`).
 
+    `group_lanes` (set by `dl-block-conv-layouts` on a blocked convolution
+    whose blocks hold several groups of `group_lanes` input and output
+    channels each: `groups` is its output blocks, one input block each of
+    the output block's size, static sizes) makes the groups lie within the
+    lanes of a block: output channel `k` of a block sums over the
+    `group_lanes` input channels of its group in the same block only,
+    `(k / group_lanes) * group_lanes + j`, the filter's other entries
+    unread (`dl.pack` of a grouped filter writes zeros there). It is
+    lowered in register tiles of output pixels, as a depthwise
+    convolution, each input vector permuted to its groups' lanes once per
+    input channel of a group: one multiply-add per useful product, where
+    the batch-reduce kernels would multiply the whole block-diagonal
+    filter. Its epilogue runs in one sweep after it, and it has no
+    schedule.
+
     `padding` is `[top, left, bottom, right]`. `schedule` (a
     `#dl.schedule`, set by `dl-rank-variants`) orders and tiles the loops
     `n`, `kb`, `oh` of a blocked convolution with static sizes.
@@ -283,6 +298,7 @@ def DL_Conv2DOp : DL_DPSOp<"conv2d", [AttrSizedOperandSegments]> {
       DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
       DefaultValuedAttr<I64Attr, "1">:$groups,
+      OptionalAttr<I64Attr>:$group_lanes,
       OptionalAttr<DL_ScheduleAttr>:$schedule,
       UnitAttr:$skip_padding_columns,
       UnitAttr:$pixel_vectors,

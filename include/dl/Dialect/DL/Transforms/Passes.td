@@ -280,7 +280,10 @@ def BlockConvLayouts : Pass<"dl-block-conv-layouts", "::mlir::func::FuncOp"> {
     holding several whole groups, with the input channels of their groups
     as input blocks and a block-diagonal filter (`dl.pack`'s `groups`),
     when their lanes do at least as much useful work; the blocked
-    convolution's `groups` are then groups of channel blocks. The dense
+    convolution's `groups` are then groups of channel blocks; blocks of
+    several groups of as many input as output channels (static sizes) get
+    `group_lanes`, lowered in register tiles with permuted input vectors
+    instead of a GEMM band on the block-diagonal filter. The dense
     convolution producing a grouped one's input writes its input blocks
     when they are whole vectors of at most `block-k` channels
     (`docs/heuristics.md`, *Grouped convolutions*).
