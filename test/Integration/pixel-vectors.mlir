@@ -11,8 +11,8 @@
 // RUN: dl-compile %s --run --threads=1 | FileCheck %s
 // RUN: dl-compile %s --run --threads=2 | FileCheck %s
 // RUN: dl-compile %s --run --threads=1 --vector-bits=256 | FileCheck %s
-// RUN: dl-opt %s --dl-block-conv-layouts | FileCheck %s --check-prefix=DECIDED
-// RUN: dl-compile %s --remarks -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARKS --allow-empty
+// RUN: dl-opt %s --dl-set-target="vector-bits=512" --dl-block-conv-layouts | FileCheck %s --check-prefix=DECIDED
+// RUN: dl-compile %s --vector-bits=512 --remarks -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARKS --allow-empty
 
 // DECIDED-COUNT-12: pixel_vectors
 // DECIDED-NOT: dl.pack

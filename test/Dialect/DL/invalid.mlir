@@ -1818,16 +1818,24 @@ func.func @pack_blocks_not_divisor(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c
 
 // -----
 
-func.func @pad_blocks_too_large(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32>) {
-  // expected-error @+1 {{'dl.matmul' op pack_blocks entry for K must be in [1, 4] with pad_blocks, got 5}}
-  dl.matmul ins(%a, %b : memref<8x4xf32>, memref<4x16xf32>) outs(%c : memref<8x16xf32>) {pack_a, pack_b, pad_blocks, pack_blocks = array<i64: 8, 16, 5>}
+func.func @pad_blocks_zero(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32>) {
+  // expected-error @+1 {{'dl.matmul' op pack_blocks entry for K must be positive with pad_blocks, got 0}}
+  dl.matmul ins(%a, %b : memref<8x4xf32>, memref<4x16xf32>) outs(%c : memref<8x16xf32>) {pack_a, pack_b, pad_blocks, pack_blocks = array<i64: 8, 16, 0>}
+  return
+}
+
+// -----
+
+func.func @pad_blocks_partial_a_unpacked(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32>) {
+  // expected-error @+1 {{'dl.matmul' op pad_blocks needs pack_b, a plain B, pack_a when bm or bk does not divide M or K, and pack_c when bm or bn does not divide M or N}}
+  dl.matmul ins(%a, %b : memref<8x4xf32>, memref<4x16xf32>) outs(%c : memref<8x16xf32>) {pack_b, pack_c, pad_blocks, pack_blocks = array<i64: 8, 16, 3>}
   return
 }
 
 // -----
 
 func.func @pad_blocks_partial_c_unpacked(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32>) {
-  // expected-error @+1 {{'dl.matmul' op pad_blocks needs pack_a, pack_b, a plain B, and pack_c when bm or bn does not divide M or N}}
+  // expected-error @+1 {{'dl.matmul' op pad_blocks needs pack_b, a plain B, pack_a when bm or bk does not divide M or K, and pack_c when bm or bn does not divide M or N}}
   dl.matmul ins(%a, %b : memref<8x4xf32>, memref<4x16xf32>) outs(%c : memref<8x16xf32>) {pack_a, pack_b, pad_blocks, pack_blocks = array<i64: 3, 16, 4>}
   return
 }

@@ -253,18 +253,20 @@ LogicalResult MatmulOp::verifyPackBlocks(int64_t m, int64_t n, int64_t k) {
                << name << " must be positive, got " << block;
       continue;
     }
-    if (getPadBlocks() ? block < 1 || block > size
-                       : block < 1 || size % block != 0)
+    if (getPadBlocks() ? block < 1 : block < 1 || size % block != 0)
       return emitOpError("pack_blocks entry for ")
              << name << " must be "
-             << (getPadBlocks() ? "in [1, " : "a positive divisor of ") << size
-             << (getPadBlocks() ? "] with pad_blocks" : "") << ", got "
-             << block;
+             << (getPadBlocks() ? "positive with pad_blocks"
+                                : "a positive divisor of " +
+                                      std::to_string(size))
+             << ", got " << block;
   }
-  if (getPadBlocks() && (!getPackA() || !getPackB() ||
-                         (hasPartialCBlocks() && !getPackC()) || hasBlockedB()))
-    return emitOpError("pad_blocks needs pack_a, pack_b, a plain B, and "
-                       "pack_c when bm or bn does not divide M or N");
+  if (getPadBlocks() &&
+      ((hasPartialABlocks() && !getPackA()) || !getPackB() ||
+       (hasPartialCBlocks() && !getPackC()) || hasBlockedB()))
+    return emitOpError("pad_blocks needs pack_b, a plain B, pack_a when bm "
+                       "or bk does not divide M or K, and pack_c when bm or "
+                       "bn does not divide M or N");
   if (hasDynamicSizes() && (!getPackC() || getScheduleAttr()))
     return emitOpError("pack_blocks with dynamic sizes needs pack_c and no "
                        "schedule");

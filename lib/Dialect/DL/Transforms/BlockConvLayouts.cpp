@@ -92,8 +92,10 @@ private:
 /// The rewrite of one function; `scratch` holds the buffers it allocated.
 class LayoutRewriter {
 public:
-  LayoutRewriter(func::FuncOp func, int64_t blockC, int64_t blockK)
-      : func(func), blockC(blockC), blockK(blockK) {}
+  LayoutRewriter(func::FuncOp func, int64_t blockC, int64_t blockK,
+                 bool wholeVectors)
+      : func(func), blockC(blockC), blockK(blockK), wholeVectors(wholeVectors) {
+  }
 
   void run() {
     SmallVector<Conv2DOp> plainConvs;
@@ -121,7 +123,7 @@ public:
           cast<Conv2DOp>(producer).getGroups() != 1)
         continue;
       std::optional<ConvChannelBlocks> blocks =
-          chooseConvChannelBlocks(op, blockC, blockK);
+          chooseConvChannelBlocks(op, blockC, blockK, wholeVectors);
       if (blocks && blocks->input % vectorFloats == 0 &&
           blocks->input <= blockK)
         groupedInputBlock[producer] = blocks->input;
@@ -129,7 +131,7 @@ public:
     DenseMap<Operation *, ConvChannelBlocks> chosen;
     for (Conv2DOp op : plainConvs) {
       std::optional<ConvChannelBlocks> blocks =
-          chooseConvChannelBlocks(op, blockC, blockK);
+          chooseConvChannelBlocks(op, blockC, blockK, wholeVectors);
       if (blocks && groupedInputBlock.count(op))
         blocks->output = groupedInputBlock.lookup(op);
       if (!blocks) {
@@ -597,6 +599,8 @@ private:
 
   func::FuncOp func;
   int64_t blockC, blockK;
+  /// Output-channel blocks of whole vectors (Target::masksPartialVectors).
+  bool wholeVectors;
   llvm::SetVector<Value> scratch;
 };
 
@@ -612,9 +616,10 @@ struct BlockConvLayoutsPass
                                "must be >= 0");
       return signalPassFailure();
     }
-    int64_t columns = microkernelColumns(getTarget(getOperation()).vectorBits);
+    Target target = getTarget(getOperation());
+    int64_t columns = microkernelColumns(target.vectorBits);
     LayoutRewriter(getOperation(), blockC ? blockC : columns,
-                   blockK ? blockK : columns)
+                   blockK ? blockK : columns, !target.masksPartialVectors())
         .run();
   }
 };

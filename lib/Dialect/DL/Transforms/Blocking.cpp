@@ -25,6 +25,30 @@ int64_t dl::gemmBlockRows(int64_t columns) {
   return std::max<int64_t>(1, (16 << 10) / (columns * 4));
 }
 
+bool dl::conflictsInL1(int64_t stride, int64_t rows, int64_t cols,
+                       int64_t l1Bytes) {
+  constexpr int64_t kLineBytes = 64, kWayBytes = 4096;
+  constexpr int64_t kSets = kWayBytes / kLineBytes;
+  int64_t ways = std::max<int64_t>(1, l1Bytes / kWayBytes);
+  // A block larger than the L1 does not stay there however it is laid out.
+  if (rows <= ways || cols <= 0 ||
+      rows * cols * int64_t(sizeof(float)) > l1Bytes)
+    return false;
+  int64_t lines[kSets] = {};
+  int64_t rowBytes = stride * int64_t(sizeof(float)),
+          colBytes = cols * int64_t(sizeof(float));
+  for (int64_t row = 0; row < rows; ++row) {
+    int64_t first = row * rowBytes / kLineBytes,
+            last = (row * rowBytes + colBytes - 1) / kLineBytes;
+    // A row wider than a way fills every set once per way it spans.
+    for (int64_t line = first; line <= std::min(last, first + kSets - 1);
+         ++line)
+      if (++lines[line % kSets] > ways)
+        return true;
+  }
+  return false;
+}
+
 /// A size static in either of two shaped types' dims, or kDynamic.
 static int64_t staticSizeOf(ShapedType a, int64_t aDim, ShapedType b,
                             int64_t bDim) {
@@ -86,7 +110,8 @@ chooseGroupedChannelBlocks(int64_t outChannels, int64_t channels,
 }
 
 std::optional<dl::ConvChannelBlocks>
-dl::chooseConvChannelBlocks(Conv2DOp op, int64_t blockC, int64_t blockK) {
+dl::chooseConvChannelBlocks(Conv2DOp op, int64_t blockC, int64_t blockK,
+                            bool wholeVectors) {
   ArrayRef<int64_t> output = op.getOutput().getType().getShape();
   int64_t channels = getConvChannels(op);
   int64_t outChannels = getConvOutChannels(op);
@@ -116,7 +141,7 @@ dl::chooseConvChannelBlocks(Conv2DOp op, int64_t blockC, int64_t blockK) {
   int64_t kernelRows = kMaxKernelRows;
   if (!dynamicRows)
     kernelRows = op.hasJoinableRows() ? output[2] * output[3] : output[3];
-  int64_t kb =
-      paddedVectorBlock(outChannels, blockK, vectorFloats, kernelRows, cb);
+  int64_t kb = paddedVectorBlock(outChannels, blockK, vectorFloats, kernelRows,
+                                 cb, wholeVectors);
   return ConvChannelBlocks{cb, kb};
 }

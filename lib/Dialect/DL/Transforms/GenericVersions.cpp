@@ -21,6 +21,7 @@
 #include "dl/Dialect/DL/IR/DLDialect.h"
 #include "dl/Dialect/DL/IR/DLOps.h"
 #include "dl/Dialect/DL/Transforms/Blocking.h"
+#include "dl/Dialect/DL/Transforms/Target.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -350,7 +351,8 @@ void dl::versionGeneric(Operation *op, StringRef reason,
   std::optional<ConvChannelBlocks> convBlocks;
   if (conv && hasBlockableLayout(conv)) {
     int64_t columns = microkernelColumns(options.vectorBits);
-    convBlocks = chooseConvChannelBlocks(conv, columns, columns);
+    convBlocks = chooseConvChannelBlocks(
+        conv, columns, columns, !masksPartialVectors(options.vectorBits));
   }
   // Small GEMMs keep the plain nest: the blocked version's copies and
   // dispatches would cost more.

@@ -96,6 +96,27 @@ struct PackGemmOperandsPass
             maxBatchBytes = target.maxBatchBytes;
     int64_t columns = blockN ? blockN : microkernelColumns(vectorBits);
     int64_t rows = blockM ? blockM : gemmBlockRows(columns);
+    // Without masked partial vectors, blocks of N are whole vectors: the
+    // largest multiple of a vector dividing N, or, for N within one block
+    // that does not fill its last vector, N padded to whole vectors
+    // (pad_blocks: B and C are copied into zero-padded blocks; A is read as
+    // it would be).
+    int64_t vectorFloats =
+        target.masksPartialVectors() ? 1 : blockVectorFloats(columns);
+    auto columnBlock = [&](int64_t n) {
+      if (n % vectorFloats != 0)
+        return n <= columns ? wholeVectorsOf(n, vectorFloats)
+                            : largestDivisorAtMost(n, columns);
+      return vectorFloats *
+             largestDivisorAtMost(n / vectorFloats,
+                                  std::max<int64_t>(1, columns / vectorFloats));
+    };
+    // Records the blocks, padding N where its block exceeds it.
+    auto setBlocks = [&](MatmulOp op, int64_t bm, int64_t bn, int64_t bk) {
+      op.setPackBlocks(ArrayRef<int64_t>{bm, bn, bk});
+      if (bn > op.getC().getType().getDimSize(1))
+        op.setPadBlocks(true);
+    };
     // Bounds the K blocks of one microkernel call by max-batch-bytes.
     auto boundBatch = [&](MatmulOp op, int64_t k) {
       ArrayRef<int64_t> blocks = *op.getPackBlocks();
@@ -130,45 +151,79 @@ struct PackGemmOperandsPass
       // A blocked B fixes bn and bk: its blocks are read in place.
       bool blockedB = op.hasBlockedB();
       if (!blockedB && readsWholeRowsOfA(n, k, op.getTransposeA())) {
-        op.setPackBlocks(ArrayRef<int64_t>{
-            largestDivisorAtMost(
-                m, std::min(rows, wholeRowBlockLimit(rowStride(a)))),
-            n, k});
+        setBlocks(op,
+                  largestDivisorAtMost(
+                      m, std::min(rows, wholeRowBlockLimit(rowStride(a)))),
+                  columnBlock(n), k);
         // The copy applies alpha.
         op.setPackA(!op.getAlpha().isExactlyValue(1.0));
-        op.setPackB(op.getTransposeB());
+        op.setPackB(op.getTransposeB() || op.getPadBlocks());
         op.setPackC(computesCInPackedBlocks(op));
         return;
       }
       int64_t bm = largestDivisorAtMost(m, rows);
-      int64_t bn =
-          blockedB ? b.getDimSize(3) : largestDivisorAtMost(n, columns);
+      int64_t bn = blockedB ? b.getDimSize(3) : columnBlock(n);
       int64_t bk = blockedB ? b.getDimSize(2) : largestDivisorAtMost(k, blockK);
       // A block is contiguous in place when it spans whole rows of its
       // operand: A's (bm x bk) when bk == K, B's (bk x bn) when bn == N (and
-      // the operand is not part of a wider one). Whether rows conflict in
-      // the L1 depends on the operand's row stride, a part's included; it
-      // matters only for a block that more than one call reads.
+      // the operand is not part of a wider one). Whether its rows conflict
+      // in the L1 depends on the operand's row stride, a part's included;
+      // it matters for a block read more than once: by several calls (rows
+      // a multiple of 1 KiB apart), or, for B, by the register tiles of its
+      // calls. A B block whose rows conflict (conflictsInL1) is read from
+      // the L2 by all but the first of its reads, in place, which costs
+      // where the tiles are short (under kL2FedTileRows rows: a B vector
+      // every 3 FMAs with AVX2, against 7 with AVX-512) and the reads many;
+      // packed, B is written and read once more, from memory: it is packed
+      // when the L2 reads cost more. One AVX2 core (L2 102, memory 15 GB/s:
+      // packed from 15 reads), M x 2040 x 1152 in 24-column blocks, in place
+      // against packed: M = 16 (6 reads) 1.8-2.5 ms against 2.7-3.5, M = 31
+      // (11) 4.1-4.2 against 3.6-4.7; 64 x 2048 x 1152 (22) 10.6 against
+      // 5.1. On a Zen 5 (AVX-512, 7-row tiles), 64x2048x2048 ran 5.4 ms in
+      // place against 6.3 packed, 8x4096x4096 6.8 against 11.5.
+      constexpr int64_t kL2FedTileRows = 4;
+      int64_t l1Bytes =
+          target.cache.levels.empty() ? 0 : target.cache.levels.front().bytes;
+      double l2Bandwidth = target.cache.levels.size() > 1
+                               ? target.cache.levels[1].bandwidth
+                               : 0.0;
+      auto rereadsConflictingB = [&](int64_t rowBlocks, int64_t bm, int64_t bn,
+                                     int64_t bk) {
+        int64_t tileRows = registerTileRows(bn, blockVectorFloats(columns),
+                                            target.vectorRegisters());
+        int64_t reads = rowBlocks * llvm::divideCeilSigned(bm, tileRows);
+        return tileRows < kL2FedTileRows && l1Bytes > 0 && l2Bandwidth > 0 &&
+               double(reads - 1) * target.cache.memoryBandwidth >
+                   2.0 * l2Bandwidth &&
+               conflictsInL1(rowStride(b), bk, bn, l1Bytes);
+      };
       bool packA = op.getTransposeA() || !op.getAlpha().isExactlyValue(1.0) ||
                    (bk != k && (n / bn >= minReuse ||
                                 (n / bn > 1 && conflictingRows(rowStride(a)))));
-      // Each row of an A block read in place is a memory stream of its own.
-      if (!packA && bk != k && prefetchStreams > 0 && bm > prefetchStreams)
-        bm = largestDivisorAtMost(m, prefetchStreams);
+      // Each row of an A block read in place is a memory stream of its own:
+      // blocks of at most prefetch-streams rows, or A packed where M has no
+      // good block that small (a prime M would take blocks of one row).
+      if (!packA && bk != k && prefetchStreams > 0 && bm > prefetchStreams) {
+        if (hasGoodBlock(m, prefetchStreams))
+          bm = largestDivisorAtMost(m, prefetchStreams);
+        else
+          packA = true;
+      }
       // B constant (a model's weights): packed into blocks by a dl.pack,
       // which dl-keep-constant-packs runs once, not on every call; its blocks
       // are then read in place. Not when its blocks are contiguous already.
-      if (!blockedB && !op.getTransposeB() && bn != n &&
+      if (!blockedB && !op.getTransposeB() && bn < n &&
           isConstantArgument(op.getB())) {
         packConstantB(op, bn, bk);
         blockedB = true;
       }
       bool packB =
           !blockedB &&
-          (op.getTransposeB() ||
+          (op.getTransposeB() || bn > n ||
            (bn != n && (m / bm >= minReuse ||
-                        (m / bm > 1 && conflictingRows(rowStride(b))))));
-      op.setPackBlocks(ArrayRef<int64_t>{bm, bn, bk});
+                        (m / bm > 1 && conflictingRows(rowStride(b))) ||
+                        rereadsConflictingB(m / bm, bm, bn, bk))));
+      setBlocks(op, bm, bn, bk);
       boundBatch(op, k);
       op.setPackA(packA);
       op.setPackB(packB);

@@ -69,6 +69,25 @@ SmallVector<Part, 2> splitExtent(int64_t extent, int64_t limit,
   return {{0, main}, {main, extent - main}};
 }
 
+/// The parts of the vector extent N on a target without masked partial
+/// vectors (Target::masksPartialVectors), where blocks are whole vectors:
+/// the whole vectors, split as splitExtent in vectors, then the rest of a
+/// vector (N mod `vectorFloats`), which dl-pack-gemm-operands pads to one.
+/// An extent within one block stays whole (padded there).
+SmallVector<Part, 3> splitWholeVectors(int64_t extent, int64_t limit,
+                                       int64_t vectorFloats) {
+  if (extent <= limit)
+    return {{0, extent}};
+  int64_t rest = extent % vectorFloats, vectors = extent / vectorFloats;
+  SmallVector<Part, 3> parts;
+  for (Part part :
+       splitExtent(vectors, std::max<int64_t>(1, limit / vectorFloats)))
+    parts.push_back({part.offset * vectorFloats, part.size * vectorFloats});
+  if (rest)
+    parts.push_back({extent - rest, rest});
+  return parts;
+}
+
 /// The parts of the reduction extent K: itself when it has a good block
 /// (hasGoodReductionBlock), else as splitExtent.
 SmallVector<Part, 2> splitReduction(int64_t extent, int64_t limit) {
@@ -125,8 +144,9 @@ struct SplitGemmRemaindersPass
                                ">= 1, and block-m and block-n >= 0");
       return signalPassFailure();
     }
-    int64_t vectorBits = getTarget(getOperation()).vectorBits;
-    int64_t columns = blockN ? blockN : microkernelColumns(vectorBits);
+    Target target = getTarget(getOperation());
+    int64_t columns = blockN ? blockN : microkernelColumns(target.vectorBits);
+    wholeVectors = !target.masksPartialVectors();
     int64_t rows = blockM ? blockM : gemmBlockRows(columns);
     SmallVector<MatmulOp> ops;
     getOperation().walk([&](MatmulOp op) {
@@ -160,9 +180,14 @@ struct SplitGemmRemaindersPass
     bool wholeRows = !blockedB && readsWholeRowsOfA(n, k, transposeA);
     SmallVector<Part, 2> mParts = splitExtent(
         m, wholeRows ? std::min(rows, wholeRowBlockLimit(k)) : rows);
-    SmallVector<Part, 2> nParts =
-        blockedB ? SmallVector<Part, 2>{{0, n}}
-                 : splitExtent(n, columns, std::max<int64_t>(1, columns / 4));
+    int64_t vectorFloats = blockVectorFloats(columns);
+    SmallVector<Part, 3> nParts;
+    if (blockedB)
+      nParts = {{0, n}};
+    else if (wholeVectors)
+      nParts = splitWholeVectors(n, columns, vectorFloats);
+    else
+      nParts = splitExtent(n, columns, vectorFloats);
     SmallVector<Part, 2> kParts = blockedB || wholeRows
                                       ? SmallVector<Part, 2>{{0, k}}
                                       : splitReduction(k, blockK);
@@ -211,6 +236,10 @@ struct SplitGemmRemaindersPass
       }
     op.erase();
   }
+
+  /// Whether N's blocks are whole vectors (the target does not mask
+  /// partial vectors).
+  bool wholeVectors = false;
 };
 
 } // namespace

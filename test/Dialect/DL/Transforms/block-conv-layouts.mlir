@@ -2,7 +2,7 @@
 // blocks it picks, that the convolution keeps its attributes, and which
 // activations stay blocked between dl ops (and which may not).
 // RUN: dl-opt %s --dl-set-target="vector-bits=256" --dl-block-conv-layouts --split-input-file | FileCheck %s
-// RUN: dl-opt %s --dl-block-conv-layouts="block-c=16 block-k=8" --split-input-file | FileCheck %s --check-prefix=SMALL
+// RUN: dl-opt %s --dl-set-target="vector-bits=512" --dl-block-conv-layouts="block-c=16 block-k=8" --split-input-file | FileCheck %s --check-prefix=SMALL
 // RUN: dl-opt %s --dl-set-target="vector-bits=512" --dl-block-conv-layouts --split-input-file | FileCheck %s --check-prefix=AVX512
 // RUN: not dl-opt %s --dl-block-conv-layouts="block-k=-1" 2>&1 | FileCheck %s --check-prefix=INVALID
 
@@ -76,12 +76,13 @@ func.func @padded(%in: memref<1x67x18x18xf32>, %f: memref<37x67x3x3xf32>, %out: 
 // output channels (limit 64, 16-float vectors) take 2 blocks of 56 (4
 // vectors, 12 accumulators), not 7 blocks of one vector (3 accumulators),
 // which the same convolution with 16-column rows takes. With 8-float
-// vectors (limit 32): 4 blocks of 28, not 5 of 24.
+// vectors (limit 32) and no masked partial vectors (AVX2), blocks are whole
+// vectors: 4 blocks of 32 (the last padded), not 5 of 24.
 // AVX512-LABEL: func @short_rows
 // AVX512: dl.conv2d {{.*}} outs(%{{.*}} : memref<1x2x6x3x56xf32>)
 // AVX512: dl.conv2d {{.*}} outs(%{{.*}} : memref<1x7x6x16x16xf32>)
 // CHECK-LABEL: func @short_rows
-// CHECK: dl.conv2d {{.*}} outs(%{{.*}} : memref<1x4x6x3x28xf32>)
+// CHECK: dl.conv2d {{.*}} outs(%{{.*}} : memref<1x4x6x3x32xf32>)
 // CHECK: dl.conv2d {{.*}} outs(%{{.*}} : memref<1x5x6x16x24xf32>)
 func.func @short_rows(%in: memref<1x64x8x5xf32>, %f: memref<112x64x3x3xf32>, %out: memref<1x112x6x3xf32>,
                       %in2: memref<1x64x8x18xf32>, %out2: memref<1x112x6x16xf32>) {
@@ -356,8 +357,8 @@ func.func @plain_with_epilogue(%in: memref<1x32x8x8xf32>, %f: memref<32x32x3x3xf
 // CHECK: memref.alloc(%[[KB]], %[[FCB]], %{{.+}}, %{{.+}}) : memref<?x?x?x?x32x32xf32>
 // CHECK: dl.conv2d {{.*}} outs(%{{.+}} : memref<?x?x?x?x32xf32>)
 // A static output of 3 channels, its input and filter dynamic: blocked
-// (pixel_vectors needs static sizes).
-// CHECK: dl.conv2d {{.*}} outs(%{{.+}} : memref<1x1x7x7x3xf32>)
+// (pixel_vectors needs static sizes), in a block of one whole vector.
+// CHECK: dl.conv2d {{.*}} outs(%{{.+}} : memref<1x1x7x7x8xf32>)
 // CHECK-NOT: pixel_vectors
 func.func @dynamic_images_and_rows(%in: memref<?x8x?x?xf32>, %f: memref<16x8x3x3xf32>,
                                    %out: memref<?x16x?x?xf32>,

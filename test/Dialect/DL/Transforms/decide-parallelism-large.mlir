@@ -7,7 +7,7 @@
 // when the pass was added; these are a few. square_2k's schedule is the one
 // the ranking picks since it costs variants at half the last level's share
 // too: 43 ms at 2 threads against 47 for the one before.)
-// RUN: dl-opt %s --dl-set-target="cache-sizes=L1=48K,L2=1M,L3=32M" --dl-layouts --dl-rank-variants="threads=2" --dl-decide-parallelism="threads=2 report-fallbacks" --verify-diagnostics > %t
+// RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=48K,L2=1M,L3=32M" --dl-layouts --dl-rank-variants="threads=2" --dl-decide-parallelism="threads=2 report-fallbacks" --verify-diagnostics > %t
 // RUN: FileCheck %s < %t
 // RUN: FileCheck %s --check-prefix=PARALLEL < %t
 

@@ -2,14 +2,14 @@
 // versions do not take), with the numbers of the digest's acceptance checks
 // (../shared/docs/papers/002-parametric-versioning.md §5.3): 16 threads,
 // a loop runs in parallel with at least `occupancy` iterations per thread.
-// RUN: dl-opt %s --split-input-file --dl-parametric-versioning="threads=16 occupancy=1" | FileCheck %s
-// RUN: dl-opt %s --split-input-file --dl-parametric-versioning="threads=16 occupancy=1 guards=chain" | FileCheck %s --check-prefix=CHAIN
-// RUN: dl-opt %s --split-input-file --dl-parametric-versioning="threads=16 occupancy=2" | FileCheck %s --check-prefix=OCC2
-// RUN: dl-opt %s --split-input-file --dl-parametric-versioning="threads=16 occupancy=1/2" | FileCheck %s --check-prefix=HALF
-// RUN: dl-opt %s --split-input-file --dl-parametric-versioning="threads=16 occupancy=1 max-versions=2" | FileCheck %s --check-prefix=CAP
-// RUN: dl-opt %s --split-input-file --dl-parametric-versioning="threads=1" | FileCheck %s --check-prefix=ONE
-// RUN: not dl-opt %s --split-input-file --dl-parametric-versioning="threads=2 occupancy=0" 2>&1 | FileCheck %s --check-prefix=BADOCC
-// RUN: not dl-opt %s --split-input-file --dl-parametric-versioning="threads=2 guards=balanced" 2>&1 | FileCheck %s --check-prefix=BADGUARDS
+// RUN: dl-opt %s --split-input-file --dl-set-target="vector-bits=512" --dl-parametric-versioning="threads=16 occupancy=1" | FileCheck %s
+// RUN: dl-opt %s --split-input-file --dl-set-target="vector-bits=512" --dl-parametric-versioning="threads=16 occupancy=1 guards=chain" | FileCheck %s --check-prefix=CHAIN
+// RUN: dl-opt %s --split-input-file --dl-set-target="vector-bits=512" --dl-parametric-versioning="threads=16 occupancy=2" | FileCheck %s --check-prefix=OCC2
+// RUN: dl-opt %s --split-input-file --dl-set-target="vector-bits=512" --dl-parametric-versioning="threads=16 occupancy=1/2" | FileCheck %s --check-prefix=HALF
+// RUN: dl-opt %s --split-input-file --dl-set-target="vector-bits=512" --dl-parametric-versioning="threads=16 occupancy=1 max-versions=2" | FileCheck %s --check-prefix=CAP
+// RUN: dl-opt %s --split-input-file --dl-set-target="vector-bits=512" --dl-parametric-versioning="threads=1" | FileCheck %s --check-prefix=ONE
+// RUN: not dl-opt %s --split-input-file --dl-set-target="vector-bits=512" --dl-parametric-versioning="threads=2 occupancy=0" 2>&1 | FileCheck %s --check-prefix=BADOCC
+// RUN: not dl-opt %s --split-input-file --dl-set-target="vector-bits=512" --dl-parametric-versioning="threads=2 guards=balanced" 2>&1 | FileCheck %s --check-prefix=BADGUARDS
 
 // A convolution with dynamic images N and output channels K (and input
 // channels), which dl-block-conv-layouts blocks (K in blocks of 64 at

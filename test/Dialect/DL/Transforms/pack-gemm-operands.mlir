@@ -2,7 +2,7 @@
 // records on each matmul, and how smaller block limits and other batch
 // budgets change them.
 // RUN: dl-opt %s --dl-set-target="vector-bits=256" --dl-pack-gemm-operands --split-input-file | FileCheck %s
-// RUN: dl-opt %s --dl-pack-gemm-operands="block-m=32 block-n=16 block-k=32 min-reuse=4" --split-input-file | FileCheck %s --check-prefix=SMALL
+// RUN: dl-opt %s --dl-set-target="vector-bits=512" --dl-pack-gemm-operands="block-m=32 block-n=16 block-k=32 min-reuse=4" --split-input-file | FileCheck %s --check-prefix=SMALL
 // RUN: dl-opt %s --dl-set-target="vector-bits=256 max-batch-bytes=1048576" --dl-pack-gemm-operands --split-input-file | FileCheck %s --check-prefix=MIB
 // RUN: dl-opt %s --dl-set-target="vector-bits=256 max-batch-bytes=0" --dl-pack-gemm-operands --split-input-file | FileCheck %s --check-prefix=UNBOUNDED
 // RUN: dl-opt %s --dl-set-target="vector-bits=512" --dl-pack-gemm-operands --split-input-file | FileCheck %s --check-prefix=AVX512
@@ -40,12 +40,12 @@ func.func @square(%a: memref<512x512xf32>, %b: memref<512x512xf32>, %c: memref<5
 
 // -----
 
-// M = 128 is one row block, so B is read by one kernel call per block: it
-// stays in place though its rows are 8 KiB apart (L1 set conflicts make the
-// kernel re-read a block from the L2, which costs less than copying all of
-// B). With the small limits B is read 4 times: packed by reuse.
+// M = 128 is one row block, so B is read by one kernel call per block, but
+// the call's register tiles re-read its block, whose rows, 8 KiB apart, put
+// all its lines into two L1 sets (conflictsInL1): B is packed. With the
+// small limits B is read 4 times: packed by reuse.
 // CHECK-LABEL: func @one_row_block
-// CHECK: dl.matmul {{.*}} {batch_blocks = 2 : i64, pack_a, pack_blocks = array<i64: 128, 32, 128>, pack_c}
+// CHECK: dl.matmul {{.*}} {batch_blocks = 2 : i64, pack_a, pack_b, pack_blocks = array<i64: 128, 32, 128>, pack_c}
 // SMALL-LABEL: func @one_row_block
 // SMALL: dl.matmul {{.*}} {pack_a, pack_b, pack_blocks = array<i64: 32, 16, 32>}
 func.func @one_row_block(%a: memref<128x1024xf32>, %b: memref<1024x2048xf32>, %c: memref<128x2048xf32>) {
@@ -145,7 +145,9 @@ func.func @blocked_b(%a: memref<256x480xf32>, %b: memref<4x10x48x24xf32>, %c: me
 // = 64 take kernels, A's rows whole in 32-row blocks. N = 16 reads A's
 // rows whole in 8-row blocks (rows 1 KiB apart conflict in the L1); N = 17,
 // past the narrow GEMMs, takes K blocks, A in place (one block column reads
-// it once) in blocks of prefetch-streams rows; a transposed A is packed; K =
+// it once) in blocks of prefetch-streams rows, and its columns padded to
+// three whole 8-float vectors (AVX2 has no masked partial vectors: B and C
+// copied into padded blocks); a transposed A is packed; K =
 // 8 is too short to stream, whole rows of A in 32-row blocks.
 // CHECK-LABEL: func @gemv_like
 // CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x1xf32>) {stream_a}
@@ -153,7 +155,7 @@ func.func @blocked_b(%a: memref<256x480xf32>, %b: memref<4x10x48x24xf32>, %c: me
 // CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<1024x8xf32>) {stream_a}
 // CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x8xf32>) {stream_a}
 // CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x8xf32>) {pack_blocks = array<i64: 32, 8, 64>}
-// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x17xf32>) {pack_blocks = array<i64: 32, 17, 128>}
+// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x17xf32>) {pack_b, pack_blocks = array<i64: 32, 24, 128>, pack_c, pad_blocks}
 // CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x4xf32>) {pack_a, pack_blocks = {{.*}}, transpose_a}
 // CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x2xf32>) {pack_blocks = array<i64: 32, 2, 8>}
 func.func @gemv_like(%a: memref<512x256xf32>, %at: memref<256x512xf32>, %a8: memref<512x8xf32>,
@@ -197,16 +199,18 @@ func.func @gemv_long_rows(%a: memref<4x200000xf32>, %b: memref<200000x1xf32>, %c
 // 3.2 MB A is past the streaming's 8 columns. Alpha packs A (the copy
 // scales), a transposed B packs B. A 16 x 10000 B (640 KB) would not stay
 // in half the L2: K blocks of A read in place, 32 rows (prefetch-streams)
-// at a time.
+// at a time. With 8-float vectors and no masked partial ones (AVX2), 15
+// and 12 columns are padded to 16 (pad_blocks: B and C copied into padded
+// blocks, A still read in place).
 // CHECK-LABEL: func @narrow_whole_rows
-// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<3136x15xf32>) {pack_blocks = array<i64: 32, 15, 829>}
-// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<4096x12xf32>) {pack_blocks = array<i64: 8, 12, 4096>}
-// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<3136x15xf32>) {alpha = 2.000000e+00 : f32, pack_a, pack_blocks = array<i64: 32, 15, 829>}
-// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<3136x15xf32>) {pack_b, pack_blocks = array<i64: 32, 15, 829>, transpose_b}
+// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<3136x15xf32>) {pack_b, pack_blocks = array<i64: 32, 16, 829>, pack_c, pad_blocks}
+// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<4096x12xf32>) {pack_b, pack_blocks = array<i64: 8, 16, 4096>, pack_c, pad_blocks}
+// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<3136x15xf32>) {alpha = 2.000000e+00 : f32, pack_a, pack_b, pack_blocks = array<i64: 32, 16, 829>, pack_c, pad_blocks}
+// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<3136x15xf32>) {pack_b, pack_blocks = array<i64: 32, 16, 829>, pack_c, pad_blocks, transpose_b}
 // CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<64x16xf32>) {batch_blocks = 10 : i64, pack_blocks = array<i64: 32, 16, 125>}
 // UNCAPPED-LABEL: func @narrow_whole_rows
-// UNCAPPED: dl.matmul {{.*}} outs(%{{.*}} : memref<3136x15xf32>) {pack_blocks = array<i64: 32, 15, 829>}
-// UNCAPPED: dl.matmul {{.*}} outs(%{{.*}} : memref<4096x12xf32>) {pack_blocks = array<i64: 8, 12, 4096>}
+// UNCAPPED: dl.matmul {{.*}} outs(%{{.*}} : memref<3136x15xf32>) {pack_b, pack_blocks = array<i64: 32, 16, 829>, pack_c, pad_blocks}
+// UNCAPPED: dl.matmul {{.*}} outs(%{{.*}} : memref<4096x12xf32>) {pack_b, pack_blocks = array<i64: 8, 16, 4096>, pack_c, pad_blocks}
 func.func @narrow_whole_rows(%a: memref<3136x829xf32>, %b: memref<829x15xf32>, %bt: memref<15x829xf32>,
                              %c: memref<3136x15xf32>, %a4k: memref<4096x4096xf32>,
                              %b4k: memref<4096x12xf32>, %c4k: memref<4096x12xf32>,

@@ -5,9 +5,9 @@
 // output channel blocks both tiled, which the ranking's one-dimension
 // tilings do not generate) costs least and becomes the schedule; without
 // it, the ranking's best stays. The report marks each variant's source.
-// RUN: dl-opt %s --pass-pipeline="builtin.module(dl-set-target{cache-sizes=L1=48K,L2=1M,L3=32M},dl-layouts,dl-rank-variants{threads=2 solver-candidates=4 report=%t.json})" | FileCheck %s
+// RUN: dl-opt %s --pass-pipeline="builtin.module(dl-set-target{vector-bits=512 cache-sizes=L1=48K,L2=1M,L3=32M},dl-layouts,dl-rank-variants{threads=2 solver-candidates=4 report=%t.json})" | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REPORT < %t.json
-// RUN: dl-opt %s --pass-pipeline="builtin.module(dl-set-target{cache-sizes=L1=48K,L2=1M,L3=32M},dl-layouts,dl-rank-variants{threads=2 report=%t.alone.json})" | FileCheck %s --check-prefix=ALONE
+// RUN: dl-opt %s --pass-pipeline="builtin.module(dl-set-target{vector-bits=512 cache-sizes=L1=48K,L2=1M,L3=32M},dl-layouts,dl-rank-variants{threads=2 report=%t.alone.json})" | FileCheck %s --check-prefix=ALONE
 // RUN: FileCheck %s --check-prefix=ALONE-REPORT < %t.alone.json
 
 // CHECK: dl.conv2d {{.*}}schedule = #dl.schedule<[cb:4, kb:4, kb, n, oh, cb], parallel = 1>

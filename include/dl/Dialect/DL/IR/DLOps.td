@@ -84,11 +84,13 @@ def DL_MatmulOp : DL_DPSOp<"matmul"> {
     contiguous. With `pack_c`, C is computed in a buffer `[M/bm][N/bn][bm][bn]`:
     each tile of C is copied in (scaled by beta) right before its reduction
     and copied back right after it. The blocks must divide M, N and K (static
-    sizes), unless `pad_blocks` (set by `dl-split-gemm-remainders`; needs
-    `pack_a`, `pack_b`, no blocked `B`, and `pack_c` when bm or bn does not
-    divide M or N): then the packed
+    sizes), unless `pad_blocks` (set by `dl-split-gemm-remainders` and, for
+    columns that do not fill whole vectors, `dl-pack-gemm-operands`; needs
+    `pack_b`, no blocked `B`, `pack_a` when bm or bk does not divide M or K,
+    and `pack_c` when bm or bn does not divide M or N): then the packed
     buffers hold ceil(M/bm), ceil(N/bn) and ceil(K/bk) blocks, zero beyond
-    the operands, so every block the microkernel computes is whole; C is
+    the operands, so every block the microkernel computes is whole (a block
+    larger than its size pads it to one block); C is
     copied into its packed buffer before the nest and back after it, where
     it exists. With dynamic sizes, `pad_blocks` (and `pack_c`, no
     `schedule`) is required: the packed buffers hold ceil(size / block)
@@ -178,6 +180,19 @@ def DL_MatmulOp : DL_DPSOp<"matmul"> {
       return blocks && blocks->size() == 3 && c.hasStaticShape() &&
              (c.getDimSize(0) % (*blocks)[0] != 0 ||
               c.getDimSize(1) % (*blocks)[1] != 0);
+    }
+    /// Whether pack_blocks leaves a partial block of op(A) (bm or bk does not
+    /// divide M or K, or either is dynamic): it must then be packed.
+    bool hasPartialABlocks() {
+      std::optional<::llvm::ArrayRef<int64_t>> blocks = getPackBlocks();
+      ::mlir::ShapedType a = getA().getType();
+      if (!blocks || blocks->size() != 3)
+        return false;
+      if (!a.hasStaticShape())
+        return true;
+      int64_t m = a.getDimSize(getTransposeA() ? 1 : 0);
+      int64_t k = a.getDimSize(getTransposeA() ? 0 : 1);
+      return m % (*blocks)[0] != 0 || k % (*blocks)[2] != 0;
     }
     /// The dimensions a schedule orders: i, j, k (blocks of M, N, K; k
     /// innermost). Only with pack_blocks.

@@ -76,6 +76,17 @@ inline int64_t paddedChannelBlock(int64_t channels, int64_t limit) {
   return (channels + blocks - 1) / blocks;
 }
 
+/// The vector dimension `size` (columns of a GEMM block, output channels of
+/// a convolution block) as a target without masked partial vectors computes
+/// it best: padded to whole `vectorFloats`-float vectors, unless it is a
+/// power of two below one vector (one piece of LIBXSMM's remainder code,
+/// see Target::masksPartialVectors, as fast as a whole vector).
+inline int64_t wholeVectorsOf(int64_t size, int64_t vectorFloats) {
+  if (size < vectorFloats && (size & (size - 1)) == 0)
+    return size;
+  return (size + vectorFloats - 1) / vectorFloats * vectorFloats;
+}
+
 /// The block of a microkernel's vector dimension (a convolution's output
 /// channels) in a blocked layout whose last block may be padded: all
 /// channels when they fit `limit`; otherwise, among the divisors of
@@ -101,14 +112,20 @@ inline int64_t paddedChannelBlock(int64_t channels, int64_t limit) {
 /// only for a few input channels (71 output channels from 1, 17-column
 /// rows: 2 blocks of 48, 0.020 ms for a 5x5 convolution, against 0.047
 /// with 5 blocks of 16 and 0.028 for oneDNN).
+/// With `wholeVectors` (a target without masked partial vectors,
+/// Target::masksPartialVectors), only multiples of `vectorFloats` are
+/// candidates, and channels that fit one block are padded to whole vectors
+/// (17 channels in one block of 24 with 8-float vectors; wholeVectorsOf).
 inline int64_t paddedVectorBlock(int64_t channels, int64_t limit,
                                  int64_t vectorFloats, int64_t rows,
-                                 int64_t depth) {
+                                 int64_t depth, bool wholeVectors = false) {
   // Two FMA pipes of four cycles' latency.
   constexpr int64_t kLatencyAccumulators = 8;
   constexpr double kElementVectors = 2.0;
   if (channels <= limit)
-    return channels;
+    return wholeVectors ? std::min(wholeVectorsOf(channels, vectorFloats),
+                                   std::max(limit, vectorFloats))
+                        : channels;
   auto vectors = [&](int64_t block) {
     int64_t blocks = (channels + block - 1) / block;
     int64_t perBlock = (block + vectorFloats - 1) / vectorFloats;
@@ -118,9 +135,11 @@ inline int64_t paddedVectorBlock(int64_t channels, int64_t limit,
             kElementVectors / double(std::max<int64_t>(depth, 1)));
   };
   auto candidate = [&](int64_t block) {
-    return channels % block == 0 || block % vectorFloats == 0;
+    return block % vectorFloats == 0 ||
+           (!wholeVectors && channels % block == 0);
   };
-  double fewest = vectors(largestDivisorAtMost(channels, limit));
+  double fewest = wholeVectors ? vectors(vectorFloats)
+                               : vectors(largestDivisorAtMost(channels, limit));
   for (int64_t block = vectorFloats; block <= limit; block += vectorFloats)
     fewest = std::min(fewest, vectors(block));
   // Fewest blocks, then fewest vectors, then no padding.
@@ -224,6 +243,31 @@ constexpr int64_t kMaxWholeBBytes = 512 << 10;
 /// than the L1 has ways evicts its own lines.
 inline bool conflictingRows(int64_t leadingDim) {
   return (leadingDim * static_cast<int64_t>(sizeof(float))) % 1024 == 0;
+}
+
+/// Whether a block of `rows` rows of `cols` floats, `stride` floats apart,
+/// read in place, evicts its own lines from an L1 of `l1Bytes` that it fits
+/// when contiguous: some set holds more of its 64-byte lines than the L1 has
+/// ways. x86 L1 data caches
+/// are indexed within the 4 KiB page (64 sets, 32 KiB in 8 ways, 48 KiB in
+/// 12), so rows a multiple of 4 KiB apart all fall into the sets of the
+/// first row, and rows some other multiple of 64 bytes apart into a few
+/// more. Computed line by line (the row starts taken 64-byte aligned); no
+/// library models set conflicts. One AVX2 core, 64 x N x 1152 in blocks of
+/// 64 x 32 x 128 with B read in place against packed: N = 2048 (128 lines
+/// of a block in one set) 10.6 ms against 5.1; N = 2080 (4) 5.7 against
+/// 4.6 at K = 1024, N = 2112 (8) 4.7 against 4.5.
+bool conflictsInL1(int64_t stride, int64_t rows, int64_t cols, int64_t l1Bytes);
+
+/// The rows of C one register tile of a GEMM microkernel call holds: those
+/// whose `bn`-column accumulators fit the `registers` vector registers of
+/// `vectorFloats` floats with one row of B's vectors (LIBXSMM's: 3 rows of
+/// 4 vectors with AVX2's 16 registers, 7 with AVX-512's 32). The tile loads
+/// one vector of B per that many FMAs.
+inline int64_t registerTileRows(int64_t bn, int64_t vectorFloats,
+                                int64_t registers) {
+  int64_t vectors = (bn + vectorFloats - 1) / vectorFloats;
+  return std::max<int64_t>(1, (registers - vectors) / vectors);
 }
 
 /// The floats between consecutive rows of a 2-D memref: its first stride
@@ -331,9 +375,11 @@ bool hasBlockableLayout(Conv2DOp op);
 /// blocks hold whole groups (see groupedBlocksFit; the input block of
 /// several groups may exceed `blockC`). A dynamic output row counts as
 /// kMaxKernelRows columns; dynamic channels take blocks of the limit, the last
-/// one padded.
+/// one padded. With `wholeVectors`, output-channel blocks of dense
+/// convolutions are whole vectors (paddedVectorBlock).
 std::optional<ConvChannelBlocks>
-chooseConvChannelBlocks(Conv2DOp op, int64_t blockC, int64_t blockK);
+chooseConvChannelBlocks(Conv2DOp op, int64_t blockC, int64_t blockK,
+                        bool wholeVectors = false);
 
 /// Whether `op` (with pack_blocks) should compute C in packed blocks
 /// (`pack_c`) under its effective schedule: when its bm x bn blocks are not
