@@ -100,10 +100,12 @@ struct PackGemmOperandsPass
     // largest multiple of a vector dividing N, or, for N within one block
     // that does not fill its last vector, N padded to whole vectors
     // (pad_blocks: B and C are copied into zero-padded blocks; A is read as
-    // it would be).
-    int64_t vectorFloats =
-        target.masksPartialVectors() ? 1 : blockVectorFloats(columns);
-    auto columnBlock = [&](int64_t n) {
+    // it would be); not for GEMMs too small to pay for the copies.
+    auto columnBlock = [&](int64_t m, int64_t n, int64_t k) {
+      int64_t vectorFloats =
+          target.masksPartialVectors() || 2 * m * n * k < kMinWholeVectorFlops
+              ? 1
+              : blockVectorFloats(columns);
       if (n % vectorFloats != 0)
         return n <= columns ? wholeVectorsOf(n, vectorFloats)
                             : largestDivisorAtMost(n, columns);
@@ -154,7 +156,7 @@ struct PackGemmOperandsPass
         setBlocks(op,
                   largestDivisorAtMost(
                       m, std::min(rows, wholeRowBlockLimit(rowStride(a)))),
-                  columnBlock(n), k);
+                  columnBlock(m, n, k), k);
         // The copy applies alpha.
         op.setPackA(!op.getAlpha().isExactlyValue(1.0));
         op.setPackB(op.getTransposeB() || op.getPadBlocks());
@@ -162,7 +164,7 @@ struct PackGemmOperandsPass
         return;
       }
       int64_t bm = largestDivisorAtMost(m, rows);
-      int64_t bn = blockedB ? b.getDimSize(3) : columnBlock(n);
+      int64_t bn = blockedB ? b.getDimSize(3) : columnBlock(m, n, k);
       int64_t bk = blockedB ? b.getDimSize(2) : largestDivisorAtMost(k, blockK);
       // A block is contiguous in place when it spans whole rows of its
       // operand: A's (bm x bk) when bk == K, B's (bk x bn) when bn == N (and
@@ -170,32 +172,28 @@ struct PackGemmOperandsPass
       // in the L1 depends on the operand's row stride, a part's included;
       // it matters for a block read more than once: by several calls (rows
       // a multiple of 1 KiB apart), or, for B, by the register tiles of its
-      // calls. A B block whose rows conflict (conflictsInL1) is read from
-      // the L2 by all but the first of its reads, in place, which costs
-      // where the tiles are short (under kL2FedTileRows rows: a B vector
-      // every 3 FMAs with AVX2, against 7 with AVX-512) and the reads many;
-      // packed, B is written and read once more, from memory: it is packed
-      // when the L2 reads cost more. One AVX2 core (L2 102, memory 15 GB/s:
-      // packed from 15 reads), M x 2040 x 1152 in 24-column blocks, in place
-      // against packed: M = 16 (6 reads) 1.8-2.5 ms against 2.7-3.5, M = 31
-      // (11) 4.1-4.2 against 3.6-4.7; 64 x 2048 x 1152 (22) 10.6 against
-      // 5.1. On a Zen 5 (AVX-512, 7-row tiles), 64x2048x2048 ran 5.4 ms in
-      // place against 6.3 packed, 8x4096x4096 6.8 against 11.5.
-      constexpr int64_t kL2FedTileRows = 4;
+      // calls. A B block whose rows conflict (conflictsInL1) misses the L1
+      // on each of its reads in place, where the register tiles are short
+      // (under kL2FedTileRows rows: a B vector every 3-4 FMAs with AVX2,
+      // against 7 with AVX-512, which the L2 keeps up with); packed, B is
+      // written and read once more: packed from kMinConflictingReads reads.
+      // One AVX2 core, M x 2048 x 1152 in 32-column blocks (rows 8 KiB
+      // apart, all of a block's lines in two L1 sets), in place against
+      // packed: M = 16 (6 reads) 4.8-5.6 ms against 2.5-3.0, M = 31 (11)
+      // 6.4-7.6 against 4.7-4.9, M = 64 (22) 10.6 against 5.1; rows 8160
+      // bytes apart (no conflict), M = 31: 4.2 against 5.1-5.8. On a Zen 5
+      // (AVX-512), 64x2048x2048 ran 5.4 ms in place against 6.3 packed,
+      // 8x4096x4096 6.8 against 11.5.
+      constexpr int64_t kL2FedTileRows = 6, kMinConflictingReads = 4;
       int64_t l1Bytes =
           target.cache.levels.empty() ? 0 : target.cache.levels.front().bytes;
-      double l2Bandwidth = target.cache.levels.size() > 1
-                               ? target.cache.levels[1].bandwidth
-                               : 0.0;
       auto rereadsConflictingB = [&](int64_t rowBlocks, int64_t bm, int64_t bn,
                                      int64_t bk) {
         int64_t tileRows = registerTileRows(bn, blockVectorFloats(columns),
                                             target.vectorRegisters());
         int64_t reads = rowBlocks * llvm::divideCeilSigned(bm, tileRows);
-        return tileRows < kL2FedTileRows && l1Bytes > 0 && l2Bandwidth > 0 &&
-               double(reads - 1) * target.cache.memoryBandwidth >
-                   2.0 * l2Bandwidth &&
-               conflictsInL1(rowStride(b), bk, bn, l1Bytes);
+        return tileRows < kL2FedTileRows && reads >= kMinConflictingReads &&
+               l1Bytes > 0 && conflictsInL1(rowStride(b), bk, bn, l1Bytes);
       };
       bool packA = op.getTransposeA() || !op.getAlpha().isExactlyValue(1.0) ||
                    (bk != k && (n / bn >= minReuse ||

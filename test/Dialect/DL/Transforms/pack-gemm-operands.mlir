@@ -282,3 +282,24 @@ func.func @constant_b(%a: memref<64x1024xf32>, %w: memref<1024x1024xf32> {dl.con
   dl.matmul ins(%a, %b : memref<64x1024xf32>, memref<1024x1024xf32>) outs(%c : memref<64x1024xf32>)
   return
 }
+
+// -----
+
+// A's rows read in place in blocks of at most prefetch-streams (32) rows: 64
+// rows in blocks of 32; a prime M (37) would take blocks of one row, so A
+// is packed instead, its block all 37 rows. A GEMM under
+// kMinWholeVectorFlops (2 x 15 x 15) keeps its 15 columns: padding them to
+// whole vectors would cost more than it saves.
+// CHECK-LABEL: func @prime_rows_and_tiny
+// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<64x32xf32>) {pack_blocks = array<i64: 32, 32, 86>}
+// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<37x32xf32>) {pack_a, pack_blocks = array<i64: 37, 32, 86>}
+// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<2x15xf32>) {pack_blocks = array<i64: 2, 15, 15>}
+func.func @prime_rows_and_tiny(%a64: memref<64x344xf32>, %c64: memref<64x32xf32>,
+                               %a37: memref<37x344xf32>, %c37: memref<37x32xf32>,
+                               %b: memref<344x32xf32>, %a2: memref<2x15xf32>,
+                               %b2: memref<15x15xf32>, %c2: memref<2x15xf32>) {
+  dl.matmul ins(%a64, %b : memref<64x344xf32>, memref<344x32xf32>) outs(%c64 : memref<64x32xf32>)
+  dl.matmul ins(%a37, %b : memref<37x344xf32>, memref<344x32xf32>) outs(%c37 : memref<37x32xf32>)
+  dl.matmul ins(%a2, %b2 : memref<2x15xf32>, memref<15x15xf32>) outs(%c2 : memref<2x15xf32>)
+  return
+}

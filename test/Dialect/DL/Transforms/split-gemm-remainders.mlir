@@ -3,9 +3,10 @@
 // block multiples + 1) and which it keeps (sizes up to the limit, sizes with
 // a good divisor); K parts after the first accumulate (beta = 1).
 // RUN: dl-opt %s --dl-set-target="vector-bits=512" --dl-split-gemm-remainders --split-input-file | FileCheck %s
-// RUN: dl-opt %s --dl-split-gemm-remainders="block-m=16 block-n=16 block-k=16" --split-input-file | FileCheck %s --check-prefix=SMALL
+// RUN: dl-opt %s --dl-set-target="vector-bits=512" --dl-split-gemm-remainders="block-m=16 block-n=16 block-k=16" --split-input-file | FileCheck %s --check-prefix=SMALL
 // RUN: not dl-opt %s --dl-split-gemm-remainders="block-k=0" 2>&1 | FileCheck %s --check-prefix=INVALID
 // RUN: dl-opt %s --dl-set-target="vector-bits=512" --dl-split-gemm-remainders="pad=true" --split-input-file | FileCheck %s --check-prefix=PAD
+// RUN: dl-opt %s --dl-set-target="vector-bits=256" --dl-split-gemm-remainders --split-input-file | FileCheck %s --check-prefix=AVX2
 
 // INVALID: error: dl-split-gemm-remainders: block-k must be >= 1, and block-m and block-n >= 0
 
@@ -179,5 +180,31 @@ func.func @narrow(%a: memref<3148x829xf32>, %b: memref<829x15xf32>, %c: memref<3
   dl.matmul ins(%along, %blong : memref<64x10007xf32>, memref<10007x16xf32>) outs(%clong : memref<64x16xf32>)
   dl.matmul ins(%a7, %b7 : memref<371x811xf32>, memref<811x16xf32>) outs(%c7 : memref<371x16xf32>)
   dl.matmul ins(%a4k, %b4k : memref<4099x256xf32>, memref<256x13xf32>) outs(%c4k : memref<4099x13xf32>)
+  return
+}
+
+// -----
+
+// Without masked partial vectors (AVX2, 8-float vectors, 32-column limit), N
+// splits into whole vectors and the rest of a vector: 2047 columns into
+// 2040 (dl-pack-gemm-operands takes blocks of 24) and 7, which it pads to 8.
+// 20 columns fit one block (padded there), and a GEMM under
+// kMinWholeVectorFlops is split as with masks (1 x 439 x 4: 416 and 23).
+// AVX2-LABEL: func @whole_vectors
+// AVX2: dl.matmul {{.*}} outs(%{{.*}} : memref<64x2040xf32, strided<[2047, 1]>>)
+// AVX2: dl.matmul {{.*}} outs(%{{.*}} : memref<64x7xf32, strided<[2047, 1], offset: 2040>>)
+// AVX2: dl.matmul {{.*}} outs(%{{.*}} : memref<64x20xf32>)
+// AVX2: dl.matmul {{.*}} outs(%{{.*}} : memref<1x416xf32, strided<[439, 1]>>)
+// AVX2: dl.matmul {{.*}} outs(%{{.*}} : memref<1x23xf32, strided<[439, 1], offset: 416>>)
+// AVX2-NOT: dl.matmul
+// CHECK-LABEL: func @whole_vectors
+// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<64x1984xf32, strided<[2047, 1]>>)
+// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<64x63xf32, strided<[2047, 1], offset: 1984>>)
+func.func @whole_vectors(%a: memref<64x128xf32>, %b: memref<128x2047xf32>, %c: memref<64x2047xf32>,
+                         %b20: memref<128x20xf32>, %c20: memref<64x20xf32>,
+                         %a1: memref<1x4xf32>, %b1: memref<4x439xf32>, %c1: memref<1x439xf32>) {
+  dl.matmul ins(%a, %b : memref<64x128xf32>, memref<128x2047xf32>) outs(%c : memref<64x2047xf32>)
+  dl.matmul ins(%a, %b20 : memref<64x128xf32>, memref<128x20xf32>) outs(%c20 : memref<64x20xf32>)
+  dl.matmul ins(%a1, %b1 : memref<1x4xf32>, memref<4x439xf32>) outs(%c1 : memref<1x439xf32>)
   return
 }

@@ -87,6 +87,14 @@ inline int64_t wholeVectorsOf(int64_t size, int64_t vectorFloats) {
   return (size + vectorFloats - 1) / vectorFloats * vectorFloats;
 }
 
+/// The fewest FLOPs (2 M N K) of a GEMM whose columns are padded or split
+/// into whole vectors on a target without masked partial vectors: the
+/// padded copies of B and C and their buffers cost a fixed few tenths of a
+/// microsecond (one AVX2 core: 1x5x17 0.1 us with 5 columns, 0.5 padded to
+/// 8; 2x15x15 0.1 and 0.3), which a GEMM of a microsecond's work pays back
+/// (512x5x37, 1.9e5 FLOPs: 13.3 us with 5 columns, 9.2 padded).
+constexpr int64_t kMinWholeVectorFlops = int64_t(1) << 16;
+
 /// The block of a microkernel's vector dimension (a convolution's output
 /// channels) in a blocked layout whose last block may be padded: all
 /// channels when they fit `limit`; otherwise, among the divisors of

@@ -1,0 +1,71 @@
+// Blocks of whole vectors where partial vectors are not masked (8-float
+// AVX2 vectors: Target::masksPartialVectors), through the optimized
+// pipeline, against the reference lowering: narrow GEMMs whose columns are
+// padded to whole vectors with A read in place (pad_blocks without pack_a),
+// with beta and alpha; a GEMM whose columns split into whole vectors and a
+// padded rest; a B whose rows conflict in the L1 (packed); convolutions
+// whose output-channel blocks are padded to whole vectors (17 -> 24, 5 ->
+// 8); sequential and with 2 threads.
+// RUN: dl-compile %s --vector-bits=256 --run --threads=1 | FileCheck %s
+// RUN: dl-compile %s --vector-bits=256 --run --threads=2 | FileCheck %s
+// RUN: dl-compile %s --vector-bits=256 --emit=mlir -o /dev/null --mlir-print-ir-after=dl-pack-gemm-operands 2>&1 | FileCheck %s --check-prefix=DECIDED
+
+// DECIDED-DAG: outs(%{{.*}} : memref<512x5xf32>) {pack_b, pack_blocks = array<i64: 32, 8, 37>, pack_c, pad_blocks}
+// DECIDED-DAG: outs(%{{.*}} : memref<512x5xf32>) {beta = 1.000000e+00 : f32, pack_b, pack_blocks = array<i64: 32, 8, 37>, pack_c, pad_blocks}
+// DECIDED-DAG: outs(%{{.*}} : memref<512x5xf32>) {alpha = 5.000000e-01 : f32, pack_a, pack_b, pack_blocks = array<i64: 32, 8, 37>, pack_c, pad_blocks}
+// DECIDED-DAG: outs(%{{.*}} : memref<96x12xf32>) {pack_b, pack_blocks = array<i64: 32, 16, 299>, pack_c, pad_blocks}
+// DECIDED-DAG: outs(%{{.*}} : memref<64x2040xf32, strided<[2047, 1]>>) {pack_a, pack_b, pack_blocks = array<i64: 64, 24, 65>}
+// DECIDED-DAG: outs(%{{.*}} : memref<64x7xf32, strided<[2047, 1], offset: 2040>>) {stream_a}
+// DECIDED-DAG: outs(%{{.*}} : memref<64x2048xf32>) {pack_a, pack_b, pack_blocks = array<i64: 64, 32, 128>}
+// DECIDED-DAG: outs(%{{.*}} : memref<2x1x14x14x24xf32>)
+// DECIDED-DAG: outs(%{{.*}} : memref<1x1x7x7x8xf32>)
+
+// CHECK: narrow: max_abs_err={{.*}} ok
+func.func @narrow(%a: memref<512x37xf32>, %b: memref<37x5xf32>, %c: memref<512x5xf32>) {
+  dl.matmul ins(%a, %b : memref<512x37xf32>, memref<37x5xf32>) outs(%c : memref<512x5xf32>)
+  return
+}
+
+// CHECK: narrow_beta: max_abs_err={{.*}} ok
+func.func @narrow_beta(%a: memref<512x37xf32>, %b: memref<37x5xf32>, %c: memref<512x5xf32>) {
+  dl.matmul ins(%a, %b : memref<512x37xf32>, memref<37x5xf32>) outs(%c : memref<512x5xf32>) {beta = 1.0 : f32}
+  return
+}
+
+// CHECK: narrow_alpha: max_abs_err={{.*}} ok
+func.func @narrow_alpha(%a: memref<512x37xf32>, %b: memref<37x5xf32>, %c: memref<512x5xf32>) {
+  dl.matmul ins(%a, %b : memref<512x37xf32>, memref<37x5xf32>) outs(%c : memref<512x5xf32>) {alpha = 0.5 : f32}
+  return
+}
+
+// CHECK: narrow_twelve: max_abs_err={{.*}} ok
+func.func @narrow_twelve(%a: memref<96x299xf32>, %b: memref<299x12xf32>, %c: memref<96x12xf32>) {
+  dl.matmul ins(%a, %b : memref<96x299xf32>, memref<299x12xf32>) outs(%c : memref<96x12xf32>)
+  return
+}
+
+// CHECK: vectors_and_rest: max_abs_err={{.*}} ok
+func.func @vectors_and_rest(%a: memref<64x130xf32>, %b: memref<130x2047xf32>, %c: memref<64x2047xf32>) {
+  dl.matmul ins(%a, %b : memref<64x130xf32>, memref<130x2047xf32>) outs(%c : memref<64x2047xf32>)
+  return
+}
+
+// CHECK: conflicting_b: max_abs_err={{.*}} ok
+func.func @conflicting_b(%a: memref<64x256xf32>, %b: memref<256x2048xf32>, %c: memref<64x2048xf32>) {
+  dl.matmul ins(%a, %b : memref<64x256xf32>, memref<256x2048xf32>) outs(%c : memref<64x2048xf32>)
+  return
+}
+
+// CHECK: conv_17: max_abs_err={{.*}} ok
+func.func @conv_17(%in: memref<2x19x14x14xf32>, %f: memref<17x19x3x3xf32>, %out: memref<2x17x14x14xf32>) {
+  dl.conv2d ins(%in, %f : memref<2x19x14x14xf32>, memref<17x19x3x3xf32>) outs(%out : memref<2x17x14x14xf32>)
+      {padding = array<i64: 1, 1, 1, 1>}
+  return
+}
+
+// CHECK: conv_5_strided: max_abs_err={{.*}} ok
+func.func @conv_5_strided(%in: memref<1x9x15x15xf32>, %f: memref<5x9x3x3xf32>, %out: memref<1x5x7x7xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x9x15x15xf32>, memref<5x9x3x3xf32>) outs(%out : memref<1x5x7x7xf32>)
+      {strides = array<i64: 2, 2>}
+  return
+}
