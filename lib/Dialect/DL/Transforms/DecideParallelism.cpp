@@ -15,6 +15,7 @@
 #include "dl/Dialect/DL/Transforms/ParallelismModel.h"
 #include "dl/Dialect/DL/Transforms/Passes.h"
 #include "dl/Dialect/DL/Transforms/VariantRanking.h"
+#include "dl/Dialect/DL/Transforms/Target.h"
 
 #include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -228,18 +229,19 @@ struct DecideParallelismPass
   void runOnOperation() override {
     if (failed(verifyBufferForm(getOperation(), getArgument())))
       return signalPassFailure();
-    if (coreGflops <= 0.0 || coreBandwidth <= 0.0 || handoffBandwidth <= 0.0 ||
+    if (coreGflops < 0.0 || coreBandwidth <= 0.0 || handoffBandwidth <= 0.0 ||
         forkJoinMicros < 0.0 || margin <= 0.0) {
       getOperation().emitError(
-          "dl-decide-parallelism: core-gflops, core-bandwidth, "
-          "handoff-bandwidth and margin must be > 0, fork-join-us >= 0");
+          "dl-decide-parallelism: core-bandwidth, handoff-bandwidth and "
+          "margin must be > 0, core-gflops and fork-join-us >= 0");
       return signalPassFailure();
     }
     if (threads <= 1)
       return;
     ParallelCosts costs;
     costs.threads = threads;
-    costs.coreGflops = coreGflops;
+    costs.coreGflops =
+        coreGflops > 0.0 ? coreGflops : getTarget(getOperation()).coreGflops();
     costs.coreBandwidth = coreBandwidth;
     costs.forkJoinMicros = forkJoinMicros;
     costs.handoffBandwidth = handoffBandwidth;

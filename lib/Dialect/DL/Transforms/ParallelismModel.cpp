@@ -8,6 +8,7 @@
 #include "dl/Dialect/DL/IR/DLOps.h"
 #include "dl/Dialect/DL/IR/OpWork.h"
 #include "dl/Dialect/DL/Transforms/Blocking.h"
+#include "dl/Dialect/DL/Transforms/Target.h"
 
 #include <algorithm>
 
@@ -110,6 +111,7 @@ dl::chooseParallelLoop(double oneThread, ArrayRef<ScheduleDim> dims,
 bool dl::copiesInParallel(Conv2DOp conv, int64_t iterations) {
   ParallelCosts costs;
   costs.threads = 2;
+  costs.coreGflops = getTarget(conv).coreGflops();
   std::optional<double> oneThread = modelOneThreadMicros(conv, costs);
   return oneThread && modelParallelMicros(*oneThread, iterations, /*forks=*/1,
                                           /*handoffBytes=*/0.0,

@@ -991,7 +991,8 @@ def DecideParallelism : Pass<"dl-decide-parallelism", "::mlir::ModuleOp"> {
     made a comparison of times):
 
     - `t1`, the op's time on one thread: its FLOPs (`getFlops`, as
-      `dl-compile --bench` counts them) at `core-gflops`, or its operands'
+      `dl-compile --bench` counts them) at `core-gflops` (by default the
+      target's: 200 GFLOPS per 512 bits of vector width), or its operands'
       bytes at `core-bandwidth`, whichever is longer. A blocked GEMM runs
       at the share of `core-gflops` its calls reach: the lanes of its `bn`
       columns filled, times `bk / (bk + 7)` (each call loads and stores its
@@ -1041,8 +1042,9 @@ def DecideParallelism : Pass<"dl-decide-parallelism", "::mlir::ModuleOp"> {
     Option<"threads", "threads", "unsigned", /*default=*/"1",
            "Threads of the generated code (1: nothing runs in parallel, the "
            "pass does nothing)">,
-    Option<"coreGflops", "core-gflops", "double", /*default=*/"200.0",
-           "GFLOPS one core runs a GEMM or a convolution at">,
+    Option<"coreGflops", "core-gflops", "double", /*default=*/"0.0",
+           "GFLOPS one core runs a GEMM or a convolution at (0: the "
+           "target's, 200 per 512 bits of vector width)">,
     Option<"coreBandwidth", "core-bandwidth", "double", /*default=*/"100.0",
            "GB/s one core moves an element-wise op's operands at">,
     Option<"forkJoinMicros", "fork-join-us", "double", /*default=*/"3.0",

@@ -42,6 +42,11 @@ struct Target {
   bool masksPartialVectors() const {
     return dl::masksPartialVectors(vectorBits);
   }
+  /// GFLOPS one core runs a GEMM or a convolution at, packing included:
+  /// the FMA rate scales with the vector width, 200 at 512 bits as measured
+  /// on the Zen 5 (dl-decide-parallelism's description), 100 at 256 (an
+  /// AVX2 Zen 3 core: 96 in an FMA loop, 70-80 in GEMMs).
+  double coreGflops() const { return 200.0 * double(vectorBits) / 512.0; }
   /// The vector registers of the ISA: 32 with AVX-512, else 16.
   int64_t vectorRegisters() const { return vectorBits >= 512 ? 32 : 16; }
 
