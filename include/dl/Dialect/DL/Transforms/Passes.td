@@ -662,6 +662,14 @@ def SplitGemmRemainders
     limit is that of those blocks: 32 rows, 8 when A's rows are a multiple
     of 1 KiB apart.
 
+    On a target without masked partial vectors (AVX2,
+    `Target::masksPartialVectors`), N beyond one block is split into whole
+    vectors (split as above in units of vectors) and the rest of a vector,
+    which `dl-pack-gemm-operands` pads to one (2047 columns: 2040 in blocks
+    of 24 and 7), for GEMMs of at least 2^16 FLOPs: LIBXSMM's AVX2 kernels
+    compute a partial vector in 4-, 2- and 1-float pieces (23-column blocks
+    ran at a third of the speed of 24-column ones).
+
     With `pad`, an op that would be split (but for a blocked B or a narrow
     GEMM, whose operands are read in place) stays whole instead: it gets
     `pad_blocks` and `pack_blocks` of one block per limit along each split
@@ -726,14 +734,25 @@ def PackGemmOperands : Pass<"dl-pack-gemm-operands", "::mlir::func::FuncOp"> {
     it defaults (0) to four vector registers of `vector-bits` per row (0:
     the host's widest), 32 columns with AVX2 and 64 with AVX-512, and
     `block-m` (0) to the rows that make a 16 KiB block of C, 128 and 64
-    (`docs/heuristics.md`, *GEMM blocks and packing*). An operand whose blocks are not already
+    (`docs/heuristics.md`, *GEMM blocks and packing*). On a target without
+    masked partial vectors (AVX2), `bn` is a whole number of vectors: the
+    largest multiple of a vector dividing N, or, for an N within one block
+    that does not fill its last vector (dl-split-gemm-remainders' rest of
+    a vector, a narrow GEMM), N padded to whole vectors with `pad_blocks`
+    (B and C copied into zero-padded blocks, A read in place), for GEMMs of
+    at least 2^16 FLOPs. An operand whose blocks are not already
     contiguous is packed when it is read at least `min-reuse` times, or more
     than once with a row stride that is a multiple of 1 KiB (rows then share
     a few L1 sets, and the kernel calls after the first read the block from
     the L2). A block that one kernel call reads stays in place whatever its
-    stride: the call's register passes re-read it from the L2 at worst,
-    which costs less than a copy of the operand, done before the calls on
-    one thread. The stride is that of the operand a part belongs to
+    stride where the call's register tiles are long (AVX-512: they re-read
+    it from the L2 at worst, which costs less than a copy of the operand,
+    done before the calls on one thread); with short tiles (AVX2: 3-4 rows
+    of C), a B block whose rows put more lines into an L1 set than it has
+    ways (`conflictsInL1`) and that is read 4 times or more is packed. An
+    A read in place in blocks of part rows whose M has no good block up to
+    `prefetch-streams` (a prime) is packed rather than blocked by single
+    rows. The stride is that of the operand a part belongs to
     (dl-split-gemm-remainders' subviews). Operands are always packed when
     transposed (the microkernel reads row-major operands) or, for A, when
     `alpha` is not 1 (the copy applies it). A B that is a whole function
