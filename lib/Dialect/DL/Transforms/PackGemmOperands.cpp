@@ -103,9 +103,9 @@ struct PackGemmOperandsPass
     // it would be); not for GEMMs too small to pay for the copies.
     auto columnBlock = [&](int64_t m, int64_t n, int64_t k) {
       int64_t vectorFloats =
-          target.masksPartialVectors() || 2 * m * n * k < kMinWholeVectorFlops
-              ? 1
-              : blockVectorFloats(columns);
+          takesWholeVectors(target.masksPartialVectors(), m, n, k)
+              ? blockVectorFloats(columns)
+              : 1;
       if (n % vectorFloats != 0)
         return n <= columns ? wholeVectorsOf(n, vectorFloats)
                             : largestDivisorAtMost(n, columns);

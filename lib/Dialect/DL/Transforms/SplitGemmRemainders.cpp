@@ -184,7 +184,7 @@ struct SplitGemmRemaindersPass
     SmallVector<Part, 3> nParts;
     if (blockedB)
       nParts = {{0, n}};
-    else if (wholeVectors && 2 * m * n * k >= kMinWholeVectorFlops)
+    else if (takesWholeVectors(!wholeVectors, m, n, k))
       nParts = splitWholeVectors(n, columns, vectorFloats);
     else
       nParts = splitExtent(n, columns, vectorFloats);

@@ -95,6 +95,14 @@ inline int64_t wholeVectorsOf(int64_t size, int64_t vectorFloats) {
 /// (512x5x37, 1.9e5 FLOPs: 13.3 us with 5 columns, 9.2 padded).
 constexpr int64_t kMinWholeVectorFlops = int64_t(1) << 16;
 
+/// Whether an m x n x k GEMM's columns take whole vectors (split and padded
+/// by dl-split-gemm-remainders and dl-pack-gemm-operands): on a target
+/// without masked partial vectors, from kMinWholeVectorFlops on.
+inline bool takesWholeVectors(bool masksPartialVectors, int64_t m, int64_t n,
+                              int64_t k) {
+  return !masksPartialVectors && 2 * m * n * k >= kMinWholeVectorFlops;
+}
+
 /// The block of a microkernel's vector dimension (a convolution's output
 /// channels) in a blocked layout whose last block may be padded: all
 /// channels when they fit `limit`; otherwise, among the divisors of
