@@ -14,9 +14,10 @@
 // batch loop may have bounds that vary with the loops outside the call (a
 // convolution's filter rows that skip its padding rows): each
 // call starts at its lower bound and takes the blocks of its iterations,
-// which lead the offset tables. Where splitting C's columns in halves makes
-// LIBXSMM's register passes re-read fewer B blocks (short rows of C, an A
-// that stays in the L1), each call computes half the columns.
+// which lead the offset tables. A B whose rows overlap (closer than their
+// length) runs as a batch of one-row kernels. Where splitting C's columns in
+// halves makes LIBXSMM's register passes re-read fewer B blocks (short rows of
+// C, an A that stays in the L1), each call computes half the columns.
 //
 //===----------------------------------------------------------------------===//
 
@@ -346,9 +347,37 @@ private:
   AffineForOp matchZeroFill(const Access &c, ArrayRef<unsigned> mnk);
   /// Creates the dispatch, the branch and the invoke; with a `zeroFill`, the
   /// kernel does not read C (beta = 0) and the fill moves to the fallback.
+  /// With `rowsAsBatch`, the kernel computes one row of K per batch element
+  /// (see asRowBatch).
   void rewrite(const Access &a, const Access &b, const Access &c,
                ArrayRef<unsigned> mnk, ArrayRef<LeadingDim> lds,
-               AffineForOp zeroFill);
+               AffineForOp zeroFill, bool rowsAsBatch);
+  /// Whether a band whose B rows lie `ldb < n` apart can run as a batch of
+  /// kernels of one row of K each: static strides of A and B along K, K's
+  /// trip count known, no batch loop with varying bounds.
+  bool asRowBatch(const Access &a, const Access &b, unsigned kDim, int64_t k,
+                  int64_t n) const {
+    std::optional<int64_t> strideA = a.coefficient(kDim),
+                           strideB = b.coefficient(kDim);
+    return strideA && strideB && *strideB > 0 && *strideB < n &&
+           !llvm::is_contained(runtimeTrips, true) && !variable;
+  }
+  /// Whether the batch loops of more than one iteration are one loop that
+  /// moves A and B by `k` rows of K: the batch and K's rows are then one
+  /// strided batch.
+  bool continuesRows(const Access &a, const Access &b, unsigned kDim,
+                     int64_t k) const {
+    SmallVector<AffineForOp> moving = llvm::filter_to_vector(
+        batch, [&](AffineForOp loop) { return batchTrips(loop) > 1; });
+    if (moving.size() > 1)
+      return false;
+    if (moving.empty())
+      return true;
+    int64_t step = moving.front().getStepAsInt();
+    unsigned dim = leafDim(moving.front());
+    return *a.coefficient(dim) * step == *a.coefficient(kDim) * k &&
+           *b.coefficient(dim) * step == *b.coefficient(kDim) * k;
+  }
   /// The dimension of leaf `v` in the expanded accesses.
   unsigned leafDim(Value v) const {
     return 3 + (llvm::find(leaves, v) - leaves.begin());
@@ -657,6 +686,13 @@ LogicalResult BandOutliner::run(std::string &reason) {
         continue;
       std::optional<LeadingDim> lda = leadingDim(*a, mDim, m, k);
       std::optional<LeadingDim> ldb = leadingDim(*b, kDim, k, n);
+      // B's rows closer than its row length (an overlapping view: whole
+      // vectors read past each row, dl-split-gemm-remainders): LIBXSMM
+      // takes no such leading dimension, but each row on its own is a
+      // kernel of one row of K, and the rows a strided batch.
+      bool rowsAsBatch = !ldb && lda && asRowBatch(*a, *b, kDim, k, n);
+      if (rowsAsBatch)
+        ldb = LeadingDim{n};
       if (!lda || !ldb)
         continue;
       // LIBXSMM 1.17's batch-reduce kernel runs the whole batch inside each
@@ -678,8 +714,12 @@ LogicalResult BandOutliner::run(std::string &reason) {
       };
       while (!batch.empty() && !llvm::all_of(batch, staticStride))
         batch.erase(batch.begin());
+      // Rows as a batch: the batch loops must continue K's rows with its
+      // strides (K blocks of B in place), else they stay around the call.
+      while (rowsAsBatch && !batch.empty() && !continuesRows(*a, *b, kDim, k))
+        batch.erase(batch.begin());
       rewrite(*a, *b, *c, {mDim, nDim, kDim}, {*lda, *ldb, *ldc},
-              matchZeroFill(*c, {mDim, nDim, kDim}));
+              matchZeroFill(*c, {mDim, nDim, kDim}), rowsAsBatch);
       return success();
     }
   } while (std::next_permutation(mnk.begin(), mnk.end()));
@@ -816,7 +856,7 @@ AffineForOp BandOutliner::matchZeroFill(const Access &c,
 
 void BandOutliner::rewrite(const Access &a, const Access &b, const Access &c,
                            ArrayRef<unsigned> mnk, ArrayRef<LeadingDim> lds,
-                           AffineForOp zeroFill) {
+                           AffineForOp zeroFill, bool rowsAsBatch) {
   Operation *outermost = batch.empty() ? band : batch.front();
   Location loc = band.getLoc();
   OpBuilder builder(outermost);
@@ -862,6 +902,15 @@ void BandOutliner::rewrite(const Access &a, const Access &b, const Access &c,
     offsetsB = std::move(nextB);
   }
   int64_t count = offsetsA.size();
+  int64_t kernelK = tripCounts[mnk[2]];
+  if (rowsAsBatch) {
+    // One row of K per batch element, the batch loop (if any) continuing
+    // the rows (continuesRows): one strided batch of count x K rows.
+    strideA = builder.getI64IntegerAttr(*a.coefficient(mnk[2]));
+    strideB = builder.getI64IntegerAttr(*b.coefficient(mnk[2]));
+    count *= kernelK;
+    kernelK = 1;
+  }
   // Trip counts known at run time are the kernel's sizes; C's columns are
   // then not split.
   SmallVector<Value> sizes;
@@ -876,11 +925,10 @@ void BandOutliner::rewrite(const Access &a, const Access &b, const Access &c,
           {upper});
       sizes.push_back(getValueOrCreateConstantIndexOp(builder, loc, trips));
     }
-  int64_t columns =
-      sizes.empty()
-          ? columnsPerCall(tripCounts[mnk[0]], tripCounts[mnk[1]],
-                           tripCounts[mnk[2]], count, vectorBits, l1Bytes)
-          : tripCounts[mnk[1]];
+  int64_t columns = sizes.empty()
+                        ? columnsPerCall(tripCounts[mnk[0]], tripCounts[mnk[1]],
+                                         kernelK, count, vectorBits, l1Bytes)
+                        : tripCounts[mnk[1]];
 
   // Leading dimensions are attributes, or all three values when one is
   // known at run time only.
@@ -898,9 +946,8 @@ void BandOutliner::rewrite(const Access &a, const Access &b, const Access &c,
   auto dispatch = GemmDispatchOp::create(
       builder, loc, builder.getI64Type(), sizes, ldValues,
       builder.getI64IntegerAttr(tripCounts[mnk[0]]),
-      builder.getI64IntegerAttr(columns),
-      builder.getI64IntegerAttr(tripCounts[mnk[2]]), ldAttrs[0], ldAttrs[1],
-      ldAttrs[2], strideA, strideB, withOffsets,
+      builder.getI64IntegerAttr(columns), builder.getI64IntegerAttr(kernelK),
+      ldAttrs[0], ldAttrs[1], ldAttrs[2], strideA, strideB, withOffsets,
       zeroFill ? builder.getUnitAttr() : UnitAttr());
   Value zero = arith::ConstantIntOp::create(builder, loc, 0, 64);
   Value found = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne,
@@ -937,7 +984,7 @@ void BandOutliner::rewrite(const Access &a, const Access &b, const Access &c,
   Value batchCount, tableA, tableB;
   if (varyingBounds)
     batchCount = getValueOrCreateConstantIndexOp(builder, loc, runtimeCount);
-  else if (!varying.empty())
+  else if (!varying.empty() || rowsAsBatch)
     batchCount = arith::ConstantIndexOp::create(builder, loc, count);
   if (withOffsets) {
     auto tableType = MemRefType::get({count}, IntegerType::get(ctx, 64));

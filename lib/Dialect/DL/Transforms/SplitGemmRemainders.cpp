@@ -9,7 +9,10 @@
 // ops, before the blocking decision, so dl-opt shows the parts. With `pad`,
 // the op stays whole instead, with blocks that do not divide its sizes
 // (`pad_blocks`: its packed operands are zero-padded to whole blocks); the
-// parts measured faster, so splitting is the default.
+// parts measured faster, so splitting is the default. On targets without
+// masked partial vectors, a GEMM of a few rows whose N does not fill whole
+// vectors reads B's rows in whole vectors in place (overlapping rows) rather
+// than from a zero-padded copy (readRowsInWholeVectors).
 //
 //===----------------------------------------------------------------------===//
 
@@ -147,6 +150,7 @@ struct SplitGemmRemaindersPass
     Target target = getTarget(getOperation());
     int64_t columns = blockN ? blockN : microkernelColumns(target.vectorBits);
     wholeVectors = !target.masksPartialVectors();
+    vectorRegisters = target.vectorRegisters();
     int64_t rows = blockM ? blockM : gemmBlockRows(columns);
     SmallVector<MatmulOp> ops;
     getOperation().walk([&](MatmulOp op) {
@@ -165,10 +169,14 @@ struct SplitGemmRemaindersPass
       ops.push_back(op);
     });
     for (MatmulOp op : ops)
-      split(op, rows, columns);
+      for (MatmulOp part : split(op, rows, columns))
+        if (wholeVectors)
+          readRowsInWholeVectors(part, columns);
   }
 
-  void split(MatmulOp op, int64_t rows, int64_t columns) {
+  /// Splits `op` into its parts, or pads it (`pad`); returns the ops that
+  /// compute it afterwards.
+  SmallVector<MatmulOp> split(MatmulOp op, int64_t rows, int64_t columns) {
     bool transposeA = op.getTransposeA(), transposeB = op.getTransposeB();
     int64_t m = op.getC().getType().getDimSize(0);
     int64_t n = op.getC().getType().getDimSize(1);
@@ -192,7 +200,7 @@ struct SplitGemmRemaindersPass
                                       ? SmallVector<Part, 2>{{0, k}}
                                       : splitReduction(k, blockK);
     if (mParts.size() == 1 && nParts.size() == 1 && kParts.size() == 1)
-      return;
+      return {op};
     if (pad && !blockedB && !wholeRows) {
       // One block per limit, rounded up, along each split dimension; the
       // divisor dl-pack-gemm-operands would take along the others.
@@ -210,7 +218,7 @@ struct SplitGemmRemaindersPass
       op.setPackB(true);
       op.setPackC(computesCInPackedBlocks(op));
       LLVM_DEBUG(llvm::dbgs() << "padding " << op << "\n");
-      return;
+      return {};
     }
     LLVM_DEBUG(llvm::dbgs()
                << "splitting " << op << ": M " << mParts.size() << " parts, N "
@@ -219,6 +227,7 @@ struct SplitGemmRemaindersPass
     Location loc = op.getLoc();
     Attribute accumulate = b.getF32FloatAttr(1.0f);
     Slices slices(b, loc);
+    SmallVector<MatmulOp> parts;
     for (Part mPart : mParts)
       for (Part nPart : nParts) {
         Value c = slices.get(op.getC(), mPart, nPart, false);
@@ -232,14 +241,98 @@ struct SplitGemmRemaindersPass
           // The K parts after the first add to what the first computed.
           if (index > 0)
             part->setAttr(op.getBetaAttrName(), accumulate);
+          parts.push_back(cast<MatmulOp>(part));
         }
       }
+    op.erase();
+    return parts;
+  }
+
+  /// On a target without masked partial vectors, a GEMM whose N, within one
+  /// block, does not fill whole vectors would copy B into zero-padded rows
+  /// of whole vectors (dl-pack-gemm-operands). Where B is larger than C
+  /// (K >= M) and so costs more to copy than C to pass over twice, and the
+  /// microkernel reads B in at most kMaxRowBatchPasses register tiles, B is
+  /// read in place instead, its rows in whole vectors: each row read on
+  /// into the next one, through a `memref.reinterpret_cast` to overlapping
+  /// rows. The columns past N, computed from the next row's values, land
+  /// in a padded scratch C and are dropped. The last rows of K, whose
+  /// whole vectors would read past B's last element, are a GEMM of their
+  /// own into C, to which a dl.add adds the scratch:
+  ///   scratch = alpha * A[:, :K-t] * rows(B)      (M x N', beta 0)
+  ///   C = beta * C + alpha * A[:, K-t:] * B[K-t:]  (the last t rows)
+  ///   C = C + scratch[:, :N]
+  /// dl-outline-microkernels runs the rows as a batch of one-row kernels
+  /// (LIBXSMM takes no leading dimension below the row length).
+  void readRowsInWholeVectors(MatmulOp op, int64_t columns) {
+    auto bType = dyn_cast<MemRefType>(op.getB().getType());
+    if (op.hasBlockedB() || op.getTransposeB() || !bType)
+      return;
+    bool transposeA = op.getTransposeA();
+    int64_t m = op.getC().getType().getDimSize(0);
+    int64_t n = op.getC().getType().getDimSize(1);
+    int64_t k = op.getA().getType().getDimSize(transposeA ? 0 : 1);
+    int64_t vectorFloats = blockVectorFloats(columns);
+    int64_t padded = wholeVectorsOf(n, vectorFloats);
+    // One Zen 3 core, in place against packed: 3x11x4095 (1 tile) 9.3
+    // against 28.8 us, 10x31x2176 (4) 29 against 43, 20x11x4095 (3) 46-63
+    // against 66-74, 40x11x4095 (6) 130-134 against 109-118, 64x11x4095
+    // (10) 205-238 against 173-183: the in-place rows, unaligned, cost more
+    // on each of the kernel's passes over B than the copy saves.
+    constexpr int64_t kMaxRowBatchPasses = 4;
+    int64_t passes = llvm::divideCeilSigned(
+        m, registerTileRows(padded, vectorFloats, vectorRegisters));
+    if (!takesWholeVectors(false, m, n, k) || n > columns || padded == n ||
+        k < m || passes > kMaxRowBatchPasses)
+      return;
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(bType.getStridesAndOffset(strides, offset)) ||
+        ShapedType::isDynamic(offset) || ShapedType::isDynamic(strides[0]) ||
+        strides[1] != 1 || strides[0] < n)
+      return;
+    int64_t rowStride = strides[0];
+    int64_t lastRows = llvm::divideCeilSigned(padded - n, rowStride);
+    if (k <= lastRows)
+      return;
+    LLVM_DEBUG(llvm::dbgs() << "reading B's rows in " << padded
+                            << " columns: " << op << "\n");
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    Slices slices(b, loc);
+    Value rows = memref::ReinterpretCastOp::create(
+        b, loc,
+        MemRefType::get(
+            {k - lastRows, padded}, bType.getElementType(),
+            StridedLayoutAttr::get(b.getContext(), offset, {rowStride, 1})),
+        op.getB(), offset, ArrayRef<int64_t>{k - lastRows, padded},
+        ArrayRef<int64_t>{rowStride, 1});
+    auto scratchType = MemRefType::get({m, padded}, bType.getElementType());
+    Value scratch =
+        memref::AllocOp::create(b, loc, scratchType, b.getI64IntegerAttr(64));
+    Part allM = {0, m}, allN = {0, n};
+    Part mainK = {0, k - lastRows}, lastK = {k - lastRows, lastRows};
+    Value mainA = slices.get(op.getA(), allM, mainK, transposeA);
+    Value lastA = slices.get(op.getA(), allM, lastK, transposeA);
+    Value lastB = slices.get(op.getB(), lastK, allN, false);
+    Operation *main = b.clone(*op);
+    main->setOperands({mainA, rows, scratch});
+    main->removeAttr(op.getBetaAttrName());
+    Operation *last = b.clone(*op);
+    last->setOperands({lastA, lastB, op.getC()});
+    Value computed = memref::SubViewOp::create(
+        b, loc, scratch, ArrayRef<int64_t>{0, 0}, ArrayRef<int64_t>{m, n},
+        ArrayRef<int64_t>{1, 1});
+    AddOp::create(b, loc, TypeRange{}, op.getC(), computed, op.getC());
+    memref::DeallocOp::create(b, loc, scratch);
     op.erase();
   }
 
   /// Whether N's blocks are whole vectors (the target does not mask
   /// partial vectors).
   bool wholeVectors = false;
+  /// The target's vector registers (for the microkernels' register tiles).
+  int64_t vectorRegisters = 0;
 };
 
 } // namespace

@@ -219,3 +219,21 @@ func.func @partial_fill(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x
   } {dl.gemm_band}
   return
 }
+
+// -----
+
+// B's rows closer than its row length (an overlapping view, rows of 16
+// read 11 floats apart: dl-split-gemm-remainders' whole vectors): LIBXSMM
+// takes no leading dimension below the row length, so each row of K is a
+// kernel of k = 1 and the rows, with the K-tile loop that continues them,
+// one strided batch of 256 rows (A moves 1 column, B 11 floats).
+// CHECK-LABEL: func.func @overlapping_rows
+// CHECK: %[[K:.*]] = dl.gemm_dispatch {k = 1 : i64, lda = 256 : i64, ldb = 16 : i64, ldc = 16 : i64, m = 8 : i64, n = 16 : i64, stride_a = 1 : i64, stride_b = 11 : i64}
+// CHECK: %[[C256:.*]] = arith.constant 256 : index
+// CHECK: dl.gemm_invoke %[[K]]({{.*}}) batch(%[[C256]])
+// CHECK-NEXT: } else {
+func.func @overlapping_rows(%a: memref<8x256xf32>, %b: memref<257x11xf32>, %c: memref<8x16xf32>) {
+  %rows = memref.reinterpret_cast %b to offset: [0], sizes: [256, 16], strides: [11, 1] : memref<257x11xf32> to memref<256x16xf32, strided<[11, 1]>>
+  dl.matmul ins(%a, %rows : memref<8x256xf32>, memref<256x16xf32, strided<[11, 1]>>) outs(%c : memref<8x16xf32>)
+  return
+}

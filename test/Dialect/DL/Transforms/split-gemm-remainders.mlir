@@ -208,3 +208,46 @@ func.func @whole_vectors(%a: memref<64x128xf32>, %b: memref<128x2047xf32>, %c: m
   dl.matmul ins(%a1, %b1 : memref<1x4xf32>, memref<4x439xf32>) outs(%c1 : memref<1x439xf32>)
   return
 }
+
+// -----
+
+// Without masked partial vectors, a GEMM whose N within one block does not
+// fill whole vectors, whose B is larger than its C (K >= M) and whose
+// microkernel passes over B in at most 4 register tiles reads B in place in
+// rows of whole vectors: an overlapping view (rows of 32 read 31 floats
+// apart) over all rows but the last, whose whole vectors would read past
+// B's end, into a padded scratch C; the last row as a GEMM of its own into
+// C (with beta); the scratch added to C. Not so: 6 register tiles (40 rows
+// of 2 vectors, 7 rows a tile), K < M, a GEMM under kMinWholeVectorFlops.
+// AVX2-LABEL: func @overlapping_rows
+// AVX2-SAME: (%[[A:.*]]: memref<10x1312xf32>, %[[B:.*]]: memref<1312x31xf32>, %[[C:.*]]: memref<10x31xf32>
+// AVX2: %[[ROWS:.*]] = memref.reinterpret_cast %[[B]] to offset: [0], sizes: [1311, 32], strides: [31, 1] : memref<1312x31xf32> to memref<1311x32xf32, strided<[31, 1]>>
+// AVX2: %[[SCRATCH:.*]] = memref.alloc() {alignment = 64 : i64} : memref<10x32xf32>
+// AVX2: %[[MAINA:.*]] = memref.subview %[[A]][0, 0] [10, 1311] [1, 1]
+// AVX2: %[[LASTA:.*]] = memref.subview %[[A]][0, 1311] [10, 1] [1, 1]
+// AVX2: %[[LASTB:.*]] = memref.subview %[[B]][1311, 0] [1, 31] [1, 1]
+// AVX2: dl.matmul ins(%[[MAINA]], %[[ROWS]] : {{.*}}) outs(%[[SCRATCH]] : memref<10x32xf32>) {alpha = 5.000000e-01 : f32}
+// AVX2: dl.matmul ins(%[[LASTA]], %[[LASTB]] : {{.*}}) outs(%[[C]] : memref<10x31xf32>) {alpha = 5.000000e-01 : f32, beta = 1.000000e+00 : f32}
+// AVX2: %[[COMPUTED:.*]] = memref.subview %[[SCRATCH]][0, 0] [10, 31] [1, 1]
+// AVX2: dl.add ins(%[[C]], %[[COMPUTED]] : memref<10x31xf32>, memref<10x31xf32, strided<[32, 1]>>) outs(%[[C]] : memref<10x31xf32>)
+// AVX2: memref.dealloc %[[SCRATCH]]
+// AVX2: dl.matmul ins(%{{.*}}, %{{.*}} : memref<40x4095xf32>, memref<4095x11xf32>) outs(%{{.*}} : memref<40x11xf32>)
+// AVX2: dl.matmul ins(%{{.*}}, %{{.*}} : memref<64x40xf32>, memref<40x11xf32>) outs(%{{.*}} : memref<64x11xf32>)
+// AVX2: dl.matmul ins(%{{.*}}, %{{.*}} : memref<3x100xf32>, memref<100x11xf32>) outs(%{{.*}} : memref<3x11xf32>)
+// AVX2-NOT: reinterpret_cast
+// AVX2: return
+// With masked vectors (AVX-512), all four stay as they are.
+// CHECK-LABEL: func @overlapping_rows
+// CHECK-NOT: reinterpret_cast
+// CHECK-NOT: dl.add
+// CHECK: return
+func.func @overlapping_rows(%a: memref<10x1312xf32>, %b: memref<1312x31xf32>, %c: memref<10x31xf32>,
+                            %a40: memref<40x4095xf32>, %b40: memref<4095x11xf32>, %c40: memref<40x11xf32>,
+                            %a64: memref<64x40xf32>, %b64: memref<40x11xf32>, %c64: memref<64x11xf32>,
+                            %a3: memref<3x100xf32>, %b3: memref<100x11xf32>, %c3: memref<3x11xf32>) {
+  dl.matmul ins(%a, %b : memref<10x1312xf32>, memref<1312x31xf32>) outs(%c : memref<10x31xf32>) {alpha = 0.5 : f32, beta = 1.0 : f32}
+  dl.matmul ins(%a40, %b40 : memref<40x4095xf32>, memref<4095x11xf32>) outs(%c40 : memref<40x11xf32>)
+  dl.matmul ins(%a64, %b64 : memref<64x40xf32>, memref<40x11xf32>) outs(%c64 : memref<64x11xf32>)
+  dl.matmul ins(%a3, %b3 : memref<3x100xf32>, memref<100x11xf32>) outs(%c3 : memref<3x11xf32>)
+  return
+}
