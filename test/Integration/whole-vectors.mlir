@@ -9,10 +9,11 @@
 // of whole vectors, each row read on into the next (overlapping rows; the
 // last rows a GEMM of their own), with beta, alpha, a transposed A and a
 // B of rows further apart than its columns (a part of a wider B);
-// sequential and with 2 threads.
-// RUN: dl-compile %s --vector-bits=256 --run --threads=1 | FileCheck %s
-// RUN: dl-compile %s --vector-bits=256 --run --threads=2 | FileCheck %s
-// RUN: dl-compile %s --vector-bits=256 --emit=mlir -o /dev/null --mlir-print-ir-after=dl-pack-gemm-operands 2>&1 | FileCheck %s --check-prefix=DECIDED
+// a B beyond the L2 read once in blocks of whole rows; sequential and with
+// 2 threads.
+// RUN: dl-compile %s --vector-bits=256 --cache-sizes=L1=32K,L2=512K,L3=32M --run --threads=1 | FileCheck %s
+// RUN: dl-compile %s --vector-bits=256 --cache-sizes=L1=32K,L2=512K,L3=32M --run --threads=2 | FileCheck %s
+// RUN: dl-compile %s --vector-bits=256 --cache-sizes=L1=32K,L2=512K,L3=32M --emit=mlir -o /dev/null --mlir-print-ir-after=dl-pack-gemm-operands 2>&1 | FileCheck %s --check-prefix=DECIDED
 
 // DECIDED-DAG: outs(%{{.*}} : memref<512x5xf32>) {pack_b, pack_blocks = array<i64: 32, 8, 37>, pack_c, pad_blocks}
 // DECIDED-DAG: outs(%{{.*}} : memref<512x5xf32>) {beta = 1.000000e+00 : f32, pack_b, pack_blocks = array<i64: 32, 8, 37>, pack_c, pad_blocks}
@@ -56,6 +57,15 @@ func.func @few_rows_transposed_a(%a: memref<2041x53xf32>, %b: memref<2041x5xf32>
 func.func @few_rows_of_part(%a: memref<4x1700xf32>, %b: memref<1700x40xf32>, %c: memref<4x12xf32>) {
   %part = memref.subview %b[0, 28] [1700, 12] [1, 1] : memref<1700x40xf32> to memref<1700x12xf32, strided<[40, 1], offset: 28>>
   dl.matmul ins(%a, %part : memref<4x1700xf32>, memref<1700x12xf32, strided<[40, 1], offset: 28>>) outs(%c : memref<4x12xf32>)
+  return
+}
+
+// A B beyond the L2 read once, in blocks of a few whole rows (5 of 1100)
+// as wide as C's block keeps in half the L1 (200 of 600 columns).
+// DECIDED-DAG: outs(%{{.*}} : memref<8x600xf32>) {{{.*}}pack_blocks = array<i64: 8, 200, 5>
+// CHECK: rows_of_b: max_abs_err={{.*}} ok
+func.func @rows_of_b(%a: memref<8x1100xf32>, %b: memref<1100x600xf32>, %c: memref<8x600xf32>) {
+  dl.matmul ins(%a, %b : memref<8x1100xf32>, memref<1100x600xf32>) outs(%c : memref<8x600xf32>)
   return
 }
 

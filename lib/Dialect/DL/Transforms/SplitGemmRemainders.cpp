@@ -164,7 +164,8 @@ struct SplitGemmRemaindersPass
       bool transposeA = op.getTransposeA();
       if (streamsA(op.getC().getType().getDimSize(1),
                    op.getA().getType().getDimSize(transposeA ? 0 : 1),
-                   transposeA))
+                   transposeA, target.vectorBits / 32,
+                   target.masksPartialVectors()))
         return;
       ops.push_back(op);
     });

@@ -7,6 +7,7 @@
 // RUN: dl-opt %s --dl-set-target="vector-bits=256 max-batch-bytes=0" --dl-pack-gemm-operands --split-input-file | FileCheck %s --check-prefix=UNBOUNDED
 // RUN: dl-opt %s --dl-set-target="vector-bits=512" --dl-pack-gemm-operands --split-input-file | FileCheck %s --check-prefix=AVX512
 // RUN: dl-opt %s --dl-set-target="vector-bits=1" --dl-pack-gemm-operands --split-input-file | FileCheck %s --check-prefix=NARROW
+// RUN: dl-opt %s --dl-set-target="vector-bits=256 cache-sizes=L1=32K,L2=512K,L3=32M" --dl-pack-gemm-operands --split-input-file | FileCheck %s --check-prefix=ROWS
 // RUN: not dl-opt %s --dl-set-target="max-batch-bytes=-2" --dl-pack-gemm-operands 2>&1 | FileCheck %s --check-prefix=INVALID
 // RUN: not dl-opt %s --dl-set-target="vector-bits=-1" --dl-pack-gemm-operands 2>&1 | FileCheck %s --check-prefix=INVALID-BITS
 // RUN: not dl-opt %s --dl-pack-gemm-operands="prefetch-streams=-1" 2>&1 | FileCheck %s --check-prefix=INVALID-STREAMS
@@ -140,9 +141,13 @@ func.func @blocked_b(%a: memref<256x480xf32>, %b: memref<4x10x48x24xf32>, %c: me
 
 // -----
 
-// GEMV-like GEMMs stream A: up to 4 columns (A not transposed, K at least
-// 16), up to 8 when K >= 128, A in cache (512 KiB) or not; 8 columns with K
-// = 64 take kernels, A's rows whole in 32-row blocks. N = 16 reads A's
+// GEMV-like GEMMs stream A: up to a quarter of a vector's lanes (A not
+// transposed, K at least 16), up to half of them when K >= 128, A in cache
+// (512 KiB) or not; with AVX-512's 16 lanes, 1 and 8 columns stream
+// (AVX512), with AVX2's 8 lanes and no masked partial vectors, up to 7:
+// 8 columns fill the kernels' vectors and take them, A's rows whole in
+// blocks of 8 rows (1 or 2 KiB apart); 8 columns with K = 64 take kernels
+// either way, A's rows whole in 32-row blocks. N = 16 reads A's
 // rows whole in 8-row blocks (rows 1 KiB apart conflict in the L1); N = 17,
 // past the narrow GEMMs, takes K blocks, A in place (one block column reads
 // it once) in blocks of prefetch-streams rows, and its columns padded to
@@ -152,12 +157,18 @@ func.func @blocked_b(%a: memref<256x480xf32>, %b: memref<4x10x48x24xf32>, %c: me
 // CHECK-LABEL: func @gemv_like
 // CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x1xf32>) {stream_a}
 // CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x16xf32>) {pack_blocks = array<i64: 8, 16, 256>}
-// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<1024x8xf32>) {stream_a}
-// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x8xf32>) {stream_a}
+// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<1024x8xf32>) {pack_blocks = array<i64: 8, 8, 512>}
+// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x8xf32>) {pack_blocks = array<i64: 8, 8, 256>}
 // CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x8xf32>) {pack_blocks = array<i64: 32, 8, 64>}
 // CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x17xf32>) {pack_b, pack_blocks = array<i64: 32, 24, 128>, pack_c, pad_blocks}
 // CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x4xf32>) {pack_a, pack_blocks = {{.*}}, transpose_a}
 // CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x2xf32>) {pack_blocks = array<i64: 32, 2, 8>}
+// AVX512-LABEL: func @gemv_like
+// AVX512: dl.matmul {{.*}} outs(%{{.*}} : memref<512x1xf32>) {stream_a}
+// AVX512: dl.matmul {{.*}} outs(%{{.*}} : memref<512x16xf32>) {pack_blocks = array<i64: 8, 16, 256>}
+// AVX512: dl.matmul {{.*}} outs(%{{.*}} : memref<1024x8xf32>) {stream_a}
+// AVX512: dl.matmul {{.*}} outs(%{{.*}} : memref<512x8xf32>) {stream_a}
+// AVX512: dl.matmul {{.*}} outs(%{{.*}} : memref<512x8xf32>) {pack_blocks = array<i64: 32, 8, 64>}
 func.func @gemv_like(%a: memref<512x256xf32>, %at: memref<256x512xf32>, %a8: memref<512x8xf32>,
                      %abig: memref<1024x512xf32>, %b8: memref<512x8xf32>, %c8: memref<1024x8xf32>,
                      %b1: memref<256x1xf32>, %b16: memref<256x16xf32>, %b17: memref<256x17xf32>,
@@ -301,5 +312,33 @@ func.func @prime_rows_and_tiny(%a64: memref<64x344xf32>, %c64: memref<64x32xf32>
   dl.matmul ins(%a64, %b : memref<64x344xf32>, memref<344x32xf32>) outs(%c64 : memref<64x32xf32>)
   dl.matmul ins(%a37, %b : memref<37x344xf32>, memref<344x32xf32>) outs(%c37 : memref<37x32xf32>)
   dl.matmul ins(%a2, %b2 : memref<2x15xf32>, memref<15x15xf32>) outs(%c2 : memref<2x15xf32>)
+  return
+}
+
+// -----
+
+// A B beyond the L2 read once (one block of rows of C, in place, not re-read
+// enough to pack) is read in blocks of 8 whole rows as wide as C's block
+// keeps in half the L1 (16 KiB), up to half of N: the calls read B's memory
+// in order. 8 x 1024 x 2048: 512 columns; 1 x 4096 x 4096: 2048 (half of
+// N). Not so: a B within the L2 (4 x 256 x 256); 72 rows, whose C block in
+// half the L1 would be under 128 columns; 16 rows re-reading a B whose rows
+// conflict in the L1 (6 register tiles of 3 rows), packed instead.
+// ROWS-LABEL: func @rows_of_b
+// ROWS: outs(%{{.*}} : memref<8x1024xf32>) {{{.*}}pack_blocks = array<i64: 8, 512, 8>
+// ROWS: outs(%{{.*}} : memref<1x4096xf32>) {{{.*}}pack_blocks = array<i64: 1, 2048, 8>
+// ROWS: outs(%{{.*}} : memref<4x256xf32>) {{{.*}}pack_blocks = array<i64: 4, 32, 128>
+// ROWS: outs(%{{.*}} : memref<72x1216xf32>) {{{.*}}pack_blocks = array<i64: 72, 32, 128>
+// ROWS: outs(%{{.*}} : memref<16x2048xf32>) {{{.*}}pack_b, pack_blocks = array<i64: 16, 32, 128>
+func.func @rows_of_b(%a8: memref<8x2048xf32>, %b8: memref<2048x1024xf32>, %c8: memref<8x1024xf32>,
+                     %a1: memref<1x4096xf32>, %b1: memref<4096x4096xf32>, %c1: memref<1x4096xf32>,
+                     %a4: memref<4x256xf32>, %b4: memref<256x256xf32>, %c4: memref<4x256xf32>,
+                     %a72: memref<72x256xf32>, %b72: memref<256x1216xf32>, %c72: memref<72x1216xf32>,
+                     %a16: memref<16x1024xf32>, %b16: memref<1024x2048xf32>, %c16: memref<16x2048xf32>) {
+  dl.matmul ins(%a8, %b8 : memref<8x2048xf32>, memref<2048x1024xf32>) outs(%c8 : memref<8x1024xf32>)
+  dl.matmul ins(%a1, %b1 : memref<1x4096xf32>, memref<4096x4096xf32>) outs(%c1 : memref<1x4096xf32>)
+  dl.matmul ins(%a4, %b4 : memref<4x256xf32>, memref<256x256xf32>) outs(%c4 : memref<4x256xf32>)
+  dl.matmul ins(%a72, %b72 : memref<72x256xf32>, memref<256x1216xf32>) outs(%c72 : memref<72x1216xf32>)
+  dl.matmul ins(%a16, %b16 : memref<16x1024xf32>, memref<1024x2048xf32>) outs(%c16 : memref<16x2048xf32>)
   return
 }

@@ -300,9 +300,10 @@ inline int64_t rowStride(MemRefType type) {
 
 /// When a static GEMM streams A (`stream_a`): dot products along K, 16
 /// floats at a time, read A once at full vector width, where microkernels
-/// vectorizing along N keep N of each register's lanes busy. Always for up
-/// to 4 columns of C (a 4096x4096 GEMV: 1.8-2.0 ms streaming, 8.7 ms in
-/// kernels); for up to 8, half the lanes, only when rows are long enough
+/// vectorizing along N keep N of each register's `vectorFloats` lanes busy.
+/// Always for up to a quarter of the lanes, 4 columns of C with AVX-512 (a
+/// 4096x4096 GEMV: 1.8-2.0 ms streaming, 8.7 ms in kernels); for up to
+/// half of them, 8 columns, only when rows are long enough
 /// (K >= 128) to amortize the N reductions that end each row, whether A is
 /// in cache or not (one core, streamed against kernels reading A's rows
 /// whole: 2000x8x1000 0.20 ms and 0.34, 3000x5x2000 0.83 and 1.11,
@@ -311,10 +312,18 @@ inline int64_t rowStride(MemRefType type) {
 /// 3.9 ms streamed, 0.83 in kernels; 1024x10x3000: 0.70 and 0.56), and so
 /// they do with 16 columns and A in cache (51x16x199 streamed at 58 GFLOPS,
 /// oneDNN 174) or short rows (3060x15x167 at 37 against 177). K must fill a
-/// vector, and the transposed copy of B must stay in the L2.
-inline bool streamsA(int64_t n, int64_t k, bool transposeA) {
-  constexpr int64_t kAlwaysColumns = 4, kMaxColumns = 8, kMinDepth = 16;
-  constexpr int64_t kLongRows = 128;
+/// vector, and the transposed copy of B must stay in the L2. Without masked
+/// partial vectors (AVX2's 8 lanes), a partial vector costs the kernels a
+/// padded copy: up to 7 columns stream, 8 fill the kernels' vectors (one
+/// Zen 3 core, streamed against kernels: 2903x8x394 1.0-1.3 ms and
+/// 0.60-0.66, 2000x8x1000 2.2-2.4 and 1.5-1.7; 3000x5x2000 3.5-3.8 and
+/// 4.2-4.7, 50x5x300 7 us and 11).
+inline bool streamsA(int64_t n, int64_t k, bool transposeA,
+                     int64_t vectorFloats, bool masksPartialVectors) {
+  constexpr int64_t kMinDepth = 16, kLongRows = 128;
+  int64_t kAlwaysColumns = vectorFloats / 4;
+  int64_t kMaxColumns =
+      masksPartialVectors ? vectorFloats / 2 : vectorFloats - 1;
   if (transposeA || k < kMinDepth || n > kMaxColumns ||
       n * k * int64_t(sizeof(float)) > kMaxWholeBBytes)
     return false;
