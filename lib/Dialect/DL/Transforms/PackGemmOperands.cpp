@@ -174,10 +174,12 @@ struct PackGemmOperandsPass
       // it matters for a block read more than once: by several calls (rows
       // a multiple of 1 KiB apart), or, for B, by the register tiles of its
       // calls. A B block whose rows conflict (conflictsInL1) misses the L1
-      // on each of its reads in place, where the register tiles are short
+      // on each of its reads in place where the register tiles are short
       // (under kL2FedTileRows rows: a B vector every 3-4 FMAs with AVX2,
       // against 7 with AVX-512, which the L2 keeps up with); packed, B is
-      // written and read once more: packed from kMinConflictingReads reads.
+      // written and read once more: packed from kMinConflictingReads reads;
+      // so is one whose narrow rows straddle lines (straddlesLines), read a
+      // line and a half or twice over, whatever the tiles.
       // One AVX2 core, M x 2048 x 1152 in 32-column blocks (rows 8 KiB
       // apart, all of a block's lines in two L1 sets), in place against
       // packed: M = 16 (6 reads) 4.8-5.6 ms against 2.5-3.0, M = 31 (11)
@@ -193,8 +195,10 @@ struct PackGemmOperandsPass
         int64_t tileRows = registerTileRows(bn, blockVectorFloats(columns),
                                             target.vectorRegisters());
         int64_t reads = rowBlocks * llvm::divideCeilSigned(bm, tileRows);
-        return tileRows < kL2FedTileRows && reads >= kMinConflictingReads &&
-               l1Bytes > 0 && conflictsInL1(rowStride(b), bk, bn, l1Bytes);
+        return reads >= kMinConflictingReads &&
+               ((tileRows < kL2FedTileRows && l1Bytes > 0 &&
+                 conflictsInL1(rowStride(b), bk, bn, l1Bytes)) ||
+                (bn < n && straddlesLines(rowStride(b), bn)));
       };
       // B read once from beyond the L2 (one block of rows of C, B in place
       // and not re-read enough to pack): blocks of a few whole rows (bk =

@@ -342,3 +342,20 @@ func.func @rows_of_b(%a8: memref<8x2048xf32>, %b8: memref<2048x1024xf32>, %c8: m
   dl.matmul ins(%a16, %b16 : memref<16x1024xf32>, memref<1024x2048xf32>) outs(%c16 : memref<16x2048xf32>)
   return
 }
+
+// -----
+
+// A B block read in place 4 times or more (45 rows, register tiles of 7
+// rows of 2 vectors) whose narrow rows (16 columns, 64 bytes) lie a number
+// of floats apart that is not a whole number of 64-byte lines straddles
+// lines (two per row instead of one): packed. Rows 1472 floats apart (23
+// lines) stay in place.
+// CHECK-LABEL: func @straddled_lines
+// CHECK: outs(%{{.*}} : memref<45x1456xf32, strided<[1459, 1]>>) {pack_a, pack_b, pack_blocks = array<i64: 45, 16, 128>}
+// CHECK: outs(%{{.*}} : memref<45x1456xf32, strided<[1472, 1]>>) {pack_a, pack_blocks = array<i64: 45, 16, 128>}
+func.func @straddled_lines(%a: memref<45x896xf32>, %b: memref<896x1456xf32, strided<[1459, 1]>>, %c: memref<45x1456xf32, strided<[1459, 1]>>,
+                           %b2: memref<896x1456xf32, strided<[1472, 1]>>, %c2: memref<45x1456xf32, strided<[1472, 1]>>) {
+  dl.matmul ins(%a, %b : memref<45x896xf32>, memref<896x1456xf32, strided<[1459, 1]>>) outs(%c : memref<45x1456xf32, strided<[1459, 1]>>)
+  dl.matmul ins(%a, %b2 : memref<45x896xf32>, memref<896x1456xf32, strided<[1472, 1]>>) outs(%c2 : memref<45x1456xf32, strided<[1472, 1]>>)
+  return
+}

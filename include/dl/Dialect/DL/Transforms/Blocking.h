@@ -275,6 +275,18 @@ inline bool conflictingRows(int64_t leadingDim) {
 /// 4.6 at K = 1024, N = 2112 (8) 4.7 against 4.5.
 bool conflictsInL1(int64_t stride, int64_t rows, int64_t cols, int64_t l1Bytes);
 
+/// Whether the rows of a block `cols` floats wide, `stride` floats apart, read
+/// in place, straddle cache lines: rows not a whole number of 64-byte lines
+/// apart, in pieces of at most two lines, which then touch one line more
+/// each (a 64-byte piece two lines, a 128-byte one three). One AVX2 core,
+/// B read in place against packed, 45 x 1456 x 942 in 16-column blocks,
+/// rows 1459 floats apart: 5.8 ms against 3.1; 45 x 1472 x 942 in
+/// 32-column blocks, rows 1475 apart: 4.5 against 3.3.
+inline bool straddlesLines(int64_t stride, int64_t cols) {
+  constexpr int64_t kLineFloats = 16;
+  return stride % kLineFloats != 0 && cols <= 2 * kLineFloats;
+}
+
 /// The rows of C one register tile of a GEMM microkernel call holds: those
 /// whose `bn`-column accumulators fit the `registers` vector registers of
 /// `vectorFloats` floats with one row of B's vectors (LIBXSMM's: 3 rows of

@@ -758,7 +758,10 @@ def PackGemmOperands : Pass<"dl-pack-gemm-operands", "::mlir::func::FuncOp"> {
     it from the L2 at worst, which costs less than a copy of the operand,
     done before the calls on one thread); with short tiles (AVX2: 3-4 rows
     of C), a B block whose rows put more lines into an L1 set than it has
-    ways (`conflictsInL1`) and that is read 4 times or more is packed. An
+    ways (`conflictsInL1`) and that is read 4 times or more is packed, as
+    is, with any tiles, a B block read 4 times or more whose rows of one or
+    two 64-byte lines lie a number of floats apart that is not a whole
+    number of lines (`straddlesLines`: each row touches a line more). An
     A read in place in blocks of part rows whose M has no good block up to
     `prefetch-streams` (a prime) is packed rather than blocked by single
     rows. The stride is that of the operand a part belongs to
