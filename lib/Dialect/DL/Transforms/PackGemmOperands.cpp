@@ -226,9 +226,16 @@ struct PackGemmOperandsPass
             vectorFloats *
             largestDivisorAtMost(n / vectorFloats,
                                  std::max<int64_t>(1, limit / vectorFloats));
-        if (wide >= kMinStreamedRun && wide >= bn) {
+        // A few rows: a divisor of K up to kStreamedRows, else up to twice
+        // that, at least half of it (K = 121: 11 rows; 183: none, a call per
+        // 3 rows would cost more than the order saves).
+        int64_t rowsPerBlock = largestDivisorAtMost(k, kStreamedRows);
+        if (rowsPerBlock < kStreamedRows / 2)
+          rowsPerBlock = largestDivisorAtMost(k, 2 * kStreamedRows);
+        if (wide >= kMinStreamedRun && wide >= bn &&
+            rowsPerBlock >= kStreamedRows / 2) {
           bn = wide;
-          bk = largestDivisorAtMost(k, kStreamedRows);
+          bk = rowsPerBlock;
         }
       }
       bool packA = op.getTransposeA() || !op.getAlpha().isExactlyValue(1.0) ||

@@ -323,23 +323,31 @@ func.func @prime_rows_and_tiny(%a64: memref<64x344xf32>, %c64: memref<64x32xf32>
 // in order. 8 x 1024 x 2048: 512 columns; 1 x 4096 x 4096: 2048 (half of
 // N). Not so: a B within the L2 (4 x 256 x 256); 72 rows, whose C block in
 // half the L1 would be under 128 columns; 16 rows re-reading a B whose rows
-// conflict in the L1 (6 register tiles of 3 rows), packed instead.
+// conflict in the L1 (6 register tiles of 3 rows), packed instead. K =
+// 121 takes blocks of 11 rows (no divisor from 4 to 8); K = 183 none (its
+// divisors up to 16: 1 and 3).
 // ROWS-LABEL: func @rows_of_b
 // ROWS: outs(%{{.*}} : memref<8x1024xf32>) {{{.*}}pack_blocks = array<i64: 8, 512, 8>
 // ROWS: outs(%{{.*}} : memref<1x4096xf32>) {{{.*}}pack_blocks = array<i64: 1, 2048, 8>
 // ROWS: outs(%{{.*}} : memref<4x256xf32>) {{{.*}}pack_blocks = array<i64: 4, 32, 128>
 // ROWS: outs(%{{.*}} : memref<72x1216xf32>) {{{.*}}pack_blocks = array<i64: 72, 32, 128>
 // ROWS: outs(%{{.*}} : memref<16x2048xf32>) {{{.*}}pack_b, pack_blocks = array<i64: 16, 32, 128>
+// ROWS: outs(%{{.*}} : memref<2x2088xf32>) {{{.*}}pack_blocks = array<i64: 2, 696, 11>
+// ROWS: outs(%{{.*}} : memref<19x896xf32>) {{{.*}}pack_blocks = array<i64: 19, 32, 61>
 func.func @rows_of_b(%a8: memref<8x2048xf32>, %b8: memref<2048x1024xf32>, %c8: memref<8x1024xf32>,
                      %a1: memref<1x4096xf32>, %b1: memref<4096x4096xf32>, %c1: memref<1x4096xf32>,
                      %a4: memref<4x256xf32>, %b4: memref<256x256xf32>, %c4: memref<4x256xf32>,
                      %a72: memref<72x256xf32>, %b72: memref<256x1216xf32>, %c72: memref<72x1216xf32>,
-                     %a16: memref<16x1024xf32>, %b16: memref<1024x2048xf32>, %c16: memref<16x2048xf32>) {
+                     %a16: memref<16x1024xf32>, %b16: memref<1024x2048xf32>, %c16: memref<16x2048xf32>,
+                     %a2: memref<2x121xf32>, %b2: memref<121x2088xf32>, %c2: memref<2x2088xf32>,
+                     %a19: memref<19x183xf32>, %b19: memref<183x896xf32>, %c19: memref<19x896xf32>) {
   dl.matmul ins(%a8, %b8 : memref<8x2048xf32>, memref<2048x1024xf32>) outs(%c8 : memref<8x1024xf32>)
   dl.matmul ins(%a1, %b1 : memref<1x4096xf32>, memref<4096x4096xf32>) outs(%c1 : memref<1x4096xf32>)
   dl.matmul ins(%a4, %b4 : memref<4x256xf32>, memref<256x256xf32>) outs(%c4 : memref<4x256xf32>)
   dl.matmul ins(%a72, %b72 : memref<72x256xf32>, memref<256x1216xf32>) outs(%c72 : memref<72x1216xf32>)
   dl.matmul ins(%a16, %b16 : memref<16x1024xf32>, memref<1024x2048xf32>) outs(%c16 : memref<16x2048xf32>)
+  dl.matmul ins(%a2, %b2 : memref<2x121xf32>, memref<121x2088xf32>) outs(%c2 : memref<2x2088xf32>)
+  dl.matmul ins(%a19, %b19 : memref<19x183xf32>, memref<183x896xf32>) outs(%c19 : memref<19x896xf32>)
   return
 }
 
