@@ -201,7 +201,7 @@ struct PackGemmOperandsPass
                 (bn < n && straddlesLines(rowStride(b), bn)));
       };
       // B read once from beyond the L2 (one block of rows of C, B in place
-      // and not re-read enough to pack): blocks of a few whole rows (bk =
+      // and not re-read enough to pack): blocks of a few whole rows (about
       // kStreamedRows) as wide as C's block keeps in half the L1, up to
       // half of N (a half per thread), so that the calls read B's memory in
       // order, in runs of at least kMinStreamedRun floats of each row, as

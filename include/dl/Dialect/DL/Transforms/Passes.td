@@ -781,9 +781,10 @@ def PackGemmOperands : Pass<"dl-pack-gemm-operands", "::mlir::func::FuncOp"> {
     latency: bm is then at most `prefetch-streams`.
 
     A B in place larger than the L2 that one block of rows of C reads once
-    (bm = M, not re-read enough to pack) is read in blocks of 8 whole rows
-    (bk) as wide as C's block keeps in half the L1, up to half of N, when
-    that is at least 128 columns: the calls then read B's memory in order,
+    (bm = M, not re-read enough to pack) is read in blocks of a few whole
+    rows (bk: a divisor of K up to 8, else up to 16, at least 4) as wide
+    as C's block keeps in half the L1, up to half of N, when that is at
+    least 128 columns: the calls then read B's memory in order,
     row after row, as the prefetchers stream it, instead of walking down K
     in 128-byte pieces of rows kilobytes apart (8x1024x2048 on a Zen 3
     core: 0.6-1.1 ms against 2.8-3.7).
