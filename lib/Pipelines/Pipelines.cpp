@@ -91,13 +91,14 @@ void dl::buildDLLayoutPipeline(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(dl::createSkipPaddingColumns());
   pm.addNestedPass<func::FuncOp>(dl::createSplitGemmRemainders());
   pm.addNestedPass<func::FuncOp>(dl::createPackGemmOperands());
+  // After the layout copies exist, before the constant ones are kept.
+  pm.addNestedPass<func::FuncOp>(dl::createFoldLayoutTransposes());
   pm.addPass(dl::createKeepConstantPacks());
 }
 
-/// dl-bufferize, then linalg ops (left by the raising, or created by
-/// bufferization: copies, fills) as affine loops.
-static void buildBufferizationPipeline(OpPassManager &pm) {
-  pm.addPass(dl::createBufferize());
+/// linalg ops (left by the raising, or created by bufferization: copies,
+/// fills, transposes) as affine loops.
+static void lowerLinalgToLoops(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToAffineLoopsPass());
 }
 
@@ -105,12 +106,13 @@ void dl::buildDLToLLVMPipeline(OpPassManager &pm,
                                const DLPipelineOptions &options) {
   // The target first: every pass reads it. linalg GEMMs, convolutions and
   // element-wise ops become dl ops, then a tensor program a buffer one,
-  // whose remaining linalg ops become loops. The run-time checks of the
-  // dynamic sizes come next: versioning makes the ops it versions static.
+  // whose remaining linalg ops become loops after the layout passes. The
+  // run-time checks of the dynamic sizes come next: versioning makes the
+  // ops it versions static.
   addSetTarget(pm, options.vectorBits, options.maxBatchBytes,
                options.cacheSizes, options.machineFile);
   pm.addPass(dl::createConvertLinalgToDL());
-  buildBufferizationPipeline(pm);
+  pm.addPass(dl::createBufferize());
   pm.addNestedPass<func::FuncOp>(dl::createInsertSizeChecks());
   if (options.microkernels && options.versioning) {
     dl::ParametricVersioningOptions versioningOptions;
@@ -120,8 +122,12 @@ void dl::buildDLToLLVMPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(
         dl::createParametricVersioning(versioningOptions));
   }
-  if (options.microkernels) {
+  if (options.microkernels)
     buildDLLayoutPipeline(pm);
+  // The layout passes first: dl-fold-layout-transposes folds the transposes
+  // around raised NHWC convolutions into their layout copies.
+  lowerLinalgToLoops(pm);
+  if (options.microkernels) {
     // The solver proposes and the ranking decides; without the ranking, the
     // solver's best candidate is the schedule.
     if (options.solveTiles && !options.rank)
@@ -180,7 +186,8 @@ void dl::buildDLToLLVMPipeline(OpPassManager &pm,
 
 void dl::buildReferenceToLLVMPipeline(OpPassManager &pm) {
   // linalg ops are not raised: `dl-compile --run` checks the raising too.
-  buildBufferizationPipeline(pm);
+  pm.addPass(dl::createBufferize());
+  lowerLinalgToLoops(pm);
   pm.addNestedPass<func::FuncOp>(dl::createInsertSizeChecks());
   pm.addPass(dl::createConvertDLToAffine());
   buildAffineToLLVM(pm);

@@ -13,7 +13,8 @@
 // after the op (dl.add). A zero padding copy of a convolution's input
 // (tensor.pad) becomes the op's padding. NHWC convolutions transpose their
 // input and filter to the NCHW and FCHW layouts dl.conv2d takes, and the
-// result back (linalg.transpose, which the pipeline lowers to loops).
+// result back (linalg.transpose: dl-fold-layout-transposes folds them into
+// the layout copies of a blocked convolution, others lower to loops).
 //
 //===----------------------------------------------------------------------===//
 

@@ -31,10 +31,14 @@ using namespace mlir::dl;
 
 namespace {
 
-/// Whether `pack` copies a `dl.constant` argument of `fn` into a local
-/// buffer of static shape, in its block, that nothing else writes.
+/// Whether `pack` copies a `dl.constant` argument of `fn` (or a transposed
+/// view of one, dl-fold-layout-transposes') into a local buffer of static
+/// shape, in its block, that nothing else writes.
 bool packsConstant(func::FuncOp fn, PackOp pack) {
-  auto arg = dyn_cast<BlockArgument>(pack.getSource());
+  Value source = pack.getSource();
+  if (auto view = source.getDefiningOp<memref::TransposeOp>())
+    source = view.getIn();
+  auto arg = dyn_cast<BlockArgument>(source);
   if (!arg || arg.getOwner() != &fn.front() ||
       !fn.getArgAttr(arg.getArgNumber(), DLDialect::getConstantAttrName()))
     return false;

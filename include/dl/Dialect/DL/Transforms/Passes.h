@@ -9,6 +9,7 @@
 #define DL_DIALECT_DL_TRANSFORMS_PASSES_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir {
@@ -19,6 +20,11 @@ namespace dl {
 
 #define GEN_PASS_REGISTRATION
 #include "dl/Dialect/DL/Transforms/Passes.h.inc"
+
+/// The patterns of dl-fold-layout-transposes: a linalg.transpose into a
+/// buffer only dl.packs read, or out of one a dl.unpack writes, folded into
+/// those copies as a memref.transpose view.
+void populateFoldLayoutTransposesPatterns(RewritePatternSet &patterns);
 
 } // namespace dl
 } // namespace mlir

@@ -388,6 +388,41 @@ def KeepConstantPacks : Pass<"dl-keep-constant-packs", "::mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def FoldLayoutTransposes
+    : Pass<"dl-fold-layout-transposes", "::mlir::func::FuncOp"> {
+  let summary = "Read and write layout copies through transposed views, not "
+                "transposed copies";
+  let description = [{
+    A convolution raised from an NHWC `linalg` convolution
+    (`convert-linalg-to-dl`) reads a `linalg.transpose` of its input and
+    filter into NCHW / KCRS buffers, and its result is transposed back to
+    NHWC. Once `dl-block-conv-layouts` has run it in the blocked layout,
+    those buffers are only read by a `dl.pack` and written by a `dl.unpack`,
+    which read and write any strided layout. The pass folds each such
+    transpose into the layout copy next to it: the `dl.pack` reads a
+    `memref.transpose` view of the transpose's source, the `dl.unpack`
+    writes a `memref.transpose` view of its destination, and the transposed
+    buffer and its copy are gone. An NHWC activation then goes to and from
+    the blocked layout in one copy each way, its channels read and written
+    contiguously.
+
+    ```mlir
+    linalg.transpose ins(%x : memref<1x28x28x128xf32>) outs(%t : memref<1x128x28x28xf32>) permutation = [0, 3, 1, 2]
+    dl.pack ins(%t : memref<1x128x28x28xf32>) outs(%p : memref<1x2x28x28x64xf32>)
+    // becomes
+    %v = memref.transpose %x (d0, d1, d2, d3) -> (d0, d3, d1, d2) : memref<1x28x28x128xf32> to memref<1x128x28x28xf32, strided<[100352, 1, 3584, 128]>>
+    dl.pack ins(%v : ...) outs(%p : memref<1x2x28x28x64xf32>)
+    ```
+
+    A transpose is folded only where that is the same computation: its
+    buffer is a local allocation that nothing else reads or writes (the
+    layout copies and deallocations aside), and between the transpose and
+    the copies nothing writes memory other than local allocations (which
+    cannot alias the transposed operand), nor reads it on the output side.
+    Every other transpose is left as it is (it lowers to loops).
+  }];
+}
+
 def FoldFilterColumns : Pass<"dl-fold-filter-columns", "::mlir::func::FuncOp"> {
   let summary = "Fold a few-channel convolution's filter columns into its channels";
   let description = [{
