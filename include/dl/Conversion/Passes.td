@@ -21,12 +21,19 @@ def ConvertLinalgToDL : Pass<"convert-linalg-to-dl"> {
     | `linalg.matmul` (maps of A x B, A^T x B, A x B^T) | `dl.matmul` |
     | `linalg.batch_matmul` of one GEMM (batch size 1) | `dl.matmul` on collapsed views |
     | `linalg.conv_2d_nchw_fchw` | `dl.conv2d` |
-    | `linalg.conv_2d_nhwc_hwcf`, `linalg.conv_2d_nhwc_fhwc` | `dl.conv2d` between `linalg.transpose`s to NCHW / FCHW and back |
+    | `linalg.conv_2d_nhwc_hwcf`, `linalg.conv_2d_nhwc_fhwc` | `dl.conv2d` between `linalg.transpose`s to NCHW / FCHW and back (folded into the blocked layout's copies by `dl-fold-layout-transposes`) |
     | all-parallel body `max(x, 0)` (`maximumf`/`maxnumf`, either order), `select(x > 0, x, 0)`, a clamp `[0, +max]` | `dl.relu` |
     | a clamp `[0, 6]` (`min(max(x, 0), 6)` or `max(min(x, 6), 0)`) | `dl.relu6` |
     | `a + b`, both indexed as the output | `dl.add` |
     | `a + v`, `v` a vector along dimension 1 (NCHW channels, matrix columns) | `dl.bias_add` |
     | `gamma * (x - mean) / sqrt(var + eps) + beta` in any arithmetic (`subf`, `mulf`, `divf`, `sqrt`, `rsqrt`, ...), four vectors along the NCHW channels, `eps` one of the body's constants: matched by evaluating the body at sample points | `dl.batch_norm_inference` |
+
+    A vector along the channels of a 4-D op is a rank-1 operand indexed by
+    `d1`, or a `1 x C x 1 x 1` operand broadcast along the other dimensions
+    (TOSA's and torch-mlir's form), read through a collapsed view. Chains of
+    element-wise ops (TOSA's `sub`, `mul`, `rsqrt`, `add` of a batch
+    normalization) are matched once linalg's element-wise fusion
+    (`linalg-fuse-elementwise-ops`) has made them one op.
 
     A linalg GEMM or convolution accumulates into its output; a dl one
     overwrites it (`beta = 0`). A zero-filled output (`linalg.fill` of 0:

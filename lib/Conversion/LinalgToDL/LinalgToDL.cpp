@@ -415,6 +415,28 @@ struct ElementwiseMatch {
   double epsilon = 0.0;
 };
 
+/// Whether input `input` of `op` is a vector along dimension 1 (the
+/// channels of NCHW, the columns of a matrix): indexed by d1 alone, or, for a
+/// 4-D op, a 1 x C x 1 x 1 operand broadcast along the others (TOSA's and
+/// torch-mlir's form: every result but the second indexes a dimension of size
+/// 1), which RaiseElementwise reads collapsed to its C values.
+bool isChannelVector(linalg::LinalgOp op, unsigned input) {
+  AffineMap map = op.getIndexingMapsArray()[input];
+  AffineExpr channel = getAffineDimExpr(1, op.getContext());
+  if (map.getNumResults() == 1)
+    return map.getResult(0) == channel;
+  auto type = dyn_cast<ShapedType>(op.getDpsInputs()[input].getType());
+  if (op.getNumLoops() != 4 || map.getNumResults() != 4 || !type ||
+      map.getResult(1) != channel)
+    return false;
+  for (unsigned dim : {0u, 2u, 3u})
+    if (type.getDimSize(dim) != 1)
+      return false;
+  auto buffer = dyn_cast<MemRefType>(type);
+  return !buffer || memref::CollapseShapeOp::isGuaranteedCollapsible(
+                        buffer, {{0, 1, 2, 3}});
+}
+
 /// Matches the values of an element-wise body.
 class BodyMatcher {
 public:
@@ -528,11 +550,7 @@ public:
     if (!lhs || !rhs || lhs == rhs)
       return std::nullopt;
     SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-    AffineExpr channel = getAffineDimExpr(1, op.getContext());
-    auto isBias = [&](unsigned input) {
-      return maps[input].getNumResults() == 1 &&
-             maps[input].getResult(0) == channel;
-    };
+    auto isBias = [&](unsigned input) { return isChannelVector(op, input); };
     if (maps[*lhs].isIdentity() && maps[*rhs].isIdentity())
       return ElementwiseMatch{Elementwise::Add, {*lhs, *rhs}};
     unsigned rank = op.getNumLoops();
@@ -608,13 +626,12 @@ std::optional<ElementwiseMatch> matchBatchNormInference(linalg::LinalgOp op) {
   if (op.getNumDpsInputs() != 5 || op.getNumLoops() != 4)
     return std::nullopt;
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  AffineExpr channel = getAffineDimExpr(1, op.getContext());
   std::optional<unsigned> x;
   SmallVector<unsigned, 4> vectors;
   for (unsigned i = 0; i < 5; ++i) {
     if (maps[i].isIdentity() && !x)
       x = i;
-    else if (maps[i].getNumResults() == 1 && maps[i].getResult(0) == channel)
+    else if (isChannelVector(op, i))
       vectors.push_back(i);
   }
   if (!x || vectors.size() != 4)
@@ -722,8 +739,14 @@ struct RaiseElementwise : OpInterfaceRewritePattern<linalg::LinalgOp> {
     ShapedValues values(rewriter, op.getLoc(),
                         isa<TensorType>(output.getType()));
     SmallVector<Value> inputs;
-    for (unsigned input : match->inputs)
-      inputs.push_back(op.getDpsInputs()[input]);
+    for (unsigned input : match->inputs) {
+      Value value = op.getDpsInputs()[input];
+      // A 1 x C x 1 x 1 channel vector as its C values.
+      if (cast<ShapedType>(value.getType()).getRank() == 4 &&
+          isChannelVector(op, input))
+        value = values.collapse(value, {{0, 1, 2, 3}});
+      inputs.push_back(value);
+    }
     SmallVector<Type> types = values.resultTypes(output);
     Location loc = op.getLoc();
     Operation *raised = nullptr;

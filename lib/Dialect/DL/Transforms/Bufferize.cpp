@@ -18,6 +18,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
 
 namespace mlir {
 namespace dl {
@@ -38,6 +39,11 @@ struct BufferizationPipelines {
     oneShot.functionBoundaryTypeConversion =
         bufferization::LayoutMapOption::IdentityLayoutMap;
     bufferize.addPass(bufferization::createOneShotBufferizePass(oneShot));
+    // A result computed on reshaped views (a raised batch GEMM's collapsed
+    // operands) is returned as expand_shape(collapse_shape(alloc)): folded
+    // to the allocation, buffer-results-to-out-params writes it in place of
+    // the result argument instead of copying it there.
+    bufferize.addPass(createCanonicalizerPass());
     signatures.addPass(bufferization::createDropEquivalentBufferResultsPass());
     bufferization::BufferResultsToOutParamsPassOptions outParams;
     outParams.hoistStaticAllocs = true;

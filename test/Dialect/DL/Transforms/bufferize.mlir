@@ -70,3 +70,24 @@ func.func @buffers(%x: memref<16xf32>, %y: memref<16xf32>) {
   memref.dealloc %t : memref<16xf32>
   return
 }
+
+// -----
+
+// A GEMM on collapsed views of a batch of one (a raised linalg.batch_matmul)
+// writes the appended result argument itself: no temporary, no copy.
+// CHECK-LABEL: func.func @batch_of_one(
+// CHECK-SAME: %[[A:.*]]: memref<1x8x4xf32>, %[[B:.*]]: memref<1x4x16xf32>, %[[C:.*]]: memref<1x8x16xf32>) {
+// CHECK-NOT: memref.alloc
+// CHECK: %[[CC:.*]] = memref.collapse_shape %[[C]]
+// CHECK: dl.matmul ins({{.*}}) outs(%[[CC]] : memref<8x16xf32>)
+// CHECK-NOT: memref.copy
+// CHECK: return
+func.func @batch_of_one(%a: tensor<1x8x4xf32>, %b: tensor<1x4x16xf32>) -> tensor<1x8x16xf32> {
+  %e = tensor.empty() : tensor<1x8x16xf32>
+  %ca = tensor.collapse_shape %a [[0, 1], [2]] : tensor<1x8x4xf32> into tensor<8x4xf32>
+  %cb = tensor.collapse_shape %b [[0, 1], [2]] : tensor<1x4x16xf32> into tensor<4x16xf32>
+  %cc = tensor.collapse_shape %e [[0, 1], [2]] : tensor<1x8x16xf32> into tensor<8x16xf32>
+  %r = dl.matmul ins(%ca, %cb : tensor<8x4xf32>, tensor<4x16xf32>) outs(%cc : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %x = tensor.expand_shape %r [[0, 1], [2]] output_shape [1, 8, 16] : tensor<8x16xf32> into tensor<1x8x16xf32>
+  return %x : tensor<1x8x16xf32>
+}
