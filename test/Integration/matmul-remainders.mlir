@@ -136,3 +136,20 @@ func.func @vector_split_n(%a: memref<64x96xf32>, %b: memref<96x646xf32>, %c: mem
   dl.matmul ins(%a, %b : memref<64x96xf32>, memref<96x646xf32>) outs(%c : memref<64x646xf32>)
   return
 }
+
+// A few rows and 6 to 8 columns with long rows: kernels reading whole rows
+// of A in place (dl-pack-gemm-operands' streamsManyRows), alpha and beta
+// included; two rows of 7 columns and many rows of 8 stream.
+// CHECK: few_rows_narrow: max_abs_err={{.*}} ok
+func.func @few_rows_narrow(%a: memref<3x1722xf32>, %b: memref<1722x7xf32>, %c: memref<3x7xf32>,
+                           %a2: memref<16x2395xf32>, %b2: memref<2395x6xf32>, %c2: memref<16x6xf32>,
+                           %a3: memref<2x600xf32>, %b3: memref<600x7xf32>, %c3: memref<2x7xf32>,
+                           %a4: memref<5x300xf32>, %b4: memref<300x8xf32>, %c4: memref<5x8xf32>,
+                           %a5: memref<70x300xf32>, %c5: memref<70x8xf32>) {
+  dl.matmul ins(%a, %b : memref<3x1722xf32>, memref<1722x7xf32>) outs(%c : memref<3x7xf32>)
+  dl.matmul ins(%a2, %b2 : memref<16x2395xf32>, memref<2395x6xf32>) outs(%c2 : memref<16x6xf32>) {alpha = 0.5 : f32, beta = 2.0 : f32}
+  dl.matmul ins(%a3, %b3 : memref<2x600xf32>, memref<600x7xf32>) outs(%c3 : memref<2x7xf32>)
+  dl.matmul ins(%a4, %b4 : memref<5x300xf32>, memref<300x8xf32>) outs(%c4 : memref<5x8xf32>) {beta = 1.0 : f32}
+  dl.matmul ins(%a5, %b4 : memref<70x300xf32>, memref<300x8xf32>) outs(%c5 : memref<70x8xf32>)
+  return
+}

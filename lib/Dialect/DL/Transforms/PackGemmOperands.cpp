@@ -128,6 +128,8 @@ struct PackGemmOperandsPass
         op.setBatchBlocks(largestDivisorAtMost(
             kBlocks, std::max<int64_t>(1, maxBatchBytes / blockBytes)));
     };
+    int64_t l1Bytes =
+        target.cache.levels.empty() ? 0 : target.cache.levels.front().bytes;
     getOperation().walk([&](MatmulOp op) {
       // Padded blocks (dl-split-gemm-remainders) pack every operand.
       if (op.getPadBlocks() && !op.getBatchBlocks()) {
@@ -146,8 +148,8 @@ struct PackGemmOperandsPass
       int64_t m = a.getDimSize(op.getTransposeA() ? 1 : 0);
       int64_t k = a.getDimSize(op.getTransposeA() ? 0 : 1);
       int64_t n = op.getC().getType().getDimSize(1);
-      if (streamsA(n, k, op.getTransposeA(), vectorBits / 32,
-                   target.masksPartialVectors())) {
+      if (streamsA(m, n, k, op.getTransposeA(), vectorBits / 32,
+                   target.masksPartialVectors(), l1Bytes)) {
         op.setStreamA(true);
         return;
       }
@@ -188,8 +190,6 @@ struct PackGemmOperandsPass
       // (AVX-512), 64x2048x2048 ran 5.4 ms in place against 6.3 packed,
       // 8x4096x4096 6.8 against 11.5.
       constexpr int64_t kL2FedTileRows = 6, kMinConflictingReads = 4;
-      int64_t l1Bytes =
-          target.cache.levels.empty() ? 0 : target.cache.levels.front().bytes;
       auto rereadsConflictingB = [&](int64_t rowBlocks, int64_t bm, int64_t bn,
                                      int64_t bk) {
         int64_t tileRows = registerTileRows(bn, blockVectorFloats(columns),

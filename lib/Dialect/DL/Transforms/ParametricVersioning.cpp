@@ -191,8 +191,9 @@ chooseSharedPackOfB(MatmulOp op, int64_t vectorBits) {
   int64_t k = b.getDimSize(0), n = b.getDimSize(1);
   int64_t columns = microkernelColumns(vectorBits);
   if (n <= columns || readsWholeRowsOfA(n, k, op.getTransposeA()) ||
-      streamsA(n, k, op.getTransposeA(), vectorBits / 32,
-               masksPartialVectors(vectorBits)) ||
+      streamsA(ShapedType::kDynamic, n, k, op.getTransposeA(), vectorBits / 32,
+               masksPartialVectors(vectorBits),
+               /*l1Bytes=*/0) ||
       !hasGoodBlock(n, columns) || !hasGoodReductionBlock(k, kGemmBlockK))
     return std::nullopt;
   return std::pair(largestDivisorAtMost(n, columns),

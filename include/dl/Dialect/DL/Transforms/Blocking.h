@@ -310,6 +310,29 @@ inline int64_t rowStride(MemRefType type) {
   return type.getDimSize(type.getRank() - 1);
 }
 
+/// Whether a GEMM of `m` x K rows with 6 to 8 (of 16) columns of C streams:
+/// streaming reads A once but first copies B transposed (N x K), which
+/// costs about as much per element as a row of A in the kernels, so it pays
+/// once A has several times B's rows: at least 2 N rows while B's copy fits
+/// half the L1, 4 N beyond (its dot products then read it from the L2).
+/// LIBXSMM's 6- and 7-column kernels of one or two rows run slower than
+/// streaming whatever K, and its 5-column kernels below 4 rows: those
+/// stream. One Zen 5 core, streamed against kernels (us): 3x8x2395 5.8 and
+/// 1.7, 3x7x1722 3.1 and 1.2 (oneDNN 1.9), 8x7x2395 6.0 and 3.3, 16x7x2395
+/// 7.4 and 5.6, 16x7x500 1.1 and 1.2, 16x6x500 0.91 and 1.20, 32x8x500 2.0
+/// and 2.4, 64x8x1000 6.3 and 8.9, 2000x8x1000 177 and 278; 1x7x2395 4.6
+/// and 9.2, 2x6x2395 3.9 and 7.1, 1x8x2395 5.8 and 2.4; 3x5x1000 0.63 and
+/// 1.93.
+inline bool streamsManyRows(int64_t m, int64_t n, int64_t k,
+                            int64_t vectorFloats, int64_t l1Bytes) {
+  constexpr int64_t kFewKernelRows = 2;
+  if (16 * n <= 5 * vectorFloats || ShapedType::isDynamic(m) ||
+      (2 * n < vectorFloats && m <= kFewKernelRows))
+    return true;
+  bool copyInHalfL1 = n * k * int64_t(sizeof(float)) * 2 <= l1Bytes;
+  return m >= (copyInHalfL1 ? 2 : 4) * n;
+}
+
 /// When a static GEMM streams A (`stream_a`): dot products along K, 16
 /// floats at a time, read A once at full vector width, where microkernels
 /// vectorizing along N keep N of each register's `vectorFloats` lanes busy.
@@ -320,7 +343,8 @@ inline int64_t rowStride(MemRefType type) {
 /// in cache or not (one core, streamed against kernels reading A's rows
 /// whole: 2000x8x1000 0.20 ms and 0.34, 3000x5x2000 0.83 and 1.11,
 /// 2000x8x128 52 us and 70, 106x8x1023 22 and 44, 50x5x300 2.3 and 4.2;
-/// 4096x8x32 54 and 37). With more columns the kernels win (2048x16x2048:
+/// 4096x8x32 54 and 37), and for 6 to 8 columns only with enough rows
+/// (streamsManyRows). With more columns the kernels win (2048x16x2048:
 /// 3.9 ms streamed, 0.83 in kernels; 1024x10x3000: 0.70 and 0.56), and so
 /// they do with 16 columns and A in cache (51x16x199 streamed at 58 GFLOPS,
 /// oneDNN 174) or short rows (3060x15x167 at 37 against 177). K must fill a
@@ -330,8 +354,11 @@ inline int64_t rowStride(MemRefType type) {
 /// Zen 3 core, streamed against kernels: 2903x8x394 1.0-1.3 ms and
 /// 0.60-0.66, 2000x8x1000 2.2-2.4 and 1.5-1.7; 3000x5x2000 3.5-3.8 and
 /// 4.2-4.7, 50x5x300 7 us and 11).
-inline bool streamsA(int64_t n, int64_t k, bool transposeA,
-                     int64_t vectorFloats, bool masksPartialVectors) {
+/// `m` may be dynamic (unknown rows: as many as streaming needs);
+/// `l1Bytes` is the target's L1 (0: unknown).
+inline bool streamsA(int64_t m, int64_t n, int64_t k, bool transposeA,
+                     int64_t vectorFloats, bool masksPartialVectors,
+                     int64_t l1Bytes) {
   constexpr int64_t kMinDepth = 16, kLongRows = 128;
   int64_t kAlwaysColumns = vectorFloats / 4;
   int64_t kMaxColumns =
@@ -339,7 +366,12 @@ inline bool streamsA(int64_t n, int64_t k, bool transposeA,
   if (transposeA || k < kMinDepth || n > kMaxColumns ||
       n * k * int64_t(sizeof(float)) > kMaxWholeBBytes)
     return false;
-  return n <= kAlwaysColumns || k >= kLongRows;
+  if (n <= kAlwaysColumns)
+    return true;
+  // The rows rule was measured where partial vectors are masked (AVX-512).
+  return k >= kLongRows &&
+         (!masksPartialVectors ||
+          streamsManyRows(m, n, k, vectorFloats, l1Bytes));
 }
 
 /// Whether a narrow GEMM (N up to 16 columns, one AVX-512 register per row
