@@ -826,9 +826,11 @@ def PackGemmOperands : Pass<"dl-pack-gemm-operands", "::mlir::func::FuncOp"> {
 
     A GEMV-like GEMM (not transposed; N up to a quarter of a vector's
     lanes, or up to half of them with K of at least 128: 4 and 8 with
-    AVX-512; without masked partial vectors, up to all but one lane, 7 with
-    AVX2, where 8 fill the kernels' vectors) gets `stream_a` instead of
-    blocks: the
+    AVX-512, where 6 to 8 columns also need at least 2 N rows of A, 4 N
+    once B's transposed copy exceeds half the L1, but for 6-7 columns of one
+    or two rows; without masked partial vectors, up to all but one lane, 7
+    with AVX2, where 8 fill the kernels' vectors) gets `stream_a` instead
+    of blocks: the
     lowering reads A once in 16-float vectors along K (see `dl.matmul`).
     A narrow GEMM (N up to 16, one AVX-512 register per row of C, and B's
     K x N block within half a 1 MiB L2) that does not stream A takes one
