@@ -34,19 +34,27 @@ double gemmBlockShare(MatmulOp op) {
 /// The share of `coreGflops` an op runs at: a blocked GEMM's
 /// (gemmBlockShare), a streamed one's (stream_a: dot products of 16-float
 /// vectors along K, N of them per vector of A, then a reduction per element
-/// of C, at about 0.4 of the microkernels' rate), all of it for other ops
-/// but a convolution marked pixel_vectors, whose register tiles of 16-float
-/// vectors along its output rows reach about half the microkernels' rate on
-/// the lanes its rows fill (a pointwise one joins its rows into one). The
-/// measured rates: docs/heuristics.md, "Parallelism model".
+/// of C, at about 0.4 of the microkernels' rate), a blocked convolution's
+/// the lanes its output-channel block fills (its kernels' vectors, as a
+/// GEMM's columns), all of it for other ops but a convolution marked
+/// pixel_vectors, whose register tiles of 16-float vectors along its output
+/// rows reach about half the microkernels' rate on the lanes its rows fill
+/// (a pointwise one joins its rows into one). The measured rates:
+/// docs/heuristics.md, "Parallelism model".
 double pathShare(Operation *op) {
   constexpr double kPixelVectorsShare = 0.5, kStreamShare = 0.4;
   if (auto matmul = dyn_cast<MatmulOp>(op))
     return matmul.getStreamA() ? kStreamShare : gemmBlockShare(matmul);
   auto conv = dyn_cast<Conv2DOp>(op);
-  if (!conv || !conv.getPixelVectors())
+  if (!conv)
     return 1.0;
   ArrayRef<int64_t> output = conv.getOutput().getType().getShape();
+  if (conv.isBlocked())
+    return ShapedType::isDynamic(output[4])
+               ? 1.0
+               : laneFill(output[4], kLoweringVectorFloats);
+  if (!conv.getPixelVectors())
+    return 1.0;
   int64_t columns = output[3];
   if (conv.hasJoinableRows())
     columns *= output[2];

@@ -1077,8 +1077,9 @@ def DecideParallelism : Pass<"dl-decide-parallelism", "::mlir::ModuleOp"> {
       at the share of `core-gflops` its calls reach: the lanes of its `bn`
       columns filled, times `bk / (bk + 7)` (each call loads and stores its
       block of C, about 7 steps' worth); a streamed GEMM (`stream_a`) at
-      0.4 of it; a `pixel_vectors`
-      convolution at half of it on the lanes its rows fill;
+      0.4 of it; a blocked convolution on the lanes its output-channel
+      block fills; a `pixel_vectors` convolution at half of it on the lanes
+      its rows fill;
     - a scheduled op's loop of trip count `T` over a non-reduction
       dimension, below loops making `O` iterations, in an op whose lowering
       has `E` more top-level nests (packing and padding copies, each a
