@@ -77,6 +77,32 @@ Value transposedView(OpBuilder &b, Location loc, Value buffer,
   return memref::TransposeOp::create(b, loc, buffer, AffineMapAttr::get(map));
 }
 
+/// The users of a transposed buffer `alloc` other than the transpose `op`
+/// and the deallocations (which go to `deallocs`).
+SmallVector<Operation *> getCopyUsers(memref::AllocOp alloc, Operation *op,
+                                      SmallVector<Operation *> &deallocs) {
+  SmallVector<Operation *> users;
+  for (Operation *user : alloc->getUsers()) {
+    if (user == op)
+      continue;
+    if (isa<memref::DeallocOp>(user))
+      deallocs.push_back(user);
+    else
+      users.push_back(user);
+  }
+  return users;
+}
+
+/// Erases the folded transpose `op`, its buffer and the buffer's
+/// deallocations.
+void eraseFolded(PatternRewriter &rewriter, Operation *op,
+                 memref::AllocOp alloc, ArrayRef<Operation *> deallocs) {
+  for (Operation *dealloc : deallocs)
+    rewriter.eraseOp(dealloc);
+  rewriter.eraseOp(op);
+  rewriter.eraseOp(alloc);
+}
+
 /// linalg.transpose ins(%x) outs(%t) + dl.pack ins(%t): the packs read a
 /// transposed view of %x.
 struct FoldTransposeIntoPack : OpRewritePattern<linalg::TransposeOp> {
@@ -92,13 +118,7 @@ struct FoldTransposeIntoPack : OpRewritePattern<linalg::TransposeOp> {
           op, "the transposed buffer is not a local allocation");
     SmallVector<PackOp> packs;
     SmallVector<Operation *> deallocs;
-    for (Operation *user : alloc->getUsers()) {
-      if (user == op)
-        continue;
-      if (isa<memref::DeallocOp>(user)) {
-        deallocs.push_back(user);
-        continue;
-      }
+    for (Operation *user : getCopyUsers(alloc, op, deallocs)) {
       auto pack = dyn_cast<PackOp>(user);
       if (!pack || pack.getSource() != alloc.getResult() ||
           pack->getBlock() != op->getBlock() || pack->isBeforeInBlock(op))
@@ -119,10 +139,7 @@ struct FoldTransposeIntoPack : OpRewritePattern<linalg::TransposeOp> {
     for (PackOp pack : packs)
       rewriter.modifyOpInPlace(pack,
                                [&] { pack.getSourceMutable().assign(view); });
-    for (Operation *dealloc : deallocs)
-      rewriter.eraseOp(dealloc);
-    rewriter.eraseOp(op);
-    rewriter.eraseOp(alloc);
+    eraseFolded(rewriter, op, alloc, deallocs);
     return success();
   }
 };
@@ -142,13 +159,7 @@ struct FoldTransposeIntoUnpack : OpRewritePattern<linalg::TransposeOp> {
           op, "the transposed buffer is not a local allocation");
     UnpackOp unpack;
     SmallVector<Operation *> deallocs;
-    for (Operation *user : alloc->getUsers()) {
-      if (user == op)
-        continue;
-      if (isa<memref::DeallocOp>(user)) {
-        deallocs.push_back(user);
-        continue;
-      }
+    for (Operation *user : getCopyUsers(alloc, op, deallocs)) {
       auto candidate = dyn_cast<UnpackOp>(user);
       if (!candidate || unpack || candidate.getDest() != alloc.getResult() ||
           candidate->getBlock() != op->getBlock() ||
@@ -175,10 +186,7 @@ struct FoldTransposeIntoUnpack : OpRewritePattern<linalg::TransposeOp> {
                                 invertPermutationVector(op.getPermutation()));
     rewriter.modifyOpInPlace(unpack,
                              [&] { unpack.getDestMutable().assign(view); });
-    for (Operation *dealloc : deallocs)
-      rewriter.eraseOp(dealloc);
-    rewriter.eraseOp(op);
-    rewriter.eraseOp(alloc);
+    eraseFolded(rewriter, op, alloc, deallocs);
     return success();
   }
 };
