@@ -128,8 +128,7 @@ struct PackGemmOperandsPass
         op.setBatchBlocks(largestDivisorAtMost(
             kBlocks, std::max<int64_t>(1, maxBatchBytes / blockBytes)));
     };
-    int64_t l1Bytes =
-        target.cache.levels.empty() ? 0 : target.cache.levels.front().bytes;
+    int64_t l1Bytes = target.l1Bytes();
     getOperation().walk([&](MatmulOp op) {
       // Padded blocks (dl-split-gemm-remainders) pack every operand.
       if (op.getPadBlocks() && !op.getBatchBlocks()) {

@@ -162,13 +162,11 @@ struct SplitGemmRemaindersPass
           !op.getC().getType().hasStaticShape())
         return;
       bool transposeA = op.getTransposeA();
-      if (streamsA(
-              op.getC().getType().getDimSize(0),
-              op.getC().getType().getDimSize(1),
-              op.getA().getType().getDimSize(transposeA ? 0 : 1), transposeA,
-              target.vectorBits / 32, target.masksPartialVectors(),
-              target.cache.levels.empty() ? 0
-                                          : target.cache.levels.front().bytes))
+      if (streamsA(op.getC().getType().getDimSize(0),
+                   op.getC().getType().getDimSize(1),
+                   op.getA().getType().getDimSize(transposeA ? 0 : 1),
+                   transposeA, target.vectorBits / 32,
+                   target.masksPartialVectors(), target.l1Bytes()))
         return;
       ops.push_back(op);
     });

@@ -49,6 +49,10 @@ struct Target {
   double coreGflops() const { return 200.0 * double(vectorBits) / 512.0; }
   /// The vector registers of the ISA: 32 with AVX-512, else 16.
   int64_t vectorRegisters() const { return vectorBits >= 512 ? 32 : 16; }
+  /// The capacity of the first cache level (0: none described).
+  int64_t l1Bytes() const {
+    return cache.levels.empty() ? 0 : cache.levels.front().bytes;
+  }
 
   /// This machine: its widest vector registers (512 with AVX-512F, 256 with
   /// AVX2, else 128), its cache capacities with the default latencies and
