@@ -62,6 +62,7 @@ def SetTarget : Pass<"dl-set-target", "::mlir::ModuleOp"> {
     the caches and memory, then the options below override single values.
     Both pipelines start with it, from their options of the same names.
   }];
+  let dependentDialects = ["::mlir::dl::DLDialect"];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
            "Width of the microkernels' vector registers in bits (0: keep, "
@@ -1238,17 +1239,25 @@ def ApproximateMath : Pass<"dl-approximate-math"> {
 }
 
 def VectorizeCopies : Pass<"dl-vectorize-copies", "::mlir::func::FuncOp"> {
-  let summary = "Copy contiguous elements with vector loads and stores";
+  let summary = "Copy contiguous or subsampled elements with vector loads and stores";
   let description = [{
     An innermost `affine.for` whose body is an `affine.load` and an
-    `affine.store` of the loaded value, both moving along the unit-stride
-    last dimension of their memref one element per iteration (the copies
-    into padded, subsampled and packed buffers), and whose constant trip
-    count is a multiple of `width`, is rewritten to step by `width` with
-    `affine.vector_load` / `affine.vector_store` of `vector<width x T>`. A
-    loop from 0 to a single-result bound `u` known only at run time (the
-    rest of a dynamic K in the packed operands of a blocked GEMM) copies the
-    first `floor(u / width) * width` elements so, and the rest in a scalar
+    `affine.store` of the loaded value, the store moving along the
+    unit-stride last dimension of its memref one element per iteration and
+    the load along its own one to 4 elements per iteration (the copies into
+    padded, subsampled and packed buffers), is rewritten to step by `width`
+    (0, the default: the target's vector, 16 floats with AVX-512, 8 with
+    AVX2) and to copy a `vector<width x T>` per iteration:
+    `affine.vector_load` / `affine.vector_store` when the load is
+    contiguous; a load of stride `s` reads the `s * width` elements its
+    lanes span (`vector.maskedload`, the elements after the last one it
+    needs masked off) and keeps every `s`-th (`vector.shuffle`). A constant
+    trip count that is not a multiple of `width` ends in one masked vector
+    (`vector.maskedstore`) in a loop of its own; fewer iterations than
+    `width` take the power of two that holds them. A loop from 0 to a
+    single-result bound `u` known only at run time (the rest of a dynamic K
+    in the packed operands of a blocked GEMM) copies the first
+    `floor(u / width) * width` elements by vectors and the rest in a scalar
     loop after it.
     LLVM leaves these copies scalar: it fully unrolls their short loops (a
     32-channel block), and its SLP vectorizer may not move the loads above
@@ -1265,7 +1274,7 @@ def VectorizeCopies : Pass<"dl-vectorize-copies", "::mlir::func::FuncOp"> {
       %x = affine.load %in[%n, %cb, %h * 2, %w * 2, %c] : memref<1x8x56x56x32xf32>
       affine.store %x, %copy[%n, %cb, %h, %w, %c] : memref<1x8x28x28x32xf32>
     }
-    // becomes
+    // becomes, with width = 8
     affine.for %c = 0 to 32 step 8 {
       %x = affine.vector_load %in[%n, %cb, %h * 2, %w * 2, %c] : memref<1x8x56x56x32xf32>, vector<8xf32>
       affine.vector_store %x, %copy[%n, %cb, %h, %w, %c] : memref<1x8x28x28x32xf32>, vector<8xf32>
@@ -1273,10 +1282,11 @@ def VectorizeCopies : Pass<"dl-vectorize-copies", "::mlir::func::FuncOp"> {
     ```
   }];
   let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
                            "::mlir::vector::VectorDialect"];
   let options = [
-    Option<"width", "width", "int64_t", /*default=*/"8",
-           "Elements per vector load and store (8 floats: one AVX2 register)">
+    Option<"width", "width", "int64_t", /*default=*/"0",
+           "Elements per vector load and store (0: the target's vector width)">
   ];
 }
 
