@@ -76,29 +76,31 @@ void buildRowGroup(OpBuilder &b, Location loc, MatmulOp op, Value bt,
         affine::AffineYieldOp::create(lb, l, next);
       });
 
-  // The last K % 16 products, one at a time.
-  Value scalarZero =
-      arith::ConstantFloatOp::create(b, loc, b.getF32Type(), APFloat(0.0f));
-  SmallVector<Value> tails(rows * n, scalarZero);
+  // The last K % 16 products: one more step of vectors whose lanes past K
+  // are masked off (loaded as zeros).
+  SmallVector<Value> sums(vectorLoop.getResults());
   if (vectorK < k) {
-    auto tailLoop = AffineForOp::create(
-        b, loc, vectorK, k, 1, tails,
-        [&](OpBuilder &lb, Location l, Value kIv, ValueRange sums) {
-          SmallVector<Value> next(sums);
-          for (int64_t r = 0; r < rows; ++r) {
-            Value a = affine::AffineLoadOp::create(lb, l, op.getA(), rowMap(r),
-                                                   ValueRange{rowIv, kIv});
-            for (int64_t j = 0; j < n; ++j) {
-              Value bValue = affine::AffineLoadOp::create(lb, l, bt, btMap(j),
-                                                          ValueRange{kIv});
-              next[r * n + j] = arith::AddFOp::create(
-                  lb, l, sums[r * n + j],
-                  arith::MulFOp::create(lb, l, a, bValue));
-            }
-          }
-          affine::AffineYieldOp::create(lb, l, next);
-        });
-    tails.assign(tailLoop.getResults().begin(), tailLoop.getResults().end());
+    Value mask = vector::ConstantMaskOp::create(
+        b, loc, VectorType::get({kLanes}, b.getI1Type()),
+        b.getDenseI64ArrayAttr({k - vectorK}));
+    Value kIndex = arith::ConstantIndexOp::create(b, loc, vectorK);
+    auto maskedLoad = [&](Value memref, ValueRange indices) -> Value {
+      return vector::MaskedLoadOp::create(b, loc, vectorType, memref, indices,
+                                          mask, zero);
+    };
+    SmallVector<Value> aRows;
+    for (int64_t r = 0; r < rows; ++r) {
+      Value row = affine::AffineApplyOp::create(
+          b, loc, AffineMap::get(1, 0, d0 + r, ctx), ValueRange{rowIv});
+      aRows.push_back(maskedLoad(op.getA(), {row, kIndex}));
+    }
+    for (int64_t j = 0; j < n; ++j) {
+      Value bVector =
+          maskedLoad(bt, {arith::ConstantIndexOp::create(b, loc, j), kIndex});
+      for (int64_t r = 0; r < rows; ++r)
+        sums[r * n + j] =
+            vector::FMAOp::create(b, loc, aRows[r], bVector, sums[r * n + j]);
+    }
   }
 
   // C = alpha * (dot product) + beta * C.
@@ -107,8 +109,8 @@ void buildRowGroup(OpBuilder &b, Location loc, MatmulOp op, Value bt,
       AffineMap cMap =
           AffineMap::get(1, 0, {d0 + r, getAffineConstantExpr(j, ctx)}, ctx);
       Value sum = vector::ReductionOp::create(
-          b, loc, vector::CombiningKind::ADD, vectorLoop.getResult(r * n + j),
-          tails[r * n + j], arith::FastMathFlags::reassoc);
+          b, loc, vector::CombiningKind::ADD, sums[r * n + j],
+          arith::FastMathFlags::reassoc);
       if (alpha)
         sum = arith::MulFOp::create(b, loc, alpha, sum);
       if (beta) {

@@ -2,7 +2,8 @@
 // groups of rows of A (8 rows for N = 2: 16 accumulators and 8 row vectors
 // in registers; the 9th row alone) against it, in
 // 16-float vectors over K (32 of 40) accumulated with vector.fma, the last 8
-// products as scalars, one reduction per element of C, beta * C added.
+// products in one more step of vectors whose lanes past K are masked off,
+// one reduction per element of C, beta * C added.
 // RUN: dl-opt %s --convert-dl-to-affine --split-input-file | FileCheck %s
 
 // CHECK-LABEL: func.func @stream
@@ -19,8 +20,12 @@
 // CHECK-COUNT-8: vector.fma
 // CHECK: affine.vector_load %[[BT]][1, %[[KV]]]
 // CHECK-COUNT-8: vector.fma
-// CHECK: affine.for %{{.*}} = 32 to 40 iter_args
-// CHECK: vector.reduction <add>, %{{.*}}, %{{.*}} fastmath<reassoc> : vector<16xf32> into f32
+// CHECK: %[[REST:.*]] = vector.constant_mask [8] : vector<16xi1>
+// CHECK-COUNT-8: vector.maskedload %[[A]][%{{.*}}, %{{.*}}], %[[REST]], %{{.*}} : memref<9x40xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+// CHECK: vector.maskedload %[[BT]][%{{.*}}, %{{.*}}], %[[REST]]
+// CHECK-COUNT-8: vector.fma
+// CHECK-NOT: affine.for
+// CHECK: vector.reduction <add>, %{{.*}} fastmath<reassoc> : vector<16xf32> into f32
 // CHECK: affine.load %[[C]][%[[I]], 0]
 // CHECK: affine.store %{{.*}}, %[[C]][%[[I]], 0]
 // CHECK: affine.for %[[LAST:.*]] = 8 to 9 {

@@ -1,5 +1,6 @@
 // Which GEMV-like GEMMs dl-pack-gemm-operands streams (stream_a) on AVX-512:
-// up to 5 of 16 columns always (K long enough); 6 to 8 columns only with
+// up to 4 of 16 columns with 8 elements of K per column, 5 columns with K
+// long enough; 6 to 8 columns only with
 // enough rows of A (2 N while B's transposed copy fits half the L1, 4 N
 // beyond), or 6-7 columns of one or two rows (LIBXSMM's slow kernels); the
 // others run kernels reading whole rows of A. On AVX2 the rule is the old
@@ -59,5 +60,26 @@ func.func @two_rows(%a: memref<2x2395xf32>, %b7: memref<2395x7xf32>, %c7: memref
   dl.matmul ins(%a, %b7 : memref<2x2395xf32>, memref<2395x7xf32>) outs(%c7 : memref<2x7xf32>)
   dl.matmul ins(%a, %b8 : memref<2x2395xf32>, memref<2395x8xf32>) outs(%c8 : memref<2x8xf32>)
   dl.matmul ins(%a5, %b5 : memref<8x2395xf32>, memref<2395x5xf32>) outs(%c5 : memref<8x5xf32>)
+  return
+}
+
+// -----
+
+// Up to 4 columns: streamed from 8 elements of K per column on (each dot
+// product's reduction costs as much as a few steps of the kernels): 4
+// columns with K = 29 and 3 with K = 16 run kernels, 4 with K = 32 and 2
+// with K = 16 stream.
+// CHECK-LABEL: func.func @short_rows
+// CHECK: dl.matmul {{.*}}memref<29x4xf32>{{.*}}pack_blocks
+// CHECK: dl.matmul {{.*}}memref<32x4xf32>{{.*}}{stream_a}
+// CHECK: dl.matmul {{.*}}memref<16x3xf32>{{.*}}pack_blocks
+// CHECK: dl.matmul {{.*}}memref<16x2xf32>{{.*}}{stream_a}
+func.func @short_rows(%a29: memref<1200x29xf32>, %b4: memref<29x4xf32>, %a32: memref<1200x32xf32>, %b32: memref<32x4xf32>,
+                      %a16: memref<1200x16xf32>, %b3: memref<16x3xf32>, %b2: memref<16x2xf32>,
+                      %c4: memref<1200x4xf32>, %c3: memref<1200x3xf32>, %c2: memref<1200x2xf32>) {
+  dl.matmul ins(%a29, %b4 : memref<1200x29xf32>, memref<29x4xf32>) outs(%c4 : memref<1200x4xf32>)
+  dl.matmul ins(%a32, %b32 : memref<1200x32xf32>, memref<32x4xf32>) outs(%c4 : memref<1200x4xf32>)
+  dl.matmul ins(%a16, %b3 : memref<1200x16xf32>, memref<16x3xf32>) outs(%c3 : memref<1200x3xf32>)
+  dl.matmul ins(%a16, %b2 : memref<1200x16xf32>, memref<16x2xf32>) outs(%c2 : memref<1200x2xf32>)
   return
 }

@@ -336,8 +336,14 @@ inline bool streamsManyRows(int64_t m, int64_t n, int64_t k,
 /// When a static GEMM streams A (`stream_a`): dot products along K, 16
 /// floats at a time, read A once at full vector width, where microkernels
 /// vectorizing along N keep N of each register's `vectorFloats` lanes busy.
-/// Always for up to a quarter of the lanes, 4 columns of C with AVX-512 (a
-/// 4096x4096 GEMV: 1.8-2.0 ms streaming, 8.7 ms in kernels); for up to
+/// For up to a quarter of the lanes, 4 columns of C with AVX-512 (a
+/// 4096x4096 GEMV: 1.8-2.0 ms streaming, 8.7 ms in kernels), when rows
+/// have at least 8 elements of K per column: the reduction that ends each
+/// dot product costs about as much as 6 to 8 steps of K in the kernels
+/// (one Sapphire Rapids core, 1200 rows, streamed against kernels, us:
+/// 4 columns K = 16 7.1 and 4.2, 29 8.3 and 6.6, 32 7.7 and 7.6, 64 9.4
+/// and 15.4; 3 columns K = 16 5.2 and 4.1, 29 6.3 and 6.9; 2 columns K =
+/// 16 3.7 and 3.9); for up to
 /// half of them, 8 columns, only when rows are long enough
 /// (K >= 128) to amortize the N reductions that end each row, whether A is
 /// in cache or not (one core, streamed against kernels reading A's rows
@@ -359,7 +365,7 @@ inline bool streamsManyRows(int64_t m, int64_t n, int64_t k,
 inline bool streamsA(int64_t m, int64_t n, int64_t k, bool transposeA,
                      int64_t vectorFloats, bool masksPartialVectors,
                      int64_t l1Bytes) {
-  constexpr int64_t kMinDepth = 16, kLongRows = 128;
+  constexpr int64_t kMinDepth = 16, kLongRows = 128, kDepthPerColumn = 8;
   int64_t kAlwaysColumns = vectorFloats / 4;
   int64_t kMaxColumns =
       masksPartialVectors ? vectorFloats / 2 : vectorFloats - 1;
@@ -367,7 +373,7 @@ inline bool streamsA(int64_t m, int64_t n, int64_t k, bool transposeA,
       n * k * int64_t(sizeof(float)) > kMaxWholeBBytes)
     return false;
   if (n <= kAlwaysColumns)
-    return true;
+    return k >= kDepthPerColumn * n;
   // The rows rule was measured where partial vectors are masked (AVX-512).
   return k >= kLongRows &&
          (!masksPartialVectors ||
