@@ -1,18 +1,19 @@
 // Which blocks, packed operands and batch bounds dl-pack-gemm-operands
 // records on each matmul, and how smaller block limits and other batch
-// budgets change them.
-// RUN: dl-opt %s --dl-set-target="vector-bits=256" --dl-pack-gemm-operands --split-input-file | FileCheck %s
-// RUN: dl-opt %s --dl-set-target="vector-bits=512" --dl-pack-gemm-operands="block-m=32 block-n=16 block-k=32 min-reuse=4" --split-input-file | FileCheck %s --check-prefix=SMALL
-// RUN: dl-opt %s --dl-set-target="vector-bits=256 max-batch-bytes=1048576" --dl-pack-gemm-operands --split-input-file | FileCheck %s --check-prefix=MIB
-// RUN: dl-opt %s --dl-set-target="vector-bits=256 max-batch-bytes=0" --dl-pack-gemm-operands --split-input-file | FileCheck %s --check-prefix=UNBOUNDED
-// RUN: dl-opt %s --dl-set-target="vector-bits=512" --dl-pack-gemm-operands --split-input-file | FileCheck %s --check-prefix=AVX512
-// RUN: dl-opt %s --dl-set-target="vector-bits=1" --dl-pack-gemm-operands --split-input-file | FileCheck %s --check-prefix=NARROW
+// budgets change them (with the caches of a 2-core Zen 3, whatever the
+// machine that runs the test).
+// RUN: dl-opt %s --dl-set-target="vector-bits=256 cache-sizes=L1=32K,L2=512K,L3=32M" --dl-pack-gemm-operands --split-input-file | FileCheck %s
+// RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=32K,L2=512K,L3=32M" --dl-pack-gemm-operands="block-m=32 block-n=16 block-k=32 min-reuse=4" --split-input-file | FileCheck %s --check-prefix=SMALL
+// RUN: dl-opt %s --dl-set-target="vector-bits=256 max-batch-bytes=1048576 cache-sizes=L1=32K,L2=512K,L3=32M" --dl-pack-gemm-operands --split-input-file | FileCheck %s --check-prefix=MIB
+// RUN: dl-opt %s --dl-set-target="vector-bits=256 max-batch-bytes=0 cache-sizes=L1=32K,L2=512K,L3=32M" --dl-pack-gemm-operands --split-input-file | FileCheck %s --check-prefix=UNBOUNDED
+// RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=32K,L2=512K,L3=32M" --dl-pack-gemm-operands --split-input-file | FileCheck %s --check-prefix=AVX512
+// RUN: dl-opt %s --dl-set-target="vector-bits=1 cache-sizes=L1=32K,L2=512K,L3=32M" --dl-pack-gemm-operands --split-input-file | FileCheck %s --check-prefix=NARROW
 // RUN: dl-opt %s --dl-set-target="vector-bits=256 cache-sizes=L1=32K,L2=512K,L3=32M" --dl-pack-gemm-operands --split-input-file | FileCheck %s --check-prefix=ROWS
 // RUN: not dl-opt %s --dl-set-target="max-batch-bytes=-2" --dl-pack-gemm-operands 2>&1 | FileCheck %s --check-prefix=INVALID
 // RUN: not dl-opt %s --dl-set-target="vector-bits=-1" --dl-pack-gemm-operands 2>&1 | FileCheck %s --check-prefix=INVALID-BITS
 // RUN: not dl-opt %s --dl-pack-gemm-operands="prefetch-streams=-1" 2>&1 | FileCheck %s --check-prefix=INVALID-STREAMS
-// RUN: dl-opt %s --dl-set-target="vector-bits=256" --dl-pack-gemm-operands="prefetch-streams=0" --split-input-file | FileCheck %s --check-prefix=UNCAPPED
-// RUN: dl-opt %s --dl-set-target="vector-bits=256" --dl-pack-gemm-operands="prefetch-streams=16" --split-input-file | FileCheck %s --check-prefix=STREAMS16
+// RUN: dl-opt %s --dl-set-target="vector-bits=256 cache-sizes=L1=32K,L2=512K,L3=32M" --dl-pack-gemm-operands="prefetch-streams=0" --split-input-file | FileCheck %s --check-prefix=UNCAPPED
+// RUN: dl-opt %s --dl-set-target="vector-bits=256 cache-sizes=L1=32K,L2=512K,L3=32M" --dl-pack-gemm-operands="prefetch-streams=16" --split-input-file | FileCheck %s --check-prefix=STREAMS16
 
 // INVALID: error: dl-set-target: max-batch-bytes must be >= 0 (-1: keep)
 // INVALID-BITS: error: dl-set-target: vector-bits must be >= 0 (0: keep)
@@ -59,7 +60,8 @@ func.func @one_row_block(%a: memref<128x1024xf32>, %b: memref<1024x2048xf32>, %c
 // N = 32 is one column block (256-bit vectors): A is read once and its
 // leading dimension (1000 floats) does not conflict, so A stays in place. Its
 // blocks take 125 of each row's 1000 floats, so a block is read as one memory
-// stream per row: at most prefetch-streams (32) rows, not 128. B's 32-column
+// stream per row (A, 1000 KB, is beyond the 512 KiB L2): at most
+// prefetch-streams (32) rows, not 128. B's 32-column
 // blocks are whole rows, contiguous already, and so are C's. The 8 K blocks
 // of 32 KiB fit in one call; with 128 rows (no bound on the streams) 2 of
 // 78 KiB do: no pack_c although each block of C is reduced over 4 calls.
@@ -150,7 +152,7 @@ func.func @blocked_b(%a: memref<256x480xf32>, %b: memref<4x10x48x24xf32>, %c: me
 // either way, A's rows whole in 32-row blocks. N = 16 reads A's
 // rows whole in 8-row blocks (rows 1 KiB apart conflict in the L1); N = 17,
 // past the narrow GEMMs, takes K blocks, A in place (one block column reads
-// it once) in blocks of prefetch-streams rows, and its columns padded to
+// it once; within the L2, in blocks of 128 rows), and its columns padded to
 // three whole 8-float vectors (AVX2 has no masked partial vectors: B and C
 // copied into padded blocks); a transposed A is packed; K =
 // 8 is too short to stream, whole rows of A in 32-row blocks.
@@ -160,7 +162,7 @@ func.func @blocked_b(%a: memref<256x480xf32>, %b: memref<4x10x48x24xf32>, %c: me
 // CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<1024x8xf32>) {pack_blocks = array<i64: 8, 8, 512>}
 // CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x8xf32>) {pack_blocks = array<i64: 8, 8, 256>}
 // CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x8xf32>) {pack_blocks = array<i64: 32, 8, 64>}
-// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x17xf32>) {pack_b, pack_blocks = array<i64: 32, 24, 128>, pack_c, pad_blocks}
+// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x17xf32>) {pack_b, pack_blocks = array<i64: 128, 24, 128>, pack_c, pad_blocks}
 // CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x4xf32>) {pack_a, pack_blocks = {{.*}}, transpose_a}
 // CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<512x2xf32>) {pack_blocks = array<i64: 32, 2, 8>}
 // AVX512-LABEL: func @gemv_like
@@ -245,15 +247,16 @@ func.func @narrow_whole_rows(%a: memref<3136x829xf32>, %b: memref<829x15xf32>, %
 // 547-column operand (rows 2188 bytes apart) is read in place, a contiguous
 // 512-column B (rows 2 KiB apart) packed. With 512-bit vectors each A block
 // has one call (one column block) and each B block one row block above it:
-// read once, every one stays in place whatever its stride.
+// read once, every one stays in place whatever its stride (A, within the
+// L2, in one block of its 64 rows).
 // SMALL-LABEL: func @part_strides
 // SMALL: dl.matmul {{.*}} {pack_a, pack_blocks = array<i64: 32, 16, 25>}
 // SMALL: dl.matmul {{.*}} {pack_blocks = array<i64: 32, 16, 25>}
 // SMALL: dl.matmul {{.*}} {pack_a, pack_blocks = array<i64: 32, 16, 32>}
 // SMALL: dl.matmul {{.*}} {pack_a, pack_b, pack_blocks = array<i64: 32, 16, 32>}
 // AVX512-LABEL: func @part_strides
-// AVX512: dl.matmul {{.*}} {pack_blocks = array<i64: 32, 32, 125>}
-// AVX512: dl.matmul {{.*}} {pack_blocks = array<i64: 32, 32, 125>}
+// AVX512: dl.matmul {{.*}} {pack_blocks = array<i64: 64, 32, 125>}
+// AVX512: dl.matmul {{.*}} {pack_blocks = array<i64: 64, 32, 125>}
 // AVX512: dl.matmul {{.*}} {pack_a, pack_blocks = array<i64: 64, 64, 128>}
 // AVX512: dl.matmul {{.*}} {pack_a, pack_blocks = array<i64: 64, 64, 128>}
 func.func @part_strides(%apart: memref<64x250xf32, strided<[1024, 1]>>, %a: memref<64x250xf32>,
@@ -296,15 +299,28 @@ func.func @constant_b(%a: memref<64x1024xf32>, %w: memref<1024x1024xf32> {dl.con
 
 // -----
 
-// A's rows read in place in blocks of at most prefetch-streams (32) rows: 64
-// rows in blocks of 32; a prime M (37) would take blocks of one row, so A
-// is packed instead, its block all 37 rows. A GEMM under
+// A's rows read in place in blocks of at most prefetch-streams (32) rows
+// where A is larger than the L2 (its rows come from beyond it): 64 rows in
+// blocks of 32; a prime M (37) would take blocks of one row, so A is packed
+// instead, its block all 37 rows. Within the L2 (@prime_rows_and_tiny), A
+// is read in place in blocks of all 64 or 37 rows. A GEMM under
 // kMinWholeVectorFlops (2 x 15 x 15) keeps its 15 columns: padding them to
 // whole vectors would cost more than it saves.
+// CHECK-LABEL: func @prime_rows_beyond_l2
+// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<64x32xf32>) {batch_blocks = 1 : i64, pack_blocks = array<i64: 32, 32, 96>}
+// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<37x32xf32>) {batch_blocks = 1 : i64, pack_a, pack_blocks = array<i64: 37, 32, 96>}
 // CHECK-LABEL: func @prime_rows_and_tiny
-// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<64x32xf32>) {pack_blocks = array<i64: 32, 32, 86>}
-// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<37x32xf32>) {pack_a, pack_blocks = array<i64: 37, 32, 86>}
+// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<64x32xf32>) {pack_blocks = array<i64: 64, 32, 86>}
+// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<37x32xf32>) {pack_blocks = array<i64: 37, 32, 86>}
 // CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<2x15xf32>) {pack_blocks = array<i64: 2, 15, 15>}
+func.func @prime_rows_beyond_l2(%a64: memref<64x4128xf32>, %c64: memref<64x32xf32>,
+                                %a37: memref<37x4128xf32>, %c37: memref<37x32xf32>,
+                                %b: memref<4128x32xf32>) {
+  dl.matmul ins(%a64, %b : memref<64x4128xf32>, memref<4128x32xf32>) outs(%c64 : memref<64x32xf32>)
+  dl.matmul ins(%a37, %b : memref<37x4128xf32>, memref<4128x32xf32>) outs(%c37 : memref<37x32xf32>)
+  return
+}
+
 func.func @prime_rows_and_tiny(%a64: memref<64x344xf32>, %c64: memref<64x32xf32>,
                                %a37: memref<37x344xf32>, %c37: memref<37x32xf32>,
                                %b: memref<344x32xf32>, %a2: memref<2x15xf32>,

@@ -798,9 +798,9 @@ def PackGemmOperands : Pass<"dl-pack-gemm-operands", "::mlir::func::FuncOp"> {
     is, with any tiles, a B block read 4 times or more whose rows of one or
     two 64-byte lines lie a number of floats apart that is not a whole
     number of lines (`straddlesLines`: each row touches a line more). An
-    A read in place in blocks of part rows whose M has no good block up to
-    `prefetch-streams` (a prime) is packed rather than blocked by single
-    rows. The stride is that of the operand a part belongs to
+    A larger than the L2 read in place in blocks of part rows whose M has
+    no good block up to `prefetch-streams` (a prime) is packed rather than
+    blocked by single rows. The stride is that of the operand a part belongs to
     (dl-split-gemm-remainders' subviews). Operands are always packed when
     transposed (the microkernel reads row-major operands) or, for A, when
     `alpha` is not 1 (the copy applies it). A B that is a whole function
@@ -814,7 +814,8 @@ def PackGemmOperands : Pass<"dl-pack-gemm-operands", "::mlir::func::FuncOp"> {
     as bm memory streams at once, one per row, a leading dimension apart.
     The hardware's stream prefetchers track a bounded number of streams (32
     in Intel's L2 streamer), and rows past that are fetched at memory
-    latency: bm is then at most `prefetch-streams`.
+    latency: for an A larger than the L2, bm is then at most
+    `prefetch-streams`; an A within the L2 is read in blocks of any rows.
 
     A B in place larger than the L2 that one block of rows of C reads once
     (bm = M, not re-read enough to pack) is read in blocks of a few whole
