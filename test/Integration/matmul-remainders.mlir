@@ -153,3 +153,24 @@ func.func @few_rows_narrow(%a: memref<3x1722xf32>, %b: memref<1722x7xf32>, %c: m
   dl.matmul ins(%a5, %b4 : memref<70x300xf32>, memref<300x8xf32>) outs(%c5 : memref<70x8xf32>)
   return
 }
+
+// A few rows and a prime N reading a B beyond the L2 once, in blocks of
+// whole rows (N not split).
+// CHECK: whole_rows_of_b_prime_n: max_abs_err={{.*}} ok
+func.func @whole_rows_of_b_prime_n(%a: memref<5x1024xf32>, %b: memref<1024x1223xf32>, %c: memref<5x1223xf32>) {
+  dl.matmul ins(%a, %b : memref<5x1024xf32>, memref<1024x1223xf32>) outs(%c : memref<5x1223xf32>)
+  return
+}
+
+// Streamed with a K rest of 13 (one masked vector step), and 3 columns
+// with K = 29 in kernels.
+// CHECK: stream_k_rest: max_abs_err={{.*}} ok
+func.func @stream_k_rest(%a: memref<37x29xf32>, %b: memref<29x2xf32>, %c: memref<37x2xf32>) {
+  dl.matmul ins(%a, %b : memref<37x29xf32>, memref<29x2xf32>) outs(%c : memref<37x2xf32>)
+  return
+}
+// CHECK: kernels_short_k: max_abs_err={{.*}} ok
+func.func @kernels_short_k(%a: memref<37x29xf32>, %b: memref<29x4xf32>, %c: memref<37x4xf32>) {
+  dl.matmul ins(%a, %b : memref<37x29xf32>, memref<29x4xf32>) outs(%c : memref<37x4xf32>)
+  return
+}

@@ -213,9 +213,14 @@ struct PackGemmOperandsPass
       constexpr int64_t kStreamedRows = 8, kMinStreamedRun = 128;
       int64_t l2Bytes =
           target.cache.levels.size() > 1 ? target.cache.levels[1].bytes : 0;
-      if (!blockedB && !op.getTransposeB() && bm == m && l2Bytes > 0 &&
-          k * n * int64_t(sizeof(float)) > l2Bytes &&
-          !rereadsConflictingB(1, bm, bn, bk)) {
+      // An N without a good block (kept whole for this by
+      // dl-split-gemm-remainders) takes blocks of whole rows of B when no
+      // divisor is wide enough.
+      bool wholeN = !blockedB && !op.getTransposeB() &&
+                    readsWholeRowsOfB(m, n, k, rows, columns, l2Bytes);
+      if (!blockedB && !op.getTransposeB() && bm == m &&
+          readsBOnceFromBeyondL2(m, n, k, rows, l2Bytes) &&
+          (wholeN || !rereadsConflictingB(1, bm, bn, bk))) {
         int64_t vectorFloats = n % blockVectorFloats(columns) == 0
                                    ? blockVectorFloats(columns)
                                    : 1;
@@ -231,6 +236,8 @@ struct PackGemmOperandsPass
         int64_t rowsPerBlock = largestDivisorAtMost(k, kStreamedRows);
         if (rowsPerBlock < kStreamedRows / 2)
           rowsPerBlock = largestDivisorAtMost(k, 2 * kStreamedRows);
+        if (wholeN && wide < kMinStreamedRun)
+          wide = n;
         if (wide >= kMinStreamedRun && wide >= bn &&
             rowsPerBlock >= kStreamedRows / 2) {
           bn = wide;

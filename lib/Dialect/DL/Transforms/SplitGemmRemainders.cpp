@@ -151,6 +151,7 @@ struct SplitGemmRemaindersPass
     int64_t columns = blockN ? blockN : microkernelColumns(target.vectorBits);
     wholeVectors = !target.masksPartialVectors();
     vectorRegisters = target.vectorRegisters();
+    l2Bytes = target.cache.levels.size() > 1 ? target.cache.levels[1].bytes : 0;
     int64_t rows = blockM ? blockM : gemmBlockRows(columns);
     SmallVector<MatmulOp> ops;
     getOperation().walk([&](MatmulOp op) {
@@ -192,7 +193,8 @@ struct SplitGemmRemaindersPass
         m, wholeRows ? std::min(rows, wholeRowBlockLimit(k)) : rows);
     int64_t vectorFloats = blockVectorFloats(columns);
     SmallVector<Part, 3> nParts;
-    if (blockedB)
+    if (blockedB || (!transposeB && !wholeRows && mParts.size() == 1 &&
+                     readsWholeRowsOfB(m, n, k, rows, columns, l2Bytes)))
       nParts = {{0, n}};
     else if (takesWholeVectors(!wholeVectors, m, n, k))
       nParts = splitWholeVectors(n, columns, vectorFloats);
@@ -335,6 +337,8 @@ struct SplitGemmRemaindersPass
   bool wholeVectors = false;
   /// The target's vector registers (for the microkernels' register tiles).
   int64_t vectorRegisters = 0;
+  /// The target's L2 capacity (0: unknown).
+  int64_t l2Bytes = 0;
 };
 
 } // namespace

@@ -375,9 +375,31 @@ inline bool streamsA(int64_t m, int64_t n, int64_t k, bool transposeA,
   if (n <= kAlwaysColumns)
     return k >= kDepthPerColumn * n;
   // The rows rule was measured where partial vectors are masked (AVX-512).
-  return k >= kLongRows &&
-         (!masksPartialVectors ||
-          streamsManyRows(m, n, k, vectorFloats, l1Bytes));
+  return k >= kLongRows && (!masksPartialVectors ||
+                            streamsManyRows(m, n, k, vectorFloats, l1Bytes));
+}
+
+/// Whether a GEMM of at most `rows` rows (one block of rows of C) reads B,
+/// K x N in place and larger than the L2 (`l2Bytes`, 0: unknown), once
+/// from beyond it: dl-pack-gemm-operands then reads it in blocks of a few
+/// whole rows in memory order.
+inline bool readsBOnceFromBeyondL2(int64_t m, int64_t n, int64_t k,
+                                   int64_t rows, int64_t l2Bytes) {
+  return m <= rows && l2Bytes > 0 && k * n * int64_t(sizeof(float)) > l2Bytes;
+}
+
+/// Whether such a GEMM whose N has no good block up to `columns` reads
+/// B's rows whole (blocks of all N columns; C, within an eighth of the L2,
+/// stays in the L2): dl-split-gemm-remainders keeps N whole, since a part
+/// of the last columns would be one more pass over B's rows that reads one
+/// line of each, rows kilobytes apart, at memory latency (11x1223x4096 on a
+/// Sapphire Rapids core: 3.7 ms with N split into 1216 and 7 columns, of
+/// which the 7 took 1.7; 1.75 with N whole; oneDNN 2.1).
+inline bool readsWholeRowsOfB(int64_t m, int64_t n, int64_t k, int64_t rows,
+                              int64_t columns, int64_t l2Bytes) {
+  return readsBOnceFromBeyondL2(m, n, k, rows, l2Bytes) &&
+         !hasGoodBlock(n, columns) &&
+         m * n * int64_t(sizeof(float)) <= l2Bytes / 8;
 }
 
 /// Whether a narrow GEMM (N up to 16 columns, one AVX-512 register per row

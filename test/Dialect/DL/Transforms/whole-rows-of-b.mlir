@@ -1,0 +1,33 @@
+// A GEMM of a few rows whose B, beyond the L2, is read once and whose N has
+// no good block (1223, a prime) keeps N whole (dl-split-gemm-remainders:
+// a part of the last 7 columns would read one line of each of B's rows
+// again, at memory latency) and reads B in blocks of 8 whole rows
+// (dl-pack-gemm-operands). With 64 rows (C beyond an eighth of the L2), or
+// a B within the L2, N splits into whole blocks and a remainder as before.
+// RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=48K,L2=512K,L3=32M" --dl-split-gemm-remainders --dl-pack-gemm-operands | FileCheck %s
+
+// CHECK-LABEL: func.func @few_rows
+// CHECK-COUNT-1: dl.matmul
+// CHECK-SAME: outs(%{{.*}} : memref<11x1223xf32>) {{{.*}}pack_blocks = array<i64: 11, 1223, 8>}
+// CHECK-NOT: dl.matmul
+// CHECK: return
+func.func @few_rows(%a: memref<11x4096xf32>, %b: memref<4096x1223xf32>, %c: memref<11x1223xf32>) {
+  dl.matmul ins(%a, %b : memref<11x4096xf32>, memref<4096x1223xf32>) outs(%c : memref<11x1223xf32>)
+  return
+}
+
+// CHECK-LABEL: func.func @many_rows
+// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<64x1216xf32, strided<[1223, 1]>>)
+// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<64x7xf32, strided<[1223, 1], offset: 1216>>)
+func.func @many_rows(%a: memref<64x4096xf32>, %b: memref<4096x1223xf32>, %c: memref<64x1223xf32>) {
+  dl.matmul ins(%a, %b : memref<64x4096xf32>, memref<4096x1223xf32>) outs(%c : memref<64x1223xf32>)
+  return
+}
+
+// CHECK-LABEL: func.func @b_in_l2
+// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<11x64xf32, strided<[67, 1]>>)
+// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<11x3xf32, strided<[67, 1], offset: 64>>)
+func.func @b_in_l2(%a: memref<11x512xf32>, %b: memref<512x67xf32>, %c: memref<11x67xf32>) {
+  dl.matmul ins(%a, %b : memref<11x512xf32>, memref<512x67xf32>) outs(%c : memref<11x67xf32>)
+  return
+}
