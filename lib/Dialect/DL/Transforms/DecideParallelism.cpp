@@ -14,8 +14,8 @@
 #include "dl/Dialect/DL/IR/DLOps.h"
 #include "dl/Dialect/DL/Transforms/ParallelismModel.h"
 #include "dl/Dialect/DL/Transforms/Passes.h"
-#include "dl/Dialect/DL/Transforms/VariantRanking.h"
 #include "dl/Dialect/DL/Transforms/Target.h"
+#include "dl/Dialect/DL/Transforms/VariantRanking.h"
 
 #include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -256,6 +256,106 @@ struct DecideParallelismPass
     for (Operation *op : ops)
       if (failed(decide(op, costs)))
         return signalPassFailure();
+    for (Operation *op : ops)
+      if (auto part = dyn_cast<MatmulOp>(op))
+        alignRowsWithPart(part);
+  }
+
+  /// The rows of C a GEMM writes: the source of its C's subview and the
+  /// subview's row offset and count, or C itself from row 0.
+  static std::tuple<Value, int64_t, int64_t> writtenRows(MatmulOp op) {
+    Value c = op.getC();
+    int64_t rows = op.getC().getType().getDimSize(0);
+    if (auto subview = c.getDefiningOp<memref::SubViewOp>()) {
+      ArrayRef<int64_t> offsets = subview.getStaticOffsets();
+      if (!offsets.empty() && !ShapedType::isDynamic(offsets[0]))
+        return {subview.getSource(), offsets[0], rows};
+      return {Value(), 0, 0};
+    }
+    return {c, 0, rows};
+  }
+
+  /// The position of the loop over M (`i`) of `loops` with `tripCount`
+  /// iterations and only single-iteration loops outside it, if any.
+  static std::optional<unsigned> outermostRowLoop(ArrayRef<ScheduleDim> dims,
+                                                  ArrayRef<ScheduledLoop> loops,
+                                                  int64_t tripCount) {
+    for (auto [position, loop] : llvm::enumerate(loops)) {
+      if (dims[loop.dim].name == "i" && loop.tripCount == tripCount)
+        return position;
+      if (loop.tripCount != 1)
+        return std::nullopt;
+    }
+    return std::nullopt;
+  }
+
+  /// A GEMM part (dl-split-gemm-remainders' columns of the same rows of C)
+  /// made sequential next to a part whose outermost parallel loop divides
+  /// those rows runs its rows' loop in parallel too, with the same
+  /// iterations: each thread then writes the rows whose cache lines it
+  /// holds already, where one thread writing them all moves the other's
+  /// lines of every row it wrote across the cores (770x227x4 split into 192
+  /// and 35 columns: 22 us on one thread, 51 on two with the 35 columns
+  /// sequential; docs/heuristics.md, "Parallelism model").
+  void alignRowsWithPart(MatmulOp part) {
+    ScheduleAttr schedule = part.getScheduleAttr();
+    if (!part->hasAttr(DLDialect::getSequentialAttrName()) || !schedule)
+      return;
+    auto [source, offset, rows] = writtenRows(part);
+    if (!source)
+      return;
+    std::optional<SmallVector<ScheduleDim>> dims = getScheduleDims(part);
+    if (!dims)
+      return;
+    FailureOr<SmallVector<ScheduledLoop>> loops =
+        schedule.getLoops(*dims, [] { return InFlightDiagnostic(); });
+    if (failed(loops))
+      return;
+    // The GEMMs writing C's subviews of the same source (or the source).
+    SmallVector<MatmulOp> writers;
+    for (Operation *user : source.getUsers()) {
+      if (auto subview = dyn_cast<memref::SubViewOp>(user)) {
+        for (Operation *reader : subview->getUsers())
+          if (auto other = dyn_cast<MatmulOp>(reader))
+            if (other.getC() == subview.getResult())
+              writers.push_back(other);
+      } else if (auto other = dyn_cast<MatmulOp>(user)) {
+        if (other.getC() == source)
+          writers.push_back(other);
+      }
+    }
+    for (MatmulOp other : writers) {
+      if (other == part || !other.getScheduleAttr() ||
+          other->hasAttr(DLDialect::getSequentialAttrName()) ||
+          writtenRows(other) != std::make_tuple(source, offset, rows))
+        continue;
+      std::optional<unsigned> parallel =
+          other.getScheduleAttr().getParallelLoop();
+      std::optional<SmallVector<ScheduleDim>> otherDims =
+          getScheduleDims(other);
+      FailureOr<SmallVector<ScheduledLoop>> otherLoops =
+          other.getScheduleAttr().getLoops(*otherDims,
+                                           [] { return InFlightDiagnostic(); });
+      if (!parallel || failed(otherLoops) ||
+          outermostRowLoop(*otherDims, *otherLoops,
+                           (*otherLoops)[*parallel].tripCount) != parallel)
+        continue;
+      std::optional<unsigned> mine =
+          outermostRowLoop(*dims, *loops, (*otherLoops)[*parallel].tripCount);
+      if (!mine)
+        continue;
+      setSchedule(part,
+                  ScheduleAttr::get(part->getContext(), schedule.getDims(),
+                                    schedule.getTiles(), *mine));
+      part->removeAttr(DLDialect::getSequentialAttrName());
+      if (reportFallbacks)
+        part->emitRemark(llvm::formatv(
+            "dl-decide-parallelism: {0} runs in parallel as the part of C's "
+            "rows next to it does, so that each thread writes the rows it "
+            "wrote there",
+            describeLoop(*dims, *loops, *mine)));
+      return;
+    }
   }
 
   LogicalResult decide(Operation *op, const ParallelCosts &costs) {

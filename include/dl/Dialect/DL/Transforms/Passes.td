@@ -1106,7 +1106,11 @@ def DecideParallelism : Pass<"dl-decide-parallelism", "::mlir::ModuleOp"> {
 
     A thread reads a buffer whole unless the loop's iterations divide its
     reads (then its share of the iterations), and the bytes handed between
-    threads are moved at `handoff-bandwidth`. The defaults and the
+    threads are moved at `handoff-bandwidth`. A GEMM part made sequential
+    (`dl-split-gemm-remainders`' columns of the same rows of C as another
+    part) whose neighbour runs its outermost row loop in parallel runs its
+    own row loop of as many iterations in parallel too, so that each thread
+    writes the rows whose cache lines it holds. The defaults and the
     measurements they come from are in `docs/heuristics.md`, *Parallelism
     model*.
 
