@@ -275,6 +275,23 @@ struct DecideParallelismPass
     return {c, 0, rows};
   }
 
+  /// The dimensions and loops of a GEMM's schedule.
+  struct GemmLoops {
+    SmallVector<ScheduleDim> dims;
+    SmallVector<ScheduledLoop> loops;
+  };
+  static std::optional<GemmLoops> getGemmLoops(MatmulOp op) {
+    ScheduleAttr schedule = op.getScheduleAttr();
+    std::optional<SmallVector<ScheduleDim>> dims = op.getScheduleDims();
+    if (!schedule || !dims)
+      return std::nullopt;
+    FailureOr<SmallVector<ScheduledLoop>> loops =
+        schedule.getLoops(*dims, [] { return InFlightDiagnostic(); });
+    if (failed(loops))
+      return std::nullopt;
+    return GemmLoops{std::move(*dims), std::move(*loops)};
+  }
+
   /// The position of the loop over M (`i`) of `loops` with `tripCount`
   /// iterations and only single-iteration loops outside it, if any.
   static std::optional<unsigned> outermostRowLoop(ArrayRef<ScheduleDim> dims,
@@ -298,18 +315,11 @@ struct DecideParallelismPass
   /// and 35 columns: 22 us on one thread, 51 on two with the 35 columns
   /// sequential; docs/heuristics.md, "Parallelism model").
   void alignRowsWithPart(MatmulOp part) {
-    ScheduleAttr schedule = part.getScheduleAttr();
-    if (!part->hasAttr(DLDialect::getSequentialAttrName()) || !schedule)
+    if (!part->hasAttr(DLDialect::getSequentialAttrName()))
       return;
+    std::optional<GemmLoops> mineLoops = getGemmLoops(part);
     auto [source, offset, rows] = writtenRows(part);
-    if (!source)
-      return;
-    std::optional<SmallVector<ScheduleDim>> dims = getScheduleDims(part);
-    if (!dims)
-      return;
-    FailureOr<SmallVector<ScheduledLoop>> loops =
-        schedule.getLoops(*dims, [] { return InFlightDiagnostic(); });
-    if (failed(loops))
+    if (!mineLoops || !source)
       return;
     // The GEMMs writing C's subviews of the same source (or the source).
     SmallVector<MatmulOp> writers;
@@ -325,25 +335,22 @@ struct DecideParallelismPass
       }
     }
     for (MatmulOp other : writers) {
-      if (other == part || !other.getScheduleAttr() ||
-          other->hasAttr(DLDialect::getSequentialAttrName()) ||
+      if (other == part || other->hasAttr(DLDialect::getSequentialAttrName()) ||
           writtenRows(other) != std::make_tuple(source, offset, rows))
         continue;
+      std::optional<GemmLoops> otherLoops = getGemmLoops(other);
       std::optional<unsigned> parallel =
-          other.getScheduleAttr().getParallelLoop();
-      std::optional<SmallVector<ScheduleDim>> otherDims =
-          getScheduleDims(other);
-      FailureOr<SmallVector<ScheduledLoop>> otherLoops =
-          other.getScheduleAttr().getLoops(*otherDims,
-                                           [] { return InFlightDiagnostic(); });
-      if (!parallel || failed(otherLoops) ||
-          outermostRowLoop(*otherDims, *otherLoops,
-                           (*otherLoops)[*parallel].tripCount) != parallel)
+          otherLoops ? other.getScheduleAttr().getParallelLoop() : std::nullopt;
+      if (!parallel ||
+          outermostRowLoop(otherLoops->dims, otherLoops->loops,
+                           otherLoops->loops[*parallel].tripCount) != parallel)
         continue;
       std::optional<unsigned> mine =
-          outermostRowLoop(*dims, *loops, (*otherLoops)[*parallel].tripCount);
+          outermostRowLoop(mineLoops->dims, mineLoops->loops,
+                           otherLoops->loops[*parallel].tripCount);
       if (!mine)
         continue;
+      ScheduleAttr schedule = part.getScheduleAttr();
       setSchedule(part,
                   ScheduleAttr::get(part->getContext(), schedule.getDims(),
                                     schedule.getTiles(), *mine));
@@ -353,7 +360,7 @@ struct DecideParallelismPass
             "dl-decide-parallelism: {0} runs in parallel as the part of C's "
             "rows next to it does, so that each thread writes the rows it "
             "wrote there",
-            describeLoop(*dims, *loops, *mine)));
+            describeLoop(mineLoops->dims, mineLoops->loops, *mine)));
       return;
     }
   }

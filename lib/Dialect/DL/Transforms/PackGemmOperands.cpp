@@ -211,8 +211,7 @@ struct PackGemmOperandsPass
       // of C leave the L1 between K blocks: 72x1217x216 in 72 x 608 x 8
       // blocks 0.75-0.85 ms, 0.56-0.70 in 72 x 32 x 216.
       constexpr int64_t kStreamedRows = 8, kMinStreamedRun = 128;
-      int64_t l2Bytes =
-          target.cache.levels.size() > 1 ? target.cache.levels[1].bytes : 0;
+      int64_t l2Bytes = target.l2Bytes();
       // An N without a good block (kept whole for this by
       // dl-split-gemm-remainders) takes blocks of whole rows of B when no
       // divisor is wide enough.

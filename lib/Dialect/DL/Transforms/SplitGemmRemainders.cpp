@@ -151,7 +151,7 @@ struct SplitGemmRemaindersPass
     int64_t columns = blockN ? blockN : microkernelColumns(target.vectorBits);
     wholeVectors = !target.masksPartialVectors();
     vectorRegisters = target.vectorRegisters();
-    l2Bytes = target.cache.levels.size() > 1 ? target.cache.levels[1].bytes : 0;
+    l2Bytes = target.l2Bytes();
     int64_t rows = blockM ? blockM : gemmBlockRows(columns);
     SmallVector<MatmulOp> ops;
     getOperation().walk([&](MatmulOp op) {

@@ -53,6 +53,10 @@ struct Target {
   int64_t l1Bytes() const {
     return cache.levels.empty() ? 0 : cache.levels.front().bytes;
   }
+  /// The capacity of the second cache level (0: none described).
+  int64_t l2Bytes() const {
+    return cache.levels.size() > 1 ? cache.levels[1].bytes : 0;
+  }
 
   /// This machine: its widest vector registers (512 with AVX-512F, 256 with
   /// AVX2, else 128), its cache capacities with the default latencies and
