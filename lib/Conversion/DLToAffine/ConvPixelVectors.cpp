@@ -25,6 +25,7 @@
 #include "ConvPixelVectors.h"
 
 #include "dl/Dialect/DL/Transforms/Blocking.h"
+#include "dl/Dialect/DL/Transforms/Target.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -41,9 +42,6 @@ namespace {
 
 /// Floats per vector.
 constexpr int64_t kLanes = kLoweringVectorFloats;
-/// Accumulators of a tile, of the 32 AVX-512 registers: the others hold the
-/// input vector being used and the broadcast weights.
-constexpr int64_t kAccumulators = 24;
 /// Bounds of a tile's vectors along a row, output channels and output rows.
 constexpr int64_t kMaxVectors = 4, kMaxChannels = 8, kMaxRows = 4;
 
@@ -128,6 +126,42 @@ Value deinterleave(OpBuilder &b, Location loc, ArrayRef<Value> vectors,
             : vector::ShuffleOp::create(b, loc, vectors[v], vectors[v], mask);
   }
   return result;
+}
+
+/// The register tile of `conv` (vectors along a row, output channels,
+/// output rows) for `target`: for each count of vectors, as many output
+/// channels, then output rows, as pixelTileAccumulators holds in the
+/// target's registers (24 of AVX-512's 32, 6 of the 8 16-float vectors in
+/// AVX2's 16); of those, the tile whose channel tiles hold the most
+/// accumulators on average (the last channel tile holds the rest of the
+/// channels). Among equals, with AVX-512 the most vectors (its tiles as
+/// measured there); where a vector takes two registers (AVX2), the fewest,
+/// each broadcast weight then serving the whole vector's rows. On one Zen 3
+/// core, a 4 -> 5-channel 4x117x178 3x3 convolution took 1.71 ms with
+/// AVX-512's tile (spilled), 0.69 with 4 vectors and 0.55 with 1
+/// (docs/heuristics.md, "Pixel vectors on AVX2").
+std::tuple<int64_t, int64_t, int64_t> choosePixelTile(const PixelConv &conv,
+                                                      const Target &target) {
+  int64_t registers = target.loweringVectorRegisters();
+  bool fewestVectors = target.vectorBits < 32 * kLanes;
+  int64_t accumulators = pixelTileAccumulators(registers);
+  int64_t rowVectors = llvm::divideCeil(conv.outColumns, kLanes);
+  std::tuple<int64_t, int64_t, int64_t> best = {1, 1, 1};
+  double bestMean = 0.0;
+  for (int64_t vectors = 1; vectors <= std::min(rowVectors, kMaxVectors);
+       ++vectors) {
+    int64_t channels = std::clamp<int64_t>(
+        accumulators / vectors, 1, std::min(kMaxChannels, conv.outChannels));
+    int64_t rows = std::clamp<int64_t>(accumulators / (vectors * channels), 1,
+                                       std::min(kMaxRows, conv.outRows));
+    double mean = double(vectors * rows * conv.outChannels) /
+                  double(llvm::divideCeil(conv.outChannels, channels));
+    if (mean > bestMean || (mean == bestMean && !fewestVectors)) {
+      best = {vectors, channels, rows};
+      bestMean = mean;
+    }
+  }
+  return best;
 }
 
 /// Builds `tile` at the builder's position: the accumulation over (c, r, s)
@@ -388,14 +422,9 @@ void dl::lowerPixelVectorConv(PatternRewriter &rewriter, Conv2DOp op) {
   bool windowed =
       llvm::any_of(padding, [](int64_t p) { return p; }) || lastColumn >= width;
 
-  // The register tile: vectors along the row, then output channels, then
-  // output rows, within kAccumulators.
-  int64_t rowVectors = llvm::divideCeil(conv.outColumns, kLanes);
-  int64_t vectors = std::min(rowVectors, kMaxVectors);
-  int64_t channels = std::clamp<int64_t>(
-      kAccumulators / vectors, 1, std::min(kMaxChannels, conv.outChannels));
-  int64_t rows = std::clamp<int64_t>(kAccumulators / (vectors * channels), 1,
-                                     std::min(kMaxRows, conv.outRows));
+  // The register tile.
+  int64_t vectors, channels, rows;
+  std::tie(vectors, channels, rows) = choosePixelTile(conv, getTarget(op));
 
   // The columns: tiles of `vectors` whole vectors, then the rest of the row
   // as vectors whose last ends at the row's last column (or, in a row

@@ -15,6 +15,7 @@
 #include "MatmulStreaming.h"
 
 #include "dl/Dialect/DL/Transforms/Blocking.h"
+#include "dl/Dialect/DL/Transforms/Target.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -30,11 +31,14 @@ namespace {
 /// Floats per vector of the dot products.
 constexpr int64_t kLanes = kLoweringVectorFloats;
 
-/// Vector registers a group of rows may take: its accumulators (rows x N)
-/// and a vector of each row, leaving a vector of B and a few spare of the
-/// 32 AVX-512 registers. Every vector of B loaded serves all rows of the
-/// group, so larger groups read B less often from the L2.
-constexpr int64_t kGroupRegisters = 28;
+/// The share of the vector registers a group of rows may take: its
+/// accumulators (rows x N) and a vector of each row, leaving a vector of B
+/// and a few spare (28 of the 32 AVX-512 registers, 7 of the 8 16-float
+/// vectors AVX2's 16 registers hold, where AVX-512's groups spilled:
+/// 1500x4x512 took 0.32 ms with them on one Zen 3 core, 0.13 with AVX2's).
+/// Every vector of B loaded serves all rows of the group, so larger groups
+/// read B less often from the L2.
+constexpr int64_t kGroupRegistersOfEight = 7;
 constexpr int64_t kMaxGroupRows = 8;
 
 /// The dot products of `rows` rows of A from row `row` (an expression of the
@@ -179,8 +183,10 @@ void dl::lowerStreamingMatmul(PatternRewriter &rewriter, MatmulOp op) {
 
   // Groups of rows share each vector of bt; the rows past the last whole
   // group one at a time.
+  int64_t groupRegisters =
+      kGroupRegistersOfEight * getTarget(op).loweringVectorRegisters() / 8;
   int64_t rows =
-      std::clamp<int64_t>(kGroupRegisters / (n + 1), 1, kMaxGroupRows);
+      std::clamp<int64_t>(groupRegisters / (n + 1), 1, kMaxGroupRows);
   int64_t grouped = m / rows * rows;
   auto buildRows = [&](int64_t lower, int64_t upper, int64_t groupRows) {
     if (lower >= upper)

@@ -2,7 +2,8 @@
 // of output rows x output channels x 16-column vectors accumulated in
 // vector.fma over (c, r, s), every input vector shared by the tile's
 // channels and every broadcast weight by its vectors.
-// RUN: dl-opt %s --convert-dl-to-affine --canonicalize | FileCheck %s
+// RUN: dl-opt %s --dl-set-target=vector-bits=512 --convert-dl-to-affine --canonicalize | FileCheck %s
+// RUN: dl-opt %s --dl-set-target=vector-bits=256 --convert-dl-to-affine --canonicalize | FileCheck %s --check-prefix=AVX2
 
 // No padding, unit column stride: taps read the input. 18 columns: a vector
 // at 0 and one ending at the last column (at 2); 2 channels x 2 rows x 2
@@ -21,6 +22,17 @@
 // CHECK: %[[X1:.*]] = affine.vector_load %[[IN]][%{{.*}}, %[[C]], %{{.*}} + %[[R]], %[[S]] + 2]
 // CHECK-COUNT-2: vector.fma %[[X1]]
 // CHECK-COUNT-8: affine.vector_store %{{.*}}, %[[OUT]]
+// AVX2's 16 registers hold 8 such vectors: tiles of 6 accumulators at
+// most, of the fewest vectors among equals; here 1 vector x 2 channels x 2
+// rows, the row's first vector in a loop over whole vectors, then the one
+// ending at the last column.
+// AVX2-LABEL: func.func @direct
+// AVX2: %{{.*}}:4 = affine.for %{{.*}} = 0 to 2 iter_args
+// AVX2-COUNT-4: affine.vector_store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} * 16]
+// AVX2: %{{.*}}:4 = affine.for %{{.*}} = 0 to 2 iter_args
+// AVX2-COUNT-4: affine.vector_store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, 2]
+// AVX2-NOT: affine.vector_store
+// AVX2-LABEL: func.func @window
 func.func @direct(%in: memref<1x2x4x20xf32>, %f: memref<2x2x3x3xf32>, %out: memref<1x2x2x18xf32>) {
   dl.conv2d ins(%in, %f : memref<1x2x4x20xf32>, memref<2x2x3x3xf32>) outs(%out : memref<1x2x2x18xf32>) {pixel_vectors}
   return

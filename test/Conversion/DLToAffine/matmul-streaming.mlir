@@ -4,7 +4,10 @@
 // 16-float vectors over K (32 of 40) accumulated with vector.fma, the last 8
 // products in one more step of vectors whose lanes past K are masked off,
 // one reduction per element of C, beta * C added.
-// RUN: dl-opt %s --convert-dl-to-affine --split-input-file | FileCheck %s
+// With AVX2's 16 registers (8 such vectors), groups of 2 rows (4
+// accumulators, 2 row vectors), the 9th row alone.
+// RUN: dl-opt %s --dl-set-target=vector-bits=512 --convert-dl-to-affine --split-input-file | FileCheck %s
+// RUN: dl-opt %s --dl-set-target=vector-bits=256 --convert-dl-to-affine --split-input-file | FileCheck %s --check-prefix=AVX2
 
 // CHECK-LABEL: func.func @stream
 // CHECK-SAME: (%[[A:[a-z0-9_]+]]: memref<9x40xf32>, %[[B:[a-z0-9_]+]]: memref<40x2xf32>, %[[C:[a-z0-9_]+]]: memref<9x2xf32>)
@@ -31,6 +34,10 @@
 // CHECK: affine.for %[[LAST:.*]] = 8 to 9 {
 // CHECK: %{{.*}}:2 = affine.for %{{.*}} = 0 to 32 step 16 iter_args
 // CHECK: memref.dealloc %[[BT]]
+// AVX2-LABEL: func.func @stream
+// AVX2: affine.for %{{.*}} = 0 to 8 step 2 {
+// AVX2: %{{.*}}:4 = affine.for %{{.*}} = 0 to 32 step 16 iter_args
+// AVX2: affine.for %{{.*}} = 8 to 9 {
 func.func @stream(%a: memref<9x40xf32>, %b: memref<40x2xf32>, %c: memref<9x2xf32>) {
   dl.matmul ins(%a, %b : memref<9x40xf32>, memref<40x2xf32>) outs(%c : memref<9x2xf32>) {stream_a, beta = 1.0 : f32}
   return

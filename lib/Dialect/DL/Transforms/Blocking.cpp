@@ -10,6 +10,7 @@
 
 #include "dl/Dialect/DL/Transforms/Blocking.h"
 #include "dl/Dialect/DL/IR/DLOps.h"
+#include "dl/Dialect/DL/Transforms/Target.h"
 
 #include <algorithm>
 #include <numeric>
@@ -128,7 +129,10 @@ dl::chooseConvChannelBlocks(Conv2DOp op, int64_t blockC, int64_t blockK,
   bool isStatic = op.getInput().getType().hasStaticShape() &&
                   op.getFilter().getType().hasStaticShape() &&
                   op.getOutput().getType().hasStaticShape();
-  if (isStatic && vectorizesPixels(outChannels, output[3], vectorFloats))
+  if (isStatic &&
+      vectorizesPixels(
+          outChannels, output[3], vectorFloats, wholeVectors,
+          pixelTileAccumulators(getTarget(op).loweringVectorRegisters())))
     return std::nullopt;
   // Dynamic channels take whole blocks of the limit, the last one padded.
   int64_t cb = ShapedType::isDynamic(channels)

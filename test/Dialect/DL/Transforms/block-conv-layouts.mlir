@@ -129,6 +129,27 @@ func.func @left_alone(%in: memref<1x8x9x9xf32>, %f: memref<1x8x3x3xf32>, %out: m
 
 // -----
 
+// Without masked partial vectors (AVX2) a convolution also stays plain
+// (pixel_vectors) when all its output channels fit one register tile of one
+// 16-float vector per row (6 accumulators of AVX2's 8 such vectors) and its
+// rows fill 3/4 of their vectors: 6 channels of 14 columns. 7 channels
+// (more than a tile) and 6 channels of 7 columns (7 of 16 lanes) are
+// blocked in one whole vector.
+// CHECK-LABEL: func @tile_of_pixels
+// CHECK: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<1x8x16x16xf32>, memref<6x8x3x3xf32>) outs(%{{.*}} : memref<1x6x14x14xf32>) {pixel_vectors}
+// CHECK: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<1x1x16x16x8xf32>, memref<1x1x3x3x8x8xf32>) outs(%{{.*}} : memref<1x1x14x14x8xf32>)
+// CHECK: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<1x1x9x9x8xf32>, memref<1x1x3x3x8x8xf32>) outs(%{{.*}} : memref<1x1x7x7x8xf32>)
+func.func @tile_of_pixels(%in: memref<1x8x16x16xf32>, %f6: memref<6x8x3x3xf32>, %out6: memref<1x6x14x14xf32>,
+                          %f7: memref<7x8x3x3xf32>, %out7: memref<1x7x14x14xf32>,
+                          %sin: memref<1x8x9x9xf32>, %sout: memref<1x6x7x7xf32>) {
+  dl.conv2d ins(%in, %f6 : memref<1x8x16x16xf32>, memref<6x8x3x3xf32>) outs(%out6 : memref<1x6x14x14xf32>)
+  dl.conv2d ins(%in, %f7 : memref<1x8x16x16xf32>, memref<7x8x3x3xf32>) outs(%out7 : memref<1x7x14x14xf32>)
+  dl.conv2d ins(%sin, %f6 : memref<1x8x9x9xf32>, memref<6x8x3x3xf32>) outs(%sout : memref<1x6x7x7xf32>)
+  return
+}
+
+// -----
+
 // Between two convolutions the activation stays blocked: the ReLU runs on the
 // first convolution's blocked result, the second convolution reads it, and
 // the plain intermediate (only written now) is gone.

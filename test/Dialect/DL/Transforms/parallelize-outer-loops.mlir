@@ -2,10 +2,10 @@
 // become one affine.parallel (coalesced when several); reductions and the
 // innermost loop stay sequential; no more loops once they make
 // min-iterations together, or, with threads, a multiple of the threads.
-// RUN: dl-opt %s --dl-decide-panels --convert-dl-to-affine --dl-tile-gemm-bands=max-block=64 --dl-parallelize-outer-loops --canonicalize | FileCheck %s
-// RUN: dl-opt %s --dl-decide-panels --convert-dl-to-affine --dl-tile-gemm-bands=max-block=64 --dl-parallelize-outer-loops=min-iterations=6 --canonicalize | FileCheck %s --check-prefix=MIN6
-// RUN: dl-opt %s --dl-decide-panels --convert-dl-to-affine --dl-tile-gemm-bands=max-block=64 --dl-parallelize-outer-loops=threads=2 --canonicalize | FileCheck %s --check-prefix=THREADS2
-// RUN: dl-opt %s --dl-decide-panels --convert-dl-to-affine --dl-tile-gemm-bands=max-block=64 --dl-parallelize-outer-loops=threads=4 --canonicalize | FileCheck %s --check-prefix=THREADS4
+// RUN: dl-opt %s --dl-set-target=vector-bits=512 --dl-decide-panels --convert-dl-to-affine --dl-tile-gemm-bands=max-block=64 --dl-parallelize-outer-loops --canonicalize | FileCheck %s
+// RUN: dl-opt %s --dl-set-target=vector-bits=512 --dl-decide-panels --convert-dl-to-affine --dl-tile-gemm-bands=max-block=64 --dl-parallelize-outer-loops=min-iterations=6 --canonicalize | FileCheck %s --check-prefix=MIN6
+// RUN: dl-opt %s --dl-set-target=vector-bits=512 --dl-decide-panels --convert-dl-to-affine --dl-tile-gemm-bands=max-block=64 --dl-parallelize-outer-loops=threads=2 --canonicalize | FileCheck %s --check-prefix=THREADS2
+// RUN: dl-opt %s --dl-set-target=vector-bits=512 --dl-decide-panels --convert-dl-to-affine --dl-tile-gemm-bands=max-block=64 --dl-parallelize-outer-loops=threads=4 --canonicalize | FileCheck %s --check-prefix=THREADS4
 // RUN: not dl-opt %s --dl-parallelize-outer-loops=min-iterations=0 2>&1 | FileCheck %s --check-prefix=INVALID
 // RUN: not dl-opt %s --dl-parallelize-outer-loops=threads=-1 2>&1 | FileCheck %s --check-prefix=INVALID-THREADS
 

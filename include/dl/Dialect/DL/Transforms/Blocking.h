@@ -208,14 +208,31 @@ inline double laneFill(int64_t extent, int64_t lanes) {
   return double(extent) / double((extent + lanes - 1) / lanes * lanes);
 }
 
+/// The accumulators of a `pixel_vectors` convolution's register tile
+/// (vectors of kLoweringVectorFloats): three quarters of a register file of
+/// `registers` such vectors (Target::loweringVectorRegisters), the others
+/// holding the input vector being used and the broadcast weights.
+inline int64_t pixelTileAccumulators(int64_t registers) {
+  return std::max<int64_t>(1, 3 * registers / 4);
+}
+
 /// Whether a plain convolution with `outChannels` output channels and
 /// `outColumns` output columns is vectorized along its output pixels
 /// (`pixel_vectors`) instead of blocked: when its output channels fill
 /// under half of a `vectorFloats`-lane register, which the blocked kernels
 /// vectorize along, and its rows fill more of their vectors than the
-/// channels would.
+/// channels would. Without masked partial vectors (`wholeVectors`, AVX2)
+/// also when all its output channels fit one register tile of one vector
+/// per row (`tileAccumulators`) and its rows fill 3/4 of their vectors: the
+/// blocked kernels' rows of one 8-float vector ran 1.7-2.8x slower there
+/// (docs/heuristics.md, "Pixel vectors on AVX2").
 inline bool vectorizesPixels(int64_t outChannels, int64_t outColumns,
-                             int64_t vectorFloats) {
+                             int64_t vectorFloats, bool wholeVectors,
+                             int64_t tileAccumulators) {
+  constexpr double kMinRowFill = 0.75;
+  if (wholeVectors && outChannels <= tileAccumulators &&
+      laneFill(outColumns, kLoweringVectorFloats) >= kMinRowFill)
+    return true;
   return 2 * outChannels < vectorFloats &&
          laneFill(outColumns, vectorFloats) >
              laneFill(outChannels, vectorFloats);

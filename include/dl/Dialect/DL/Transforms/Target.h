@@ -12,6 +12,9 @@
 
 #include "dl/Analysis/CacheModel.h"
 #include "dl/Dialect/DL/IR/DLAttrs.h"
+#include "dl/Dialect/DL/Transforms/Blocking.h"
+
+#include <algorithm>
 
 namespace mlir {
 class Operation;
@@ -49,6 +52,12 @@ struct Target {
   double coreGflops() const { return 200.0 * double(vectorBits) / 512.0; }
   /// The vector registers of the ISA: 32 with AVX-512, else 16.
   int64_t vectorRegisters() const { return vectorBits >= 512 ? 32 : 16; }
+  /// How many vectors of kLoweringVectorFloats (the loops dl vectorizes
+  /// itself) the vector registers hold: 32 with AVX-512, 8 with AVX2.
+  int64_t loweringVectorRegisters() const {
+    return std::max<int64_t>(1, vectorRegisters() * vectorBits /
+                                    (32 * kLoweringVectorFloats));
+  }
   /// The capacity of the first cache level (0: none described).
   int64_t l1Bytes() const {
     return cache.levels.empty() ? 0 : cache.levels.front().bytes;
