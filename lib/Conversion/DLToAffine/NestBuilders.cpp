@@ -165,14 +165,14 @@ Value f32Splat(OpBuilder &b, Location loc, double value, VectorType type) {
 
 void buildVectorChunks(
     OpBuilder &b, Location loc, int64_t size,
-    function_ref<void(OpBuilder &, Location, Value first, int64_t lanes)>
-        body) {
-  int64_t whole = size / kLoweringVectorFloats * kLoweringVectorFloats;
+    function_ref<void(OpBuilder &, Location, Value first, int64_t lanes)> body,
+    int64_t vectorFloats) {
+  int64_t whole = size / vectorFloats * vectorFloats;
   if (whole > 0)
     affine::buildAffineLoopNest(
-        b, loc, {0}, {whole}, {kLoweringVectorFloats},
+        b, loc, {0}, {whole}, {vectorFloats},
         [&](OpBuilder &vb, Location vl, ValueRange first) {
-          body(vb, vl, first[0], kLoweringVectorFloats);
+          body(vb, vl, first[0], vectorFloats);
         });
   if (size > whole)
     body(b, loc, arith::ConstantIndexOp::create(b, loc, whole), size - whole);

@@ -13,6 +13,7 @@
 #define DL_LIB_CONVERSION_DLTOAFFINE_NESTBUILDERS_H
 
 #include "dl/Dialect/DL/IR/DLOps.h"
+#include "dl/Dialect/DL/Transforms/Blocking.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/IR/Builders.h"
@@ -82,12 +83,14 @@ Value f32Constant(OpBuilder &b, Location loc, double value);
 /// `value` in every lane of an f32 vector of `type`.
 Value f32Splat(OpBuilder &b, Location loc, double value, VectorType type);
 
-/// Calls `body` on the `size` elements of a dimension in 16-float vectors
-/// (kLoweringVectorFloats): a loop over the whole vectors (`first` its iv),
-/// then one narrower vector for the last lanes.
+/// Calls `body` on the `size` elements of a dimension in vectors of
+/// `vectorFloats` (by default kLoweringVectorFloats, 16): a loop over the
+/// whole vectors (`first` its iv), then one narrower vector for the last
+/// lanes.
 void buildVectorChunks(
     OpBuilder &b, Location loc, int64_t size,
-    function_ref<void(OpBuilder &, Location, Value first, int64_t lanes)> body);
+    function_ref<void(OpBuilder &, Location, Value first, int64_t lanes)> body,
+    int64_t vectorFloats = kLoweringVectorFloats);
 
 /// The (input) channel of the element at the ivs of a nest over all dims of
 /// `tensor` in order: d1, or d1 * c + d4 when dims 1 and 4 hold the channel

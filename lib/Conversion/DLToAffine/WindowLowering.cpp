@@ -27,6 +27,7 @@
 #include "NestBuilders.h"
 
 #include "dl/Dialect/DL/Transforms/Blocking.h"
+#include "dl/Dialect/DL/Transforms/Target.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -112,6 +113,10 @@ struct Window {
   ArrayRef<int64_t> strides, padding, dilations;
   /// The output pixel's ivs: n, c (or the channel block), oh, ow.
   ValueRange pixel;
+  /// Floats per vector of the register tiles: the target's registers (in
+  /// 16-float vectors, a tile's accumulators took all 16 of AVX2's and
+  /// spilled).
+  int64_t vectorFloats = kLoweringVectorFloats;
 
   /// The input element at window offset (r, s) of the pixel, at `lane` of
   /// the channel block (blocked layout; null for the plain one).
@@ -272,7 +277,7 @@ void buildVectorTile(OpBuilder &b, Location loc, const Window &w,
           ValueRange{pixel[0], pixel[1], pixel[2], firstColumn, first});
     }
   };
-  buildVectorChunks(b, loc, block, buildChunk);
+  buildVectorChunks(b, loc, block, buildChunk, w.vectorFloats);
 }
 
 /// The static sizes a blocked window op's register tiles need: the input's
@@ -377,6 +382,7 @@ void lowerPool(PatternRewriter &rewriter, OpTy op, PoolKind kind) {
   SmallVector<int64_t> unitDilations = {1, 1};
   Window geometry{op.getInput(),   op.getOutput(), op.getStrides(),
                   op.getPadding(), unitDilations,  {}};
+  geometry.vectorFloats = getTarget(op).vectorBits / 32;
   SmallVector<OpFoldResult> inSizes = getSizes(rewriter, loc, op.getInput());
   SmallVector<OpFoldResult> outSizes = getSizes(rewriter, loc, op.getOutput());
   double identity = kind.max ? -std::numeric_limits<float>::infinity() : 0.0;
@@ -520,6 +526,7 @@ struct DepthwiseConvLowering : OpRewritePattern<DepthwiseConv2DOp> {
     Value filter = op.getFilter();
     Window geometry{op.getInput(),   op.getOutput(),    op.getStrides(),
                     op.getPadding(), op.getDilations(), {}};
+    geometry.vectorFloats = getTarget(op).vectorBits / 32;
     SmallVector<OpFoldResult> inSizes = getSizes(rewriter, loc, op.getInput());
     SmallVector<OpFoldResult> outSizes =
         getSizes(rewriter, loc, op.getOutput());
@@ -689,6 +696,7 @@ struct GroupLaneConvLowering : OpRewritePattern<Conv2DOp> {
 
     Window geometry{op.getInput(),   op.getOutput(),    op.getStrides(),
                     op.getPadding(), op.getDilations(), {}};
+    geometry.vectorFloats = getTarget(op).vectorBits / 32;
     SmallVector<OpFoldResult> inSizes = getSizes(rewriter, loc, op.getInput());
     SmallVector<OpFoldResult> outSizes =
         getSizes(rewriter, loc, op.getOutput());

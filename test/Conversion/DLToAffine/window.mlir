@@ -2,7 +2,8 @@
 // output pixels, the window's loops clipped to the image by max/min bounds;
 // the channel block innermost in the blocked layout, in vector register
 // tiles where the widths are static.
-// RUN: dl-opt %s --convert-dl-to-affine | FileCheck %s
+// RUN: dl-opt %s --dl-set-target=vector-bits=512 --convert-dl-to-affine | FileCheck %s
+// RUN: dl-opt %s --dl-set-target=vector-bits=256 --convert-dl-to-affine | FileCheck %s --check-prefix=AVX2
 
 // CHECK-DAG: #[[DLB:.*]] = affine_map<(d0) -> (0, (d0 * -2 + 2) ceildiv 2)>
 // CHECK-DAG: #[[DUB:.*]] = affine_map<(d0) -> (3, (d0 * -2 + 11) ceildiv 2)>
@@ -57,6 +58,10 @@ func.func @avg_exclude_padding(%x: memref<1x1x9x9xf32>, %y: memref<1x1x5x5xf32>)
 // CHECK: %[[SCALES:.*]] = vector.broadcast %[[SCALE]] : f32 to vector<16xf32>
 // CHECK-NEXT: %[[AVG:.*]] = arith.mulf %[[SUM]], %[[SCALES]]
 // CHECK-NEXT: affine.vector_store %[[AVG]], %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[V]]]
+// The vectors are the target's registers: 8 lanes with AVX2.
+// AVX2-LABEL: func.func @avg_blocked_global
+// AVX2: affine.for %{{.*}} = 0 to 16 step 8 {
+// AVX2-NEXT: arith.constant dense<0.000000e+00> : vector<8xf32>
 func.func @avg_blocked_global(%x: memref<1x4x7x7x16xf32>, %y: memref<1x4x1x1x16xf32>) {
   dl.avg_pool2d ins(%x : memref<1x4x7x7x16xf32>) outs(%y : memref<1x4x1x1x16xf32>)
                 {window = array<i64: 7, 7>}
