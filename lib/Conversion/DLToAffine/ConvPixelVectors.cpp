@@ -143,7 +143,7 @@ Value deinterleave(OpBuilder &b, Location loc, ArrayRef<Value> vectors,
 std::tuple<int64_t, int64_t, int64_t> choosePixelTile(const PixelConv &conv,
                                                       const Target &target) {
   int64_t registers = target.loweringVectorRegisters();
-  bool fewestVectors = target.vectorBits < 32 * kLanes;
+  bool fewestVectors = target.vectorFloats() < kLanes;
   int64_t accumulators = pixelTileAccumulators(registers);
   int64_t rowVectors = llvm::divideCeil(conv.outColumns, kLanes);
   std::tuple<int64_t, int64_t, int64_t> best = {1, 1, 1};

@@ -382,7 +382,7 @@ void lowerPool(PatternRewriter &rewriter, OpTy op, PoolKind kind) {
   SmallVector<int64_t> unitDilations = {1, 1};
   Window geometry{op.getInput(),   op.getOutput(), op.getStrides(),
                   op.getPadding(), unitDilations,  {}};
-  geometry.vectorFloats = getTarget(op).vectorBits / 32;
+  geometry.vectorFloats = getTarget(op).vectorFloats();
   SmallVector<OpFoldResult> inSizes = getSizes(rewriter, loc, op.getInput());
   SmallVector<OpFoldResult> outSizes = getSizes(rewriter, loc, op.getOutput());
   double identity = kind.max ? -std::numeric_limits<float>::infinity() : 0.0;
@@ -526,7 +526,7 @@ struct DepthwiseConvLowering : OpRewritePattern<DepthwiseConv2DOp> {
     Value filter = op.getFilter();
     Window geometry{op.getInput(),   op.getOutput(),    op.getStrides(),
                     op.getPadding(), op.getDilations(), {}};
-    geometry.vectorFloats = getTarget(op).vectorBits / 32;
+    geometry.vectorFloats = getTarget(op).vectorFloats();
     SmallVector<OpFoldResult> inSizes = getSizes(rewriter, loc, op.getInput());
     SmallVector<OpFoldResult> outSizes =
         getSizes(rewriter, loc, op.getOutput());
@@ -696,7 +696,7 @@ struct GroupLaneConvLowering : OpRewritePattern<Conv2DOp> {
 
     Window geometry{op.getInput(),   op.getOutput(),    op.getStrides(),
                     op.getPadding(), op.getDilations(), {}};
-    geometry.vectorFloats = getTarget(op).vectorBits / 32;
+    geometry.vectorFloats = getTarget(op).vectorFloats();
     SmallVector<OpFoldResult> inSizes = getSizes(rewriter, loc, op.getInput());
     SmallVector<OpFoldResult> outSizes =
         getSizes(rewriter, loc, op.getOutput());

@@ -166,7 +166,7 @@ struct SplitGemmRemaindersPass
       if (streamsA(op.getC().getType().getDimSize(0),
                    op.getC().getType().getDimSize(1),
                    op.getA().getType().getDimSize(transposeA ? 0 : 1),
-                   transposeA, target.vectorBits / 32,
+                   transposeA, target.vectorFloats(),
                    target.masksPartialVectors(), target.l1Bytes()))
         return;
       ops.push_back(op);

@@ -246,7 +246,7 @@ struct VectorizeCopiesPass
       return signalPassFailure();
     }
     int64_t elements =
-        width ? width : dl::getTarget(getOperation()).vectorBits / 32;
+        width ? width : dl::getTarget(getOperation()).vectorFloats();
     getOperation().walk(
         [&](AffineForOp loop) { vectorizeCopy(loop, elements); });
   }

@@ -50,6 +50,8 @@ struct Target {
   /// on the Zen 5 (dl-decide-parallelism's description), 100 at 256 (an
   /// AVX2 Zen 3 core: 96 in an FMA loop, 70-80 in GEMMs).
   double coreGflops() const { return 200.0 * double(vectorBits) / 512.0; }
+  /// Floats per vector register: 16 with AVX-512, 8 with AVX2.
+  int64_t vectorFloats() const { return vectorBits / 32; }
   /// The vector registers of the ISA: 32 with AVX-512, else 16.
   int64_t vectorRegisters() const { return vectorBits >= 512 ? 32 : 16; }
   /// How many vectors of kLoweringVectorFloats (the loops dl vectorizes
