@@ -292,13 +292,12 @@ struct DecideParallelismPass
     return GemmLoops{std::move(*dims), std::move(*loops)};
   }
 
-  /// The position of the loop over M (`i`) of `loops` with `tripCount`
-  /// iterations and only single-iteration loops outside it, if any.
+  /// The position of the loop over M (`i`) of `loops` with only
+  /// single-iteration loops outside it, if any.
   static std::optional<unsigned> outermostRowLoop(ArrayRef<ScheduleDim> dims,
-                                                  ArrayRef<ScheduledLoop> loops,
-                                                  int64_t tripCount) {
+                                                  ArrayRef<ScheduledLoop> loops) {
     for (auto [position, loop] : llvm::enumerate(loops)) {
-      if (dims[loop.dim].name == "i" && loop.tripCount == tripCount)
+      if (dims[loop.dim].name == "i")
         return position;
       if (loop.tripCount != 1)
         return std::nullopt;
@@ -306,10 +305,22 @@ struct DecideParallelismPass
     return std::nullopt;
   }
 
+  /// The rows of C each thread writes when a loop of `tripCount` iterations
+  /// over `rows` rows is divided among `threads` as OpenMP's static schedule
+  /// does (contiguous chunks of ceil(tripCount / threads) iterations), or
+  /// nullopt where the iterations are not blocks of equal rows.
+  static std::optional<int64_t> rowsPerThread(int64_t rows, int64_t tripCount,
+                                              int64_t threads) {
+    if (tripCount <= 0 || rows % tripCount != 0)
+      return std::nullopt;
+    return llvm::divideCeil(tripCount, threads) * (rows / tripCount);
+  }
+
   /// A GEMM part (dl-split-gemm-remainders' columns of the same rows of C)
   /// made sequential next to a part whose outermost parallel loop divides
-  /// those rows runs its rows' loop in parallel too, with the same
-  /// iterations: each thread then writes the rows whose cache lines it
+  /// those rows runs its rows' loop in parallel too, dividing them the same
+  /// way (its blocks of rows may be smaller): each thread then writes the
+  /// rows whose cache lines it
   /// holds already, where one thread writing them all moves the other's
   /// lines of every row it wrote across the cores (770x227x4 split into 192
   /// and 35 columns: 22 us on one thread, 51 on two with the 35 columns
@@ -342,13 +353,20 @@ struct DecideParallelismPass
       std::optional<unsigned> parallel =
           otherLoops ? other.getScheduleAttr().getParallelLoop() : std::nullopt;
       if (!parallel ||
-          outermostRowLoop(otherLoops->dims, otherLoops->loops,
-                           otherLoops->loops[*parallel].tripCount) != parallel)
+          outermostRowLoop(otherLoops->dims, otherLoops->loops) != parallel)
         continue;
       std::optional<unsigned> mine =
-          outermostRowLoop(mineLoops->dims, mineLoops->loops,
-                           otherLoops->loops[*parallel].tripCount);
+          outermostRowLoop(mineLoops->dims, mineLoops->loops);
       if (!mine)
+        continue;
+      // The two loops must give each thread the same rows (blocks of 64
+      // rows in 6 iterations and of 32 in 12 do, at any thread count).
+      std::optional<int64_t> theirRows = rowsPerThread(
+          rows, otherLoops->loops[*parallel].tripCount, threads);
+      if (!theirRows || theirRows != rowsPerThread(
+                                         rows,
+                                         mineLoops->loops[*mine].tripCount,
+                                         threads))
         continue;
       ScheduleAttr schedule = part.getScheduleAttr();
       setSchedule(part,
