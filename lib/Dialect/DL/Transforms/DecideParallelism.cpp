@@ -294,8 +294,8 @@ struct DecideParallelismPass
 
   /// The position of the loop over M (`i`) of `loops` with only
   /// single-iteration loops outside it, if any.
-  static std::optional<unsigned> outermostRowLoop(ArrayRef<ScheduleDim> dims,
-                                                  ArrayRef<ScheduledLoop> loops) {
+  static std::optional<unsigned>
+  outermostRowLoop(ArrayRef<ScheduleDim> dims, ArrayRef<ScheduledLoop> loops) {
     for (auto [position, loop] : llvm::enumerate(loops)) {
       if (dims[loop.dim].name == "i")
         return position;
@@ -361,12 +361,11 @@ struct DecideParallelismPass
         continue;
       // The two loops must give each thread the same rows (blocks of 64
       // rows in 6 iterations and of 32 in 12 do, at any thread count).
-      std::optional<int64_t> theirRows = rowsPerThread(
-          rows, otherLoops->loops[*parallel].tripCount, threads);
-      if (!theirRows || theirRows != rowsPerThread(
-                                         rows,
-                                         mineLoops->loops[*mine].tripCount,
-                                         threads))
+      std::optional<int64_t> theirRows =
+          rowsPerThread(rows, otherLoops->loops[*parallel].tripCount, threads);
+      if (!theirRows ||
+          theirRows !=
+              rowsPerThread(rows, mineLoops->loops[*mine].tripCount, threads))
         continue;
       ScheduleAttr schedule = part.getScheduleAttr();
       setSchedule(part,
