@@ -39,6 +39,7 @@ static void buildAffineToLLVM(OpPassManager &pm, unsigned numThreads = 1,
     // the control flow of the inner loops. Runs while microkernel calls are
     // still dl ops: the inliner must see that a call allocates nothing.
     pm.addPass(createCanonicalizerPass());
+    pm.addPass(dl::createChunkOpenMPLoops());
   }
   pm.addPass(dl::createConvertDLMicrokernelsToRuntime());
   pm.addPass(createSCFToControlFlowPass());

@@ -1223,6 +1223,34 @@ def ParallelizeOuterLoops
   ];
 }
 
+def ChunkOpenMPLoops : Pass<"dl-chunk-openmp-loops", "::mlir::ModuleOp"> {
+  let summary = "Run each thread's chunk of a parallel loop without worksharing calls";
+  let description = [{
+    An `omp.parallel` region holding only an `omp.wsloop` over one loop
+    without clauses (what `convert-scf-to-openmp` makes of the coalesced
+    parallel loops of `dl-parallelize-outer-loops`) becomes the region with
+    an `scf.for` over the calling thread's iterations: the contiguous chunks
+    of ceil(n / threads) iterations that OpenMP's static schedule gives,
+    from libomp's `__kmpc_bound_thread_num` and `__kmpc_bound_num_threads`
+    (`omp_get_thread_num` may bind to another OpenMP runtime loaded in the
+    process, such as PyTorch's libgomp). The
+    worksharing loop's runtime calls go (`__kmpc_for_static_init`, `_fini`
+    and the barrier after the loop, which the region's join repeats); with
+    Debian's libomp, whose `__kmpc_for_static_init` formats its debug trace
+    strings on every call, they took 0.5-0.6 us of a 1.3 us region at two
+    threads (docs/heuristics.md, "Parallel regions"). Regions with other
+    contents, several loops, reductions, private variables or a schedule
+    are left to the worksharing loop. `dl-to-llvm` runs it right after
+    `convert-scf-to-openmp`.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
 def ApproximateMath : Pass<"dl-approximate-math"> {
   let summary = "Expand math.exp into a polynomial approximation that vectorizes";
   let description = [{
