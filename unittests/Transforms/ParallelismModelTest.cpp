@@ -21,25 +21,38 @@ using namespace mlir::dl;
 
 namespace {
 
-/// 2 threads, the pass's default costs.
+/// 2 threads, the pass's default costs but a fork and join of 3 us.
 ParallelCosts twoThreads() {
   ParallelCosts costs;
   costs.threads = 2;
+  costs.forkJoinMicros = 3.0;
   return costs;
+}
+
+/// What a loop moves between the cores.
+LoopTraffic moved(double handoffBytes, int64_t sharedLines = 0) {
+  LoopTraffic traffic;
+  traffic.handoffBytes = handoffBytes;
+  traffic.sharedLines = sharedLines;
+  return traffic;
 }
 
 TEST(ParallelismModelTest, ParallelTimeOfALoop) {
   ParallelCosts costs = twoThreads();
   // Balanced: half the work, one region.
-  EXPECT_DOUBLE_EQ(modelParallelMicros(100.0, 4, 1, 0.0, costs), 53.0);
+  EXPECT_DOUBLE_EQ(modelParallelMicros(100.0, 4, 1, moved(0.0), costs), 53.0);
   // 3 iterations: one thread runs 2 of them; two regions.
-  EXPECT_DOUBLE_EQ(modelParallelMicros(90.0, 3, 2, 0.0, costs), 66.0);
+  EXPECT_DOUBLE_EQ(modelParallelMicros(90.0, 3, 2, moved(0.0), costs), 66.0);
   // 20000 bytes handed over at 10 GB/s: 2 us.
-  EXPECT_DOUBLE_EQ(modelParallelMicros(100.0, 4, 1, 20000.0, costs), 55.0);
+  EXPECT_DOUBLE_EQ(modelParallelMicros(100.0, 4, 1, moved(20000.0), costs),
+                   55.0);
+  // 100 lines of C written by both threads, 0.06 us each: 6 us.
+  EXPECT_DOUBLE_EQ(modelParallelMicros(100.0, 4, 1, moved(0.0, 100), costs),
+                   59.0);
   // A loop below others forks once per iteration of theirs, and the op's
   // other nests are a region each.
   SmallVector<ScheduledLoop> loops = {{0, 2, 1}, {1, 3, 1}, {2, 8, 1}};
-  EXPECT_DOUBLE_EQ(modelLoopMicros(60.0, loops, 2, 1, 0.0, costs),
+  EXPECT_DOUBLE_EQ(modelLoopMicros(60.0, loops, 2, 1, moved(0.0), costs),
                    30.0 + 7 * 3.0);
 }
 
@@ -85,11 +98,11 @@ TEST(ParallelismModelTest, HandoffAndReductions) {
   EXPECT_DOUBLE_EQ(outer.bestMicros, 503.0);
   // The row blocks read 100 KB another thread wrote (10 us), the column
   // blocks none: j wins despite its second fork.
-  auto handoff = [](unsigned position) {
-    return position == 0 ? 100000.0 : 0.0;
+  auto traffic = [](unsigned position) {
+    return moved(position == 0 ? 100000.0 : 0.0);
   };
   ParallelChoice inner =
-      chooseParallelLoop(1000.0, dims, loops, 0, costs, handoff);
+      chooseParallelLoop(1000.0, dims, loops, 0, costs, traffic);
   EXPECT_EQ(inner.loop, 1u);
   EXPECT_DOUBLE_EQ(inner.bestMicros, 506.0);
   // No loop over a non-reduction dimension has 2 iterations.

@@ -222,6 +222,41 @@ std::optional<unsigned> outermostOccupyingLoop(ArrayRef<ScheduleDim> dims,
   return std::nullopt;
 }
 
+/// The cache lines of C two threads write with loop `position` of a GEMM's
+/// schedule in parallel: with the loop over N (`j`), the threads divide
+/// every row of C where their chunks of columns meet (ceil(trips / threads)
+/// iterations of N / trips columns each), and a row whose boundary falls
+/// inside a line shares that line. A loop over M shares at most a line per
+/// thread: none are counted.
+int64_t countSharedLinesOfC(MatmulOp op, ArrayRef<ScheduleDim> dims,
+                            ArrayRef<ScheduledLoop> loops, unsigned position,
+                            int64_t threads) {
+  constexpr int64_t kLineBytes = 64;
+  const ScheduledLoop &loop = loops[position];
+  auto c = cast<MemRefType>(op.getC().getType());
+  if (dims[loop.dim].name != "j" || !c.hasStaticShape() ||
+      loop.tripCount <= 1 || c.getDimSize(1) % loop.tripCount != 0)
+    return 0;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(c.getStridesAndOffset(strides, offset)) || strides[1] != 1 ||
+      ShapedType::isDynamic(strides[0]))
+    return 0;
+  if (ShapedType::isDynamic(offset))
+    offset = 0;
+  int64_t lineElements =
+      std::max<int64_t>(1, kLineBytes * 8 / c.getElementTypeBitWidth());
+  int64_t columns = c.getDimSize(1);
+  int64_t perThread =
+      llvm::divideCeil(loop.tripCount, threads) * (columns / loop.tripCount);
+  int64_t lines = 0;
+  for (int64_t boundary = perThread; boundary < columns; boundary += perThread)
+    for (int64_t row = 0; row < c.getDimSize(0); ++row)
+      if ((offset + row * strides[0] + boundary) % lineElements != 0)
+        ++lines;
+  return lines;
+}
+
 struct DecideParallelismPass
     : dl::impl::DecideParallelismBase<DecideParallelismPass> {
   using DecideParallelismBase::DecideParallelismBase;
@@ -230,10 +265,11 @@ struct DecideParallelismPass
     if (failed(verifyBufferForm(getOperation(), getArgument())))
       return signalPassFailure();
     if (coreGflops < 0.0 || coreBandwidth <= 0.0 || handoffBandwidth <= 0.0 ||
-        forkJoinMicros < 0.0 || margin <= 0.0) {
+        forkJoinMicros < 0.0 || sharedLineMicros < 0.0 || margin <= 0.0) {
       getOperation().emitError(
           "dl-decide-parallelism: core-bandwidth, handoff-bandwidth and "
-          "margin must be > 0, core-gflops and fork-join-us >= 0");
+          "margin must be > 0, core-gflops, fork-join-us and shared-line-us "
+          ">= 0");
       return signalPassFailure();
     }
     if (threads <= 1)
@@ -245,6 +281,7 @@ struct DecideParallelismPass
     costs.coreBandwidth = coreBandwidth;
     costs.forkJoinMicros = forkJoinMicros;
     costs.handoffBandwidth = handoffBandwidth;
+    costs.sharedLineMicros = sharedLineMicros;
     costs.margin = margin;
     SmallVector<Operation *> ops;
     getOperation().walk([&](Operation *op) {
@@ -401,9 +438,9 @@ struct DecideParallelismPass
                << ": t1 = " << *oneThread << " us, " << nests << " nest(s)\n");
     if (schedule)
       return decideScheduled(op, schedule, *oneThread, nests - 1, costs);
-    double parallel = modelParallelMicros(*oneThread, costs.threads,
-                                          /*forks=*/nests,
-                                          /*handoffBytes=*/0.0, costs);
+    double parallel =
+        modelParallelMicros(*oneThread, costs.threads,
+                            /*forks=*/nests, LoopTraffic(), costs);
     LLVM_DEBUG(llvm::dbgs() << "  parallel nests: " << parallel << " us\n");
     if (parallel <= costs.margin * *oneThread)
       return success();
@@ -429,20 +466,26 @@ struct DecideParallelismPass
       return failure();
     // The bytes handed between threads depend on the loop: lowered with
     // each candidate in parallel (the op lowered once already).
-    auto handoff = [&](unsigned position) {
+    auto traffic = [&](unsigned position) {
+      LoopTraffic moved;
       FailureOr<ScratchLowering> lowering =
           ScratchLowering::build(op, position);
-      double bytes =
-          succeeded(lowering) ? lowering->handoffBytes(costs.threads) : 0.0;
-      LLVM_DEBUG(llvm::dbgs() << "  " << describeLoop(*dims, *loops, position)
-                              << ": " << bytes << " bytes handed over, "
-                              << modelLoopMicros(oneThread, *loops, position,
-                                                 otherRegions, bytes, costs)
-                              << " us\n");
-      return bytes;
+      if (succeeded(lowering))
+        moved.handoffBytes = lowering->handoffBytes(costs.threads);
+      if (auto matmul = dyn_cast<MatmulOp>(op))
+        moved.sharedLines =
+            countSharedLinesOfC(matmul, *dims, *loops, position, costs.threads);
+      LLVM_DEBUG(llvm::dbgs()
+                 << "  " << describeLoop(*dims, *loops, position) << ": "
+                 << moved.handoffBytes << " bytes handed over, "
+                 << moved.sharedLines << " lines shared, "
+                 << modelLoopMicros(oneThread, *loops, position, otherRegions,
+                                    moved, costs)
+                 << " us\n");
+      return moved;
     };
     ParallelChoice choice = chooseParallelLoop(oneThread, *dims, *loops,
-                                               otherRegions, costs, handoff);
+                                               otherRegions, costs, traffic);
     int64_t parallel = choice.loop ? static_cast<int64_t>(*choice.loop) : -1;
     if (parallel != schedule.getParallel())
       setSchedule(op, ScheduleAttr::get(op->getContext(), schedule.getDims(),
@@ -476,7 +519,7 @@ struct DecideParallelismPass
             ? llvm::formatv(
                   "{0}: {1:f2} us", describeLoop(*dims, *loops, *occupying),
                   modelLoopMicros(oneThread, *loops, *occupying, otherRegions,
-                                  handoff(*occupying), costs))
+                                  traffic(*occupying), costs))
                   .str()
             : std::string("no loop has as many iterations as threads");
     op->emitRemark(llvm::formatv(

@@ -75,7 +75,7 @@ std::optional<double> dl::modelOneThreadMicros(Operation *op,
 }
 
 double dl::modelParallelMicros(double oneThread, int64_t tripCount,
-                               int64_t forks, double handoffBytes,
+                               int64_t forks, const LoopTraffic &traffic,
                                const ParallelCosts &costs) {
   int64_t perThread = llvm::divideCeil(tripCount, costs.threads);
   // The busiest thread's share of the iterations (none to share: all).
@@ -83,29 +83,32 @@ double dl::modelParallelMicros(double oneThread, int64_t tripCount,
                                      static_cast<double>(tripCount)
                                : 1.0;
   return oneThread * share + static_cast<double>(forks) * costs.forkJoinMicros +
-         handoffBytes / (costs.handoffBandwidth * 1e3);
+         traffic.handoffBytes / (costs.handoffBandwidth * 1e3) +
+         static_cast<double>(traffic.sharedLines) * costs.sharedLineMicros;
 }
 
 double dl::modelLoopMicros(double oneThread, ArrayRef<ScheduledLoop> loops,
                            unsigned position, int64_t otherRegions,
-                           double handoffBytes, const ParallelCosts &costs) {
+                           const LoopTraffic &traffic,
+                           const ParallelCosts &costs) {
   int64_t forks = 1;
   for (const ScheduledLoop &loop : loops.take_front(position))
     forks *= loop.tripCount;
   return modelParallelMicros(oneThread, loops[position].tripCount,
-                             forks + otherRegions, handoffBytes, costs);
+                             forks + otherRegions, traffic, costs);
 }
 
 ParallelChoice
 dl::chooseParallelLoop(double oneThread, ArrayRef<ScheduleDim> dims,
                        ArrayRef<ScheduledLoop> loops, int64_t otherRegions,
-                       const ParallelCosts &costs, HandoffFn handoff) {
+                       const ParallelCosts &costs, TrafficFn traffic) {
   ParallelChoice choice;
   for (auto [position, loop] : llvm::enumerate(loops)) {
     if (dims[loop.dim].reduction || loop.tripCount <= 1)
       continue;
-    double micros = modelLoopMicros(oneThread, loops, position, otherRegions,
-                                    handoff ? handoff(position) : 0.0, costs);
+    double micros =
+        modelLoopMicros(oneThread, loops, position, otherRegions,
+                        traffic ? traffic(position) : LoopTraffic(), costs);
     if (!choice.bestLoop || micros < choice.bestMicros) {
       choice.bestLoop = position;
       choice.bestMicros = micros;
@@ -121,7 +124,7 @@ bool dl::copiesInParallel(Conv2DOp conv, int64_t iterations) {
   costs.threads = 2;
   costs.coreGflops = getTarget(conv).coreGflops();
   std::optional<double> oneThread = modelOneThreadMicros(conv, costs);
-  return oneThread && modelParallelMicros(*oneThread, iterations, /*forks=*/1,
-                                          /*handoffBytes=*/0.0,
-                                          costs) < costs.margin * *oneThread;
+  return oneThread &&
+         modelParallelMicros(*oneThread, iterations, /*forks=*/1, LoopTraffic(),
+                             costs) < costs.margin * *oneThread;
 }

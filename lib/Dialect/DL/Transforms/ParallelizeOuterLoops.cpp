@@ -22,6 +22,7 @@
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir {
@@ -36,11 +37,37 @@ using affine::AffineForOp;
 
 namespace {
 
+/// The buffer a memref value views (through subviews and casts).
+Value getViewedBuffer(Value memref) {
+  while (auto view = memref.getDefiningOp<ViewLikeOpInterface>())
+    memref = view.getViewSource();
+  return memref;
+}
+
+/// The memrefs `op` reads if reading them is all it does to memory (a
+/// vector.maskedload, say: not an affine access), none otherwise.
+std::optional<SmallVector<Value>> getReadOnlyOperands(Operation *op) {
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects)
+    return std::nullopt;
+  SmallVector<MemoryEffects::EffectInstance> instances;
+  effects.getEffects(instances);
+  SmallVector<Value> read;
+  for (const MemoryEffects::EffectInstance &instance : instances) {
+    if (!isa<MemoryEffects::Read>(instance.getEffect()) || !instance.getValue())
+      return std::nullopt;
+    read.push_back(instance.getValue());
+  }
+  return read;
+}
+
 /// affine::isLoopParallel, but a buffer the loop body allocates and frees
-/// is private to its iteration. MLIR's check already leaves out the accesses
-/// of buffers allocated in the loop, but takes their memref.dealloc for an
-/// unknown side effect, so a loop that copies GEMM panels into a scratch of
-/// its own per iteration would run sequentially.
+/// is private to its iteration, and a non-affine read (the masked loads of
+/// a vector's rest) is allowed of a buffer the loop does not write. MLIR's
+/// check already leaves out the accesses of buffers allocated in the loop,
+/// but takes their memref.dealloc for an unknown side effect, so a loop that
+/// copies GEMM panels into a scratch of its own per iteration would run
+/// sequentially, and it gives up on any memory op that is not affine.
 bool isParallelWithPrivateBuffers(AffineForOp loop) {
   if (loop.getNumIterOperands() != 0)
     return false;
@@ -49,13 +76,16 @@ bool isParallelWithPrivateBuffers(AffineForOp loop) {
     return def && loop->isProperAncestor(def);
   };
   SmallVector<Operation *> accesses;
+  llvm::SmallPtrSet<Value, 4> readOnly, written;
   WalkResult walk = loop.getBody()->walk([&](Operation *op) {
     if (auto read = dyn_cast<affine::AffineReadOpInterface>(op)) {
       if (!isPrivate(read.getMemRef()))
         accesses.push_back(op);
     } else if (auto write = dyn_cast<affine::AffineWriteOpInterface>(op)) {
-      if (!isPrivate(write.getMemRef()))
+      if (!isPrivate(write.getMemRef())) {
         accesses.push_back(op);
+        written.insert(getViewedBuffer(write.getMemRef()));
+      }
     } else if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
       if (!isPrivate(dealloc.getMemref()))
         return WalkResult::interrupt();
@@ -63,11 +93,18 @@ bool isParallelWithPrivateBuffers(AffineForOp loop) {
                    op) &&
                !hasSingleEffect<MemoryEffects::Allocate>(op) &&
                !isMemoryEffectFree(op)) {
-      return WalkResult::interrupt();
+      std::optional<SmallVector<Value>> reads = getReadOnlyOperands(op);
+      if (!reads)
+        return WalkResult::interrupt();
+      for (Value memref : *reads)
+        if (!isPrivate(memref))
+          readOnly.insert(getViewedBuffer(memref));
     }
     return WalkResult::advance();
   });
-  if (walk.wasInterrupted())
+  if (walk.wasInterrupted() || llvm::any_of(readOnly, [&](Value buffer) {
+        return written.contains(buffer);
+      }))
     return false;
   unsigned depth = affine::getNestingDepth(loop) + 1;
   for (Operation *source : accesses)

@@ -4,9 +4,10 @@
 // of its own, still runs its row loop in parallel, with the iterations of
 // the 192-column part's parallel row loop, so that each thread writes the
 // rows whose lines it holds. With the main part sequential too (one
-// thread), nothing is aligned.
-// RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=48K,L2=2M,L3=32M" --dl-decide-parallelism=threads=2 | FileCheck %s
-// RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=48K,L2=2M,L3=32M" --dl-decide-parallelism="threads=2 report-fallbacks" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// thread), nothing is aligned. With a fork and join of 3 us (pinned), the
+// 35-column part alone does not pay for a region of its own.
+// RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=48K,L2=2M,L3=32M" --dl-decide-parallelism="threads=2 fork-join-us=3" | FileCheck %s
+// RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=48K,L2=2M,L3=32M" --dl-decide-parallelism="threads=2 fork-join-us=3 report-fallbacks" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=48K,L2=2M,L3=32M" --dl-decide-parallelism="threads=2 fork-join-us=1000" | FileCheck %s --check-prefix=SEQUENTIAL
 
 // CHECK-LABEL: func.func @columns_of_the_same_rows

@@ -5,18 +5,20 @@
 // between threads), which may not be the outermost long enough for the
 // threads. Large ops keep the ranking's loop. At 1 thread nothing changes.
 // dl-decide-panels runs first, as in the pipeline: the modeled nests copy
-// GEMM panels where the lowering will.
-// RUN: dl-opt %s --dl-set-target="vector-bits=512" --dl-decide-panels --dl-decide-parallelism="threads=2 report-fallbacks" --verify-diagnostics | FileCheck %s
-// RUN: dl-opt %s --dl-set-target="vector-bits=512" --dl-decide-panels --dl-decide-parallelism=threads=2 --convert-dl-to-affine --dl-parallelize-outer-loops=threads=2 | FileCheck %s --check-prefix=LOOPS
+// GEMM panels where the lowering will. The modeled times below are with a
+// fork and join of 3 us (`fork-join-us=3`, pinned: the default follows the
+// measured cost of a region).
+// RUN: dl-opt %s --dl-set-target="vector-bits=512" --dl-decide-panels --dl-decide-parallelism="threads=2 fork-join-us=3 report-fallbacks" --verify-diagnostics | FileCheck %s
+// RUN: dl-opt %s --dl-set-target="vector-bits=512" --dl-decide-panels --dl-decide-parallelism="threads=2 fork-join-us=3" --convert-dl-to-affine --dl-parallelize-outer-loops=threads=2 | FileCheck %s --check-prefix=LOOPS
 // RUN: dl-opt %s --dl-set-target="vector-bits=512" --dl-decide-panels --dl-decide-parallelism | FileCheck %s --check-prefix=ONE
 // RUN: dl-opt %s --dl-set-target="vector-bits=512" --dl-decide-panels --dl-decide-parallelism="threads=2 fork-join-us=0" | FileCheck %s --check-prefix=FREE
 // RUN: not dl-opt %s --dl-decide-parallelism="threads=2 core-gflops=-1" 2>&1 | FileCheck %s --check-prefix=INVALID
-// RUN: dl-opt %s --dl-set-target="vector-bits=256" --dl-decide-panels --dl-decide-parallelism="threads=2 report-fallbacks" -o /dev/null 2>&1 | FileCheck %s --check-prefix=AVX2
+// RUN: dl-opt %s --dl-set-target="vector-bits=256" --dl-decide-panels --dl-decide-parallelism="threads=2 fork-join-us=3 report-fallbacks" -o /dev/null 2>&1 | FileCheck %s --check-prefix=AVX2
 // The core rate follows the vector width (Target::coreGflops): 200 GFLOPS at
 // 512 bits, 100 at 256, so 64 x 64 x 64 is modeled at twice the time.
 // AVX2: modeled 5.82 us on one thread, no loop over a non-reduction dimension
 
-// INVALID: error: dl-decide-parallelism: core-bandwidth, handoff-bandwidth and margin must be > 0, core-gflops and fork-join-us >= 0
+// INVALID: error: dl-decide-parallelism: core-bandwidth, handoff-bandwidth and margin must be > 0, core-gflops, fork-join-us and shared-line-us >= 0
 // ONE-LABEL: func.func @small_gemm
 // ONE-NOT: dl.sequential
 // ONE-LABEL: func.func @conv_three_blocks

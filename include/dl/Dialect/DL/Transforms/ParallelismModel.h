@@ -37,10 +37,14 @@ struct ParallelCosts {
   /// GB/s one core moves an element-wise op's or a copy's operands at.
   double coreBandwidth = 100.0;
   /// Microseconds one parallel region costs (fork and join).
-  double forkJoinMicros = 3.0;
+  double forkJoinMicros = 1.5;
   /// GB/s a thread reads data at that another thread wrote into its cache
   /// in an earlier region (a packed operand copied before the nest).
   double handoffBandwidth = 10.0;
+  /// Microseconds a cache line costs that two threads write in the same
+  /// region (the columns of a row of C divided between them off a line
+  /// boundary): the line moves between the cores as each writes its part.
+  double sharedLineMicros = 0.06;
   /// A parallel loop is taken only when its modeled time is at most this
   /// fraction of the time on one thread.
   double margin = 0.9;
@@ -52,14 +56,23 @@ struct ParallelCosts {
 std::optional<double> modelOneThreadMicros(Operation *op,
                                            const ParallelCosts &costs);
 
+/// What the threads of a parallel loop move between the cores: the bytes
+/// each reads that another thread wrote, and the cache lines two threads
+/// write.
+struct LoopTraffic {
+  double handoffBytes = 0.0;
+  int64_t sharedLines = 0;
+};
+
 /// The modeled time in microseconds of work that takes `oneThread` on one
 /// thread with a loop of `tripCount` iterations in parallel, entered `forks`
-/// times, whose threads each read `handoffBytes` that another thread wrote:
-/// each thread runs at most ceil(tripCount / threads) of the iterations,
-/// each entry forks and joins once, and the handed-over bytes come at
-/// `handoffBandwidth`.
+/// times, whose threads move `traffic` between the cores: each thread runs
+/// at most ceil(tripCount / threads) of the iterations, each entry forks and
+/// joins once, the handed-over bytes come at `handoffBandwidth` and each
+/// shared line costs `sharedLineMicros`.
 double modelParallelMicros(double oneThread, int64_t tripCount, int64_t forks,
-                           double handoffBytes, const ParallelCosts &costs);
+                           const LoopTraffic &traffic,
+                           const ParallelCosts &costs);
 
 /// modelParallelMicros with loop `position` of a schedule's `loops`
 /// (ScheduleAttr::getLoops) in parallel: entered once per iteration of the
@@ -67,7 +80,7 @@ double modelParallelMicros(double oneThread, int64_t tripCount, int64_t forks,
 /// copies).
 double modelLoopMicros(double oneThread, ArrayRef<ScheduledLoop> loops,
                        unsigned position, int64_t otherRegions,
-                       double handoffBytes, const ParallelCosts &costs);
+                       const LoopTraffic &traffic, const ParallelCosts &costs);
 
 /// What to run in parallel, and the modeled time that decided it.
 struct ParallelChoice {
@@ -79,21 +92,21 @@ struct ParallelChoice {
   double bestMicros = 0.0;
 };
 
-/// The bytes each thread reads that another wrote, with loop `position` of a
+/// What the threads move between the cores with loop `position` of a
 /// schedule in parallel.
-using HandoffFn = function_ref<double(unsigned position)>;
+using TrafficFn = function_ref<LoopTraffic(unsigned position)>;
 
 /// Of the `loops` of a schedule over `dims`, the loop that runs work of
 /// `oneThread` microseconds fastest in parallel: among the loops over a
 /// non-reduction dimension with more than one iteration, the one with the
-/// least modeled time (modelLoopMicros, with `handoff`'s bytes, none without
-/// it), the outermost of equals. None when that time is above `margin` times
+/// least modeled time (modelLoopMicros, with `traffic`'s, none without it),
+/// the outermost of equals. None when that time is above `margin` times
 /// `oneThread`.
 ParallelChoice chooseParallelLoop(double oneThread, ArrayRef<ScheduleDim> dims,
                                   ArrayRef<ScheduledLoop> loops,
                                   int64_t otherRegions,
                                   const ParallelCosts &costs,
-                                  HandoffFn handoff = nullptr);
+                                  TrafficFn traffic = nullptr);
 
 /// Whether a copy of `conv`'s input made for it (dl-fold-filter-columns,
 /// dl-reduce-conv-strides) runs in parallel, over `iterations` of its outer

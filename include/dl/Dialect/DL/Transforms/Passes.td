@@ -1106,11 +1106,14 @@ def DecideParallelism : Pass<"dl-decide-parallelism", "::mlir::ModuleOp"> {
 
     A thread reads a buffer whole unless the loop's iterations divide its
     reads (then its share of the iterations), and the bytes handed between
-    threads are moved at `handoff-bandwidth`. A GEMM part made sequential
-    (`dl-split-gemm-remainders`' columns of the same rows of C as another
-    part) whose neighbour runs its outermost row loop in parallel runs its
-    own row loop of as many iterations in parallel too, so that each thread
-    writes the rows whose cache lines it holds. The defaults and the
+    threads are moved at `handoff-bandwidth`. A GEMM's loop over N divides
+    every row of C between the threads: each row whose boundary falls
+    inside a cache line shares that line, at `shared-line-us` a line. A
+    GEMM part made sequential (`dl-split-gemm-remainders`' columns of the
+    same rows of C as another part) whose neighbour runs its outermost row
+    loop in parallel runs its own row loop in parallel too where that gives
+    each thread the same rows, so that each thread writes the rows whose
+    cache lines it holds. The defaults and the
     measurements they come from are in `docs/heuristics.md`, *Parallelism
     model*.
 
@@ -1134,11 +1137,14 @@ def DecideParallelism : Pass<"dl-decide-parallelism", "::mlir::ModuleOp"> {
            "target's, 200 per 512 bits of vector width)">,
     Option<"coreBandwidth", "core-bandwidth", "double", /*default=*/"100.0",
            "GB/s one core moves an element-wise op's operands at">,
-    Option<"forkJoinMicros", "fork-join-us", "double", /*default=*/"3.0",
+    Option<"forkJoinMicros", "fork-join-us", "double", /*default=*/"1.5",
            "Microseconds one parallel region costs (fork and join)">,
     Option<"handoffBandwidth", "handoff-bandwidth", "double",
            /*default=*/"10.0",
            "GB/s a thread reads data at that another thread wrote before">,
+    Option<"sharedLineMicros", "shared-line-us", "double", /*default=*/"0.06",
+           "Microseconds a cache line costs that two threads write in one "
+           "region (a row of C divided between them off a line boundary)">,
     Option<"margin", "margin", "double", /*default=*/"0.9",
            "Run in parallel only when the modeled time is at most this "
            "fraction of the time on one thread">,
