@@ -119,8 +119,11 @@ void chunk(omp::LoopNestOp nest, func::FuncOp threadNum,
     return arith::AddIOp::create(
         builder, loc, lb, arith::MulIOp::create(builder, loc, iteration, step));
   };
-  auto loop =
-      scf::ForOp::create(builder, loc, toIndex(first), toIndex(last), step);
+  // Named, so that the order of the ops does not depend on the compiler's
+  // order of evaluating arguments.
+  Value begin = toIndex(first);
+  Value end = toIndex(last);
+  auto loop = scf::ForOp::create(builder, loc, begin, end, step);
   Block &from = nest.getRegion().front();
   Block *to = loop.getBody();
   from.getTerminator()->erase();

@@ -24,10 +24,10 @@
 // CHECK: %[[FIRST:.*]] = arith.minsi %[[FIRST0]], %[[COUNT]] : index
 // CHECK: %[[LAST0:.*]] = arith.addi %[[FIRST]], %[[PER]] : index
 // CHECK: %[[LAST:.*]] = arith.minsi %[[LAST0]], %[[COUNT]] : index
-// CHECK: %[[END0:.*]] = arith.muli %[[LAST]], %[[STEP]] : index
-// CHECK: %[[END:.*]] = arith.addi %[[LB]], %[[END0]] : index
 // CHECK: %[[BEGIN0:.*]] = arith.muli %[[FIRST]], %[[STEP]] : index
 // CHECK: %[[BEGIN:.*]] = arith.addi %[[LB]], %[[BEGIN0]] : index
+// CHECK: %[[END0:.*]] = arith.muli %[[LAST]], %[[STEP]] : index
+// CHECK: %[[END:.*]] = arith.addi %[[LB]], %[[END0]] : index
 // CHECK: scf.for %[[IV:.*]] = %[[BEGIN]] to %[[END]] step %[[STEP]] {
 // CHECK-NEXT: memref.store %{{.*}}, %{{.*}}[%[[IV]]]
 // CHECK-NEXT: }
