@@ -222,6 +222,18 @@ std::optional<unsigned> outermostOccupyingLoop(ArrayRef<ScheduleDim> dims,
   return std::nullopt;
 }
 
+/// The elements of a dimension each thread covers when a loop of
+/// `tripCount` iterations over its `extent` is divided among `threads` as
+/// OpenMP's static schedule and dl-chunk-openmp-loops divide it (contiguous
+/// chunks of ceil(tripCount / threads) iterations), or nullopt where the
+/// iterations are not blocks of equal size.
+std::optional<int64_t> extentPerThread(int64_t extent, int64_t tripCount,
+                                       int64_t threads) {
+  if (tripCount <= 0 || extent % tripCount != 0)
+    return std::nullopt;
+  return llvm::divideCeil(tripCount, threads) * (extent / tripCount);
+}
+
 /// The cache lines of C two threads write with loop `position` of a GEMM's
 /// schedule in parallel: with the loop over N (`j`), the threads divide
 /// every row of C where their chunks of columns meet (ceil(trips / threads)
@@ -234,8 +246,11 @@ int64_t countSharedLinesOfC(MatmulOp op, ArrayRef<ScheduleDim> dims,
   constexpr int64_t kLineBytes = 64;
   const ScheduledLoop &loop = loops[position];
   auto c = cast<MemRefType>(op.getC().getType());
-  if (dims[loop.dim].name != "j" || !c.hasStaticShape() ||
-      loop.tripCount <= 1 || c.getDimSize(1) % loop.tripCount != 0)
+  if (dims[loop.dim].name != "j" || !c.hasStaticShape())
+    return 0;
+  std::optional<int64_t> perThread =
+      extentPerThread(c.getDimSize(1), loop.tripCount, threads);
+  if (!perThread)
     return 0;
   SmallVector<int64_t> strides;
   int64_t offset;
@@ -247,10 +262,9 @@ int64_t countSharedLinesOfC(MatmulOp op, ArrayRef<ScheduleDim> dims,
   int64_t lineElements =
       std::max<int64_t>(1, kLineBytes * 8 / c.getElementTypeBitWidth());
   int64_t columns = c.getDimSize(1);
-  int64_t perThread =
-      llvm::divideCeil(loop.tripCount, threads) * (columns / loop.tripCount);
   int64_t lines = 0;
-  for (int64_t boundary = perThread; boundary < columns; boundary += perThread)
+  for (int64_t boundary = *perThread; boundary < columns;
+       boundary += *perThread)
     for (int64_t row = 0; row < c.getDimSize(0); ++row)
       if ((offset + row * strides[0] + boundary) % lineElements != 0)
         ++lines;
@@ -342,26 +356,14 @@ struct DecideParallelismPass
     return std::nullopt;
   }
 
-  /// The rows of C each thread writes when a loop of `tripCount` iterations
-  /// over `rows` rows is divided among `threads` as OpenMP's static schedule
-  /// does (contiguous chunks of ceil(tripCount / threads) iterations), or
-  /// nullopt where the iterations are not blocks of equal rows.
-  static std::optional<int64_t> rowsPerThread(int64_t rows, int64_t tripCount,
-                                              int64_t threads) {
-    if (tripCount <= 0 || rows % tripCount != 0)
-      return std::nullopt;
-    return llvm::divideCeil(tripCount, threads) * (rows / tripCount);
-  }
-
   /// A GEMM part (dl-split-gemm-remainders' columns of the same rows of C)
   /// made sequential next to a part whose outermost parallel loop divides
   /// those rows runs its rows' loop in parallel too, dividing them the same
   /// way (its blocks of rows may be smaller): each thread then writes the
-  /// rows whose cache lines it
-  /// holds already, where one thread writing them all moves the other's
-  /// lines of every row it wrote across the cores (770x227x4 split into 192
-  /// and 35 columns: 22 us on one thread, 51 on two with the 35 columns
-  /// sequential; docs/heuristics.md, "Parallelism model").
+  /// rows whose cache lines it holds already, where one thread writing them all
+  /// moves the other's lines of every row it wrote across the cores (770x227x4
+  /// split into 192 and 35 columns: 22 us on one thread, 51 on two with the 35
+  /// columns sequential; docs/heuristics.md, "Parallelism model").
   void alignRowsWithPart(MatmulOp part) {
     if (!part->hasAttr(DLDialect::getSequentialAttrName()))
       return;
@@ -396,13 +398,13 @@ struct DecideParallelismPass
           outermostRowLoop(mineLoops->dims, mineLoops->loops);
       if (!mine)
         continue;
-      // The two loops must give each thread the same rows (blocks of 64
-      // rows in 6 iterations and of 32 in 12 do, at any thread count).
-      std::optional<int64_t> theirRows =
-          rowsPerThread(rows, otherLoops->loops[*parallel].tripCount, threads);
+      // The two loops must give each thread the same rows (at 2 threads,
+      // 384 rows in 6 blocks of 64 and in 12 of 32 do; in 3 of 128 not).
+      std::optional<int64_t> theirRows = extentPerThread(
+          rows, otherLoops->loops[*parallel].tripCount, threads);
       if (!theirRows ||
           theirRows !=
-              rowsPerThread(rows, mineLoops->loops[*mine].tripCount, threads))
+              extentPerThread(rows, mineLoops->loops[*mine].tripCount, threads))
         continue;
       ScheduleAttr schedule = part.getScheduleAttr();
       setSchedule(part,
