@@ -157,6 +157,7 @@ void dl::buildDLToLLVMPipeline(OpPassManager &pm,
     parallelismOptions.threads = options.numThreads;
     parallelismOptions.reportFallbacks = options.reportFallbacks;
     pm.addPass(dl::createDecideParallelism(parallelismOptions));
+    pm.addNestedPass<func::FuncOp>(dl::createSplitK());
   }
   pm.addPass(dl::createConvertDLToAffine());
   pm.addPass(createCanonicalizerPass());

@@ -112,6 +112,21 @@ TEST(ParallelismModelTest, HandoffAndReductions) {
   EXPECT_FALSE(none.bestLoop);
 }
 
+TEST(ParallelismModelTest, SplitKTime) {
+  ParallelCosts costs = twoThreads();
+  // 32 K blocks, 16 per thread; C of 1000 floats: one copy of 4000 bytes
+  // handed over (0.4 us) and added (12000 bytes at 100 GB/s: 0.12 us).
+  EXPECT_DOUBLE_EQ(modelSplitKMicros(1000.0, 32, 1000, costs),
+                   500.0 + 3.0 + 0.4 + 0.12);
+  // 33 blocks: 16 per thread and one left over after them.
+  EXPECT_DOUBLE_EQ(modelSplitKMicros(1000.0, 33, 1000, costs),
+                   1000.0 * 17 / 33 + 3.0 + 0.4 + 0.12);
+  // 3 threads: 10 blocks each of 31, one left over; two copies.
+  costs.threads = 3;
+  EXPECT_DOUBLE_EQ(modelSplitKMicros(1000.0, 31, 1000, costs),
+                   1000.0 * 11 / 31 + 3.0 + 2 * (0.4 + 0.12));
+}
+
 TEST(ParallelismModelTest, OneThreadTimeFromTheWork) {
   DialectRegistry registry;
   registerAllDLDialects(registry);

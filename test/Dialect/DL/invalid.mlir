@@ -2020,6 +2020,30 @@ func.func @skip_padding_columns_dynamic_width(%in: memref<1x1x7x?x4xf32>, %f: me
 
 // -----
 
+func.func @split_k_without_blocks(%a: memref<8x12xf32>, %b: memref<12x16xf32>, %c: memref<8x16xf32>) {
+  // expected-error @+1 {{'dl.matmul' op split_k needs pack_blocks, static sizes, a plain B, no pad_blocks and no epilogue}}
+  dl.matmul ins(%a, %b : memref<8x12xf32>, memref<12x16xf32>) outs(%c : memref<8x16xf32>) {split_k = 2 : i64}
+  return
+}
+
+// -----
+
+func.func @split_k_more_chunks_than_blocks(%a: memref<8x12xf32>, %b: memref<12x16xf32>, %c: memref<8x16xf32>) {
+  // expected-error @+1 {{'dl.matmul' op split_k must be at least 2 and at most the 4 K blocks, got 5}}
+  dl.matmul ins(%a, %b : memref<8x12xf32>, memref<12x16xf32>) outs(%c : memref<8x16xf32>) {pack_blocks = array<i64: 8, 16, 3>, split_k = 5 : i64}
+  return
+}
+
+// -----
+
+func.func @split_k_one_chunk(%a: memref<8x12xf32>, %b: memref<12x16xf32>, %c: memref<8x16xf32>) {
+  // expected-error @+1 {{'dl.matmul' op split_k must be at least 2 and at most the 4 K blocks, got 1}}
+  dl.matmul ins(%a, %b : memref<8x12xf32>, memref<12x16xf32>) outs(%c : memref<8x16xf32>) {pack_blocks = array<i64: 8, 16, 3>, split_k = 1 : i64}
+  return
+}
+
+// -----
+
 func.func @batch_blocks_not_divisor(%a: memref<8x12xf32>, %b: memref<12x16xf32>, %c: memref<8x16xf32>) {
   // expected-error @+1 {{'dl.matmul' op batch_blocks must be a positive divisor of the 4 K blocks, got 3}}
   dl.matmul ins(%a, %b : memref<8x12xf32>, memref<12x16xf32>) outs(%c : memref<8x16xf32>) {pack_blocks = array<i64: 8, 16, 3>, batch_blocks = 3}

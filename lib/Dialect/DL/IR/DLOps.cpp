@@ -209,6 +209,16 @@ LogicalResult MatmulOp::verify() {
        ShapedType::isDynamic(n) || ShapedType::isDynamic(k)))
     return emitOpError("stream_a needs static sizes, and neither "
                        "pack_blocks nor transpose_a");
+  if (std::optional<int64_t> chunks = getSplitK()) {
+    std::optional<ArrayRef<int64_t>> blocks = getPackBlocks();
+    if (!blocks || hasDynamicSizes() || hasBlockedB() || getPadBlocks() ||
+        !getPostOps().empty())
+      return emitOpError("split_k needs pack_blocks, static sizes, a plain B, "
+                         "no pad_blocks and no epilogue");
+    if (*chunks < 2 || k / (*blocks)[2] < *chunks)
+      return emitOpError("split_k must be at least 2 and at most the ")
+             << k / (*blocks)[2] << " K blocks, got " << *chunks;
+  }
   return verifyNoAliasing(*this, getC(), {getA(), getB()});
 }
 

@@ -421,6 +421,57 @@ struct DecideParallelismPass
     }
   }
 
+  /// The K blocks of a GEMM whose K dl-split-k can divide among `threads`
+  /// (MatmulOp's split_k): static sizes, pack_blocks without padding, a
+  /// plain B, no epilogue, at least one block per thread.
+  static std::optional<int64_t> splittableKBlocks(MatmulOp op,
+                                                  int64_t threads) {
+    std::optional<ArrayRef<int64_t>> blocks = op.getPackBlocks();
+    if (!blocks || op.hasDynamicSizes() || op.hasBlockedB() ||
+        op.getPadBlocks() || !op.getPostOps().empty())
+      return std::nullopt;
+    int64_t k = op.getA().getType().getDimSize(op.getTransposeA() ? 0 : 1);
+    int64_t kBlocks = k / (*blocks)[2];
+    if (kBlocks < threads)
+      return std::nullopt;
+    return kBlocks;
+  }
+
+  /// Divides the K blocks of `op` among the threads (split_k) where that is
+  /// modeled faster than `choice`, its best loop over M or N in parallel
+  /// (or than `margin` times `oneThread` when none is taken); returns
+  /// whether it did.
+  bool splitsK(MatmulOp op, ScheduleAttr schedule, double oneThread,
+               const ParallelChoice &choice, ArrayRef<ScheduleDim> dims,
+               ArrayRef<ScheduledLoop> loops, const ParallelCosts &costs) {
+    std::optional<int64_t> kBlocks = splittableKBlocks(op, costs.threads);
+    if (!kBlocks)
+      return false;
+    ShapedType c = op.getC().getType();
+    double split = modelSplitKMicros(oneThread, *kBlocks,
+                                     c.getDimSize(0) * c.getDimSize(1), costs);
+    double against = choice.loop ? choice.bestMicros : costs.margin * oneThread;
+    LLVM_DEBUG(llvm::dbgs() << "  split_k: " << split << " us against "
+                            << against << " us\n");
+    if (split >= against)
+      return false;
+    setSchedule(op, ScheduleAttr::get(op->getContext(), schedule.getDims(),
+                                      schedule.getTiles(), /*parallel=*/-1));
+    op.setSplitK(costs.threads);
+    if (reportFallbacks)
+      op->emitRemark(llvm::formatv(
+          "dl-decide-parallelism: K's {0} blocks divided among {1} threads "
+          "(split_k), each into its own copy of C: modeled {2:f2} us against "
+          "{3:f2} us on one thread{4}",
+          *kBlocks, costs.threads, split, oneThread,
+          choice.loop ? llvm::formatv(" and {0:f2} us with {1} in parallel",
+                                      choice.bestMicros,
+                                      describeLoop(dims, loops, *choice.loop))
+                            .str()
+                      : std::string()));
+    return true;
+  }
+
   LogicalResult decide(Operation *op, const ParallelCosts &costs) {
     std::optional<double> oneThread = modelOneThreadMicros(op, costs);
     if (!oneThread) {
@@ -488,6 +539,9 @@ struct DecideParallelismPass
     };
     ParallelChoice choice = chooseParallelLoop(oneThread, *dims, *loops,
                                                otherRegions, costs, traffic);
+    if (auto matmul = dyn_cast<MatmulOp>(op))
+      if (splitsK(matmul, schedule, oneThread, choice, *dims, *loops, costs))
+        return success();
     int64_t parallel = choice.loop ? static_cast<int64_t>(*choice.loop) : -1;
     if (parallel != schedule.getParallel())
       setSchedule(op, ScheduleAttr::get(op->getContext(), schedule.getDims(),

@@ -119,6 +119,20 @@ dl::chooseParallelLoop(double oneThread, ArrayRef<ScheduleDim> dims,
   return choice;
 }
 
+double dl::modelSplitKMicros(double oneThread, int64_t kBlocks,
+                             int64_t cElements, const ParallelCosts &costs) {
+  int64_t threads = costs.threads;
+  int64_t perThread = kBlocks / threads, leftOver = kBlocks % threads;
+  double share = static_cast<double>(perThread + leftOver) /
+                 static_cast<double>(std::max<int64_t>(kBlocks, 1));
+  double copyBytes = static_cast<double>(cElements) * sizeof(float);
+  double copies = static_cast<double>(threads - 1);
+  // Each addition reads a copy and C and writes C.
+  double sum = copies * copyBytes / (costs.handoffBandwidth * 1e3) +
+               copies * 3.0 * copyBytes / (costs.coreBandwidth * 1e3);
+  return oneThread * share + costs.forkJoinMicros + sum;
+}
+
 bool dl::copiesInParallel(Conv2DOp conv, int64_t iterations) {
   ParallelCosts costs;
   costs.threads = 2;

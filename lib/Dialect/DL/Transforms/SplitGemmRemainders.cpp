@@ -193,14 +193,20 @@ struct SplitGemmRemaindersPass
         m, wholeRows ? std::min(rows, wholeRowBlockLimit(k)) : rows);
     int64_t vectorFloats = blockVectorFloats(columns);
     SmallVector<Part, 3> nParts;
-    if (blockedB || (!transposeB && !wholeRows && mParts.size() == 1 &&
-                     readsWholeRowsOfB(m, n, k, rows, columns, l2Bytes)))
+    // B's rows read whole keep K whole too: dl-pack-gemm-operands streams
+    // them in blocks of a few rows, any divisor of K, where a part of the
+    // last rows of K would be a GEMM whose B, within the L2, takes blocks
+    // of N's divisors (of one column for a prime N).
+    bool wholeRowsOfB = !blockedB && !transposeB && !wholeRows &&
+                        mParts.size() == 1 &&
+                        readsWholeRowsOfB(m, n, k, rows, columns, l2Bytes);
+    if (blockedB || wholeRowsOfB)
       nParts = {{0, n}};
     else if (takesWholeVectors(!wholeVectors, m, n, k))
       nParts = splitWholeVectors(n, columns, vectorFloats);
     else
       nParts = splitExtent(n, columns, vectorFloats);
-    SmallVector<Part, 2> kParts = blockedB || wholeRows
+    SmallVector<Part, 2> kParts = blockedB || wholeRows || wholeRowsOfB
                                       ? SmallVector<Part, 2>{{0, k}}
                                       : splitReduction(k, blockK);
     if (mParts.size() == 1 && nParts.size() == 1 && kParts.size() == 1)

@@ -2,7 +2,9 @@
 // no good block (1223, a prime) keeps N whole (dl-split-gemm-remainders:
 // a part of the last 7 columns would read one line of each of B's rows
 // again, at memory latency) and reads B in blocks of 8 whole rows
-// (dl-pack-gemm-operands). With 64 rows (C beyond an eighth of the L2), or
+// (dl-pack-gemm-operands); where K has no divisor of 4 to 16, in blocks of
+// its largest divisor up to 16, however small, never in blocks of one
+// column. With 64 rows (C beyond an eighth of the L2), or
 // a B within the L2, N splits into whole blocks and a remainder as before.
 // RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=48K,L2=512K,L3=32M" --dl-split-gemm-remainders --dl-pack-gemm-operands | FileCheck %s
 
@@ -13,6 +15,17 @@
 // CHECK: return
 func.func @few_rows(%a: memref<11x4096xf32>, %b: memref<4096x1223xf32>, %c: memref<11x1223xf32>) {
   dl.matmul ins(%a, %b : memref<11x4096xf32>, memref<4096x1223xf32>) outs(%c : memref<11x1223xf32>)
+  return
+}
+
+// CHECK-LABEL: func.func @few_divisors_of_k
+// CHECK: pack_blocks = array<i64: 2, 1693, 2>
+// CHECK: pack_blocks = array<i64: 2, 1693, 1>}
+// CHECK-NOT: dl.matmul
+func.func @few_divisors_of_k(%a: memref<2x3502xf32>, %b: memref<3502x1693xf32>, %c: memref<2x1693xf32>,
+                             %a2: memref<2x3499xf32>, %b2: memref<3499x1693xf32>) {
+  dl.matmul ins(%a, %b : memref<2x3502xf32>, memref<3502x1693xf32>) outs(%c : memref<2x1693xf32>)
+  dl.matmul ins(%a2, %b2 : memref<2x3499xf32>, memref<3499x1693xf32>) outs(%c : memref<2x1693xf32>)
   return
 }
 

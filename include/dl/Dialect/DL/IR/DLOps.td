@@ -125,6 +125,14 @@ def DL_MatmulOp : DL_DPSOp<"matmul"> {
     `dl.conv2d`, with the columns of C as the channels (a bias per column);
     a blocked GEMM applies them to each block of C right after its last K
     block, the others in one sweep over C at the end.
+
+    `split_k = t` (set by `dl-decide-parallelism` where no loop over M or N
+    keeps the threads busy; needs `pack_blocks`, static sizes, a plain B, no
+    `pad_blocks`, `stream_a` or epilogue, and at least t K blocks) divides
+    the K blocks among t threads: `dl-split-k` rewrites the GEMM into t
+    GEMMs over equal chunks of K's blocks run in parallel, the first into C,
+    each other into a scratch copy of C that is then added to C, and the
+    blocks left over by the chunks (K/bk mod t) into C after them.
   }];
   let arguments = (ins DL_Shaped:$a,
                        DL_Shaped:$b,
@@ -145,7 +153,8 @@ def DL_MatmulOp : DL_DPSOp<"matmul"> {
                        OptionalAttr<DL_ScheduleAttr>:$schedule,
                        Variadic<DL_Shaped>:$epilogue_operands,
                        OptionalAttr<TypedArrayAttrBase<DL_PostOpAttr, "epilogue steps">>:$epilogue,
-                       OptionalAttr<F32Attr>:$epilogue_epsilon);
+                       OptionalAttr<F32Attr>:$epilogue_epsilon,
+                       OptionalAttr<I64Attr>:$split_k);
   let assemblyFormat = [{
     `ins` `(` $a `,` $b `:` type($a) `,` type($b) `)`
     `outs` `(` $c `:` type($c) `)`

@@ -108,6 +108,17 @@ ParallelChoice chooseParallelLoop(double oneThread, ArrayRef<ScheduleDim> dims,
                                   const ParallelCosts &costs,
                                   TrafficFn traffic = nullptr);
 
+/// The modeled time in microseconds of a GEMM that takes `oneThread` on one
+/// thread with its `kBlocks` K blocks divided among the threads (split_k,
+/// dl-split-k): in one parallel region, each thread computes
+/// floor(kBlocks / threads) blocks into its own copy of C (`cElements`
+/// elements; the first thread's is C); one thread then adds the others'
+/// copies to C, each read from the core that wrote it at
+/// `handoffBandwidth` and with C read and written at `coreBandwidth`, and
+/// computes the kBlocks mod threads blocks left over.
+double modelSplitKMicros(double oneThread, int64_t kBlocks, int64_t cElements,
+                         const ParallelCosts &costs);
+
 /// Whether a copy of `conv`'s input made for it (dl-fold-filter-columns,
 /// dl-reduce-conv-strides) runs in parallel, over `iterations` of its outer
 /// loops: where the

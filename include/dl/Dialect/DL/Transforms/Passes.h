@@ -26,6 +26,10 @@ namespace dl {
 /// those copies as a memref.transpose view.
 void populateFoldLayoutTransposesPatterns(RewritePatternSet &patterns);
 
+/// The pattern of dl-split-k: a dl.matmul with `split_k` as a parallel loop
+/// over chunks of its K blocks, each into its own copy of C, then summed.
+void populateSplitKPatterns(RewritePatternSet &patterns);
+
 } // namespace dl
 } // namespace mlir
 

@@ -1164,6 +1164,42 @@ def DecideParallelism : Pass<"dl-decide-parallelism", "::mlir::ModuleOp"> {
   ];
 }
 
+def SplitK : Pass<"dl-split-k", "::mlir::func::FuncOp"> {
+  let summary = "Divide the K blocks of GEMMs marked split_k among the threads";
+  let description = [{
+    Applies the `split_k = t` that `dl-decide-parallelism` records on a
+    `dl.matmul` whose loops over M and N cannot keep the threads busy: the
+    GEMM becomes an `affine.parallel` over t equal chunks of its K blocks
+    (`floor(K/bk / t)` each), each chunk a `dl.matmul` on subviews of A and
+    B at its offset, chunk 0 into C with the GEMM's beta, chunk i > 0 into
+    copy i - 1 of a scratch `(t - 1) x M x N` buffer with beta 0. After
+    the loop, a `dl.add` per copy adds it to C, and a last `dl.matmul`
+    (beta 1) computes the K blocks the equal chunks leave over into C. The
+    parts keep the GEMM's blocks, packing and schedule order (the tiles of
+    `k` reduced to divide a chunk, `batch_blocks` to its largest divisor of
+    a chunk's blocks) and carry `dl.sequential`: each runs on the thread
+    its iteration runs on. `dl-to-llvm` runs it right after
+    `dl-decide-parallelism`.
+
+    ```mlir
+    dl.matmul ins(%a, %b : memref<49x4096xf32>, memref<4096x38xf32>)
+              outs(%c : memref<49x38xf32>)
+              {pack_blocks = array<i64: 49, 38, 128>, split_k = 2 : i64, ...}
+    // becomes
+    %s = memref.alloc() : memref<1x49x38xf32>
+    affine.parallel (%t) = (0) to (2) {
+      // A[:, 2048 t : 2048 t + 2048], B[2048 t : 2048 t + 2048, :]
+      affine.if (%t == 0) { dl.matmul ... outs(%c ...) {dl.sequential, ...} }
+      else { dl.matmul ... outs(%s[t - 1] ...) {dl.sequential, ...} }
+    }
+    dl.add ins(%c, %s[0] ...) outs(%c ...) {dl.sequential}
+    memref.dealloc %s : memref<1x49x38xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def TileGemmBands : Pass<"dl-tile-gemm-bands", "::mlir::func::FuncOp"> {
   let summary = "Tile GEMM bands to microkernel size in the default loop order";
   let description = [{
