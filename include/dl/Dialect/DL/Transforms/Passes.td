@@ -1093,6 +1093,16 @@ def DecideParallelism : Pass<"dl-decide-parallelism", "::mlir::ModuleOp"> {
       in parallel (`dl-parallelize-outer-loops` coalesces enough of them to
       keep the threads evenly busy): `t1 / threads + E * fork-join-us`.
 
+    - a GEMM with `pack_blocks` (static sizes, a plain B, no padding, no
+      epilogue) may instead divide its `B` K blocks among the threads
+      (`split_k`, which `dl-split-k` applies): `t1 * (floor(B / threads)
+      + B mod threads) / B + fork-join-us` plus, per thread but the first,
+      its copy of C handed over at `handoff-bandwidth` and added to C (C
+      read and written, the copy read, at `core-bandwidth`). It is taken
+      at `margin` times the best loop's time or less (of `t1` when no loop
+      is taken): GEMMs of one block of rows and columns over a long K, or
+      whose few column blocks leave a thread idle.
+
     When the best time is above `margin` times `t1`, the op runs on one
     thread: it gets the unit attribute `dl.sequential` (and its schedule no
     parallel loop), which `convert-dl-to-affine` carries onto every nest it
