@@ -200,8 +200,8 @@ struct PackGemmOperandsPass
                 (bn < n && straddlesLines(rowStride(b), bn)));
       };
       // B read once from beyond the L2 (one block of rows of C, B in place
-      // and not re-read enough to pack): blocks of a few whole rows (about
-      // kStreamedRows) as wide as C's block keeps in half the L1, up to
+      // and not re-read enough to pack): blocks of a few whole rows
+      // (streamedRowsBlock) as wide as C's block keeps in half the L1, up to
       // half of N (a half per thread), so that the calls read B's memory in
       // order, in runs of at least kMinStreamedRun floats of each row, as
       // the prefetchers stream it, where blocks of 32 columns walk down K in
@@ -210,7 +210,7 @@ struct PackGemmOperandsPass
       // two threads); 1x1023x2049 0.49 and 0.34 (oneDNN 0.22). Wider blocks
       // of C leave the L1 between K blocks: 72x1217x216 in 72 x 608 x 8
       // blocks 0.75-0.85 ms, 0.56-0.70 in 72 x 32 x 216.
-      constexpr int64_t kStreamedRows = 8, kMinStreamedRun = 128;
+      constexpr int64_t kMinStreamedRun = 128;
       int64_t l2Bytes = target.l2Bytes();
       // An N without a good block (kept whole for this by
       // dl-split-gemm-remainders) takes blocks of whole rows of B when no
@@ -229,20 +229,10 @@ struct PackGemmOperandsPass
             vectorFloats *
             largestDivisorAtMost(n / vectorFloats,
                                  std::max<int64_t>(1, limit / vectorFloats));
-        // A few rows: a divisor of K up to kStreamedRows, else up to twice
-        // that, at least half of it (K = 121: 11 rows; 183: none, a call per
-        // 3 rows would cost more than the order saves). A whole N has no
-        // column blocks to fall back on but blocks of one column, each a
-        // pass down all of K (2x1693x3502 on one Sapphire Rapids core:
-        // 37 ms; in calls of 2 whole rows 1.7, oneDNN 1.7): its rows are
-        // streamed in blocks of any divisor of K.
-        int64_t rowsPerBlock = largestDivisorAtMost(k, kStreamedRows);
-        if (rowsPerBlock < kStreamedRows / 2)
-          rowsPerBlock = largestDivisorAtMost(k, 2 * kStreamedRows);
+        int64_t rowsPerBlock = streamedRowsBlock(k);
         if (wholeN && wide < kMinStreamedRun)
           wide = n;
-        if (wide >= kMinStreamedRun && wide >= bn &&
-            (wholeN || rowsPerBlock >= kStreamedRows / 2)) {
+        if (wide >= kMinStreamedRun && wide >= bn && rowsPerBlock > 0) {
           bn = wide;
           bk = rowsPerBlock;
         }

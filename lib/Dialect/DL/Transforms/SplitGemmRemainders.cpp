@@ -192,23 +192,41 @@ struct SplitGemmRemaindersPass
     SmallVector<Part, 2> mParts = splitExtent(
         m, wholeRows ? std::min(rows, wholeRowBlockLimit(k)) : rows);
     int64_t vectorFloats = blockVectorFloats(columns);
-    SmallVector<Part, 3> nParts;
-    // B's rows read whole keep K whole too: dl-pack-gemm-operands streams
-    // them in blocks of a few rows, any divisor of K, where a part of the
-    // last rows of K would be a GEMM whose B, within the L2, takes blocks
-    // of N's divisors (of one column for a prime N).
+    // B's rows read whole (N kept whole) keep K whole too:
+    // dl-pack-gemm-operands streams them in blocks of a few rows. Where K
+    // has no such block, its whole blocks of 8 rows are streamed and the
+    // rest (fewer than 8 rows, within the L2) is a part of its own, split
+    // along N as any GEMM (blocks of a prime N's divisors would be one
+    // column wide, each a pass down the rows).
     bool wholeRowsOfB = !blockedB && !transposeB && !wholeRows &&
                         mParts.size() == 1 &&
                         readsWholeRowsOfB(m, n, k, rows, columns, l2Bytes);
-    if (blockedB || wholeRowsOfB)
-      nParts = {{0, n}};
-    else if (takesWholeVectors(!wholeVectors, m, n, k))
-      nParts = splitWholeVectors(n, columns, vectorFloats);
+    SmallVector<Part, 3> columnParts;
+    if (takesWholeVectors(!wholeVectors, m, n, k))
+      columnParts = splitWholeVectors(n, columns, vectorFloats);
     else
-      nParts = splitExtent(n, columns, vectorFloats);
+      columnParts = splitExtent(n, columns, vectorFloats);
+    SmallVector<Part, 3> nParts =
+        blockedB || wholeRowsOfB ? SmallVector<Part, 3>{{0, n}} : columnParts;
     SmallVector<Part, 2> kParts = blockedB || wholeRows || wholeRowsOfB
                                       ? SmallVector<Part, 2>{{0, k}}
                                       : splitReduction(k, blockK);
+    // The parts of C each K part computes, as (N part, K part index): by
+    // default every N part over every K part.
+    SmallVector<std::pair<Part, unsigned>, 6> cParts;
+    constexpr int64_t kStreamedRows = 8;
+    if (wholeRowsOfB && !pad && streamedRowsBlock(k) == 0 &&
+        k > kStreamedRows) {
+      int64_t streamed = k - k % kStreamedRows;
+      kParts = {{0, streamed}, {streamed, k - streamed}};
+      cParts.push_back({{0, n}, 0});
+      for (Part nPart : columnParts)
+        cParts.push_back({nPart, 1});
+    } else {
+      for (Part nPart : nParts)
+        for (unsigned index = 0; index < kParts.size(); ++index)
+          cParts.push_back({nPart, index});
+    }
     if (mParts.size() == 1 && nParts.size() == 1 && kParts.size() == 1)
       return {op};
     if (pad && !blockedB && !wholeRows) {
@@ -239,20 +257,19 @@ struct SplitGemmRemaindersPass
     Slices slices(b, loc);
     SmallVector<MatmulOp> parts;
     for (Part mPart : mParts)
-      for (Part nPart : nParts) {
+      for (auto [nPart, index] : cParts) {
+        Part kPart = kParts[index];
         Value c = slices.get(op.getC(), mPart, nPart, false);
-        for (auto [index, kPart] : llvm::enumerate(kParts)) {
-          Value a = slices.get(op.getA(), mPart, kPart, transposeA);
-          Value bPart = blockedB
-                            ? op.getB()
-                            : slices.get(op.getB(), kPart, nPart, transposeB);
-          Operation *part = b.clone(*op);
-          part->setOperands({a, bPart, c});
-          // The K parts after the first add to what the first computed.
-          if (index > 0)
-            part->setAttr(op.getBetaAttrName(), accumulate);
-          parts.push_back(cast<MatmulOp>(part));
-        }
+        Value a = slices.get(op.getA(), mPart, kPart, transposeA);
+        Value bPart = blockedB
+                          ? op.getB()
+                          : slices.get(op.getB(), kPart, nPart, transposeB);
+        Operation *part = b.clone(*op);
+        part->setOperands({a, bPart, c});
+        // The K parts after the first add to what the first computed.
+        if (index > 0)
+          part->setAttr(op.getBetaAttrName(), accumulate);
+        parts.push_back(cast<MatmulOp>(part));
       }
     op.erase();
     return parts;

@@ -2,9 +2,11 @@
 // no good block (1223, a prime) keeps N whole (dl-split-gemm-remainders:
 // a part of the last 7 columns would read one line of each of B's rows
 // again, at memory latency) and reads B in blocks of 8 whole rows
-// (dl-pack-gemm-operands); where K has no divisor of 4 to 16, in blocks of
-// its largest divisor up to 16, however small, never in blocks of one
-// column. With 64 rows (C beyond an eighth of the L2), or
+// (dl-pack-gemm-operands); where K has no divisor of 4 to 16 (3502 = 2 x 17
+// x 103, 3499 a prime), its whole blocks of 8 rows are streamed and the
+// rest is a part of its own, split along N into 64-column blocks and a
+// remainder (never blocks of one column of the prime N). With 64 rows (C
+// beyond an eighth of the L2), or
 // a B within the L2, N splits into whole blocks and a remainder as before.
 // RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=48K,L2=512K,L3=32M" --dl-split-gemm-remainders --dl-pack-gemm-operands | FileCheck %s
 
@@ -19,8 +21,12 @@ func.func @few_rows(%a: memref<11x4096xf32>, %b: memref<4096x1223xf32>, %c: memr
 }
 
 // CHECK-LABEL: func.func @few_divisors_of_k
-// CHECK: pack_blocks = array<i64: 2, 1693, 2>
-// CHECK: pack_blocks = array<i64: 2, 1693, 1>}
+// CHECK: dl.matmul {{.*}} : memref<2x3496xf32, strided<[3502, 1]>>, memref<3496x1693xf32, strided<[1693, 1]>>) outs(%{{.*}} : memref<2x1693xf32>) {{{.*}}pack_blocks = array<i64: 2, 1693, 8>}
+// CHECK: dl.matmul {{.*}} : memref<2x6xf32, {{.*}}>, memref<6x1664xf32, {{.*}}>) outs({{.*}}) {beta = 1.000000e+00 : f32, pack_blocks = array<i64: 2, 64, 6>}
+// CHECK: dl.matmul {{.*}} : memref<2x6xf32, {{.*}}>, memref<6x29xf32, {{.*}}>) outs({{.*}}) {beta = 1.000000e+00 : f32, pack_blocks = array<i64: 2, 29, 6>}
+// CHECK: dl.matmul {{.*}} : memref<2x3496xf32, strided<[3499, 1]>>, memref<3496x1693xf32, strided<[1693, 1]>>) outs(%{{.*}} : memref<2x1693xf32>) {{{.*}}pack_blocks = array<i64: 2, 1693, 8>}
+// CHECK: dl.matmul {{.*}} : memref<2x3xf32, {{.*}}>, memref<3x1664xf32, {{.*}}>) outs({{.*}}) {beta = 1.000000e+00 : f32, pack_blocks = array<i64: 2, 64, 3>}
+// CHECK: dl.matmul {{.*}} : memref<2x3xf32, {{.*}}>, memref<3x29xf32, {{.*}}>) outs({{.*}}) {beta = 1.000000e+00 : f32, pack_blocks = array<i64: 2, 29, 3>}
 // CHECK-NOT: dl.matmul
 func.func @few_divisors_of_k(%a: memref<2x3502xf32>, %b: memref<3502x1693xf32>, %c: memref<2x1693xf32>,
                              %a2: memref<2x3499xf32>, %b2: memref<3499x1693xf32>) {

@@ -405,6 +405,18 @@ inline bool readsBOnceFromBeyondL2(int64_t m, int64_t n, int64_t k,
   return m <= rows && l2Bytes > 0 && k * n * int64_t(sizeof(float)) > l2Bytes;
 }
 
+/// The rows of B's blocks where dl-pack-gemm-operands streams B's rows from
+/// beyond the L2 (readsBOnceFromBeyondL2): a divisor of K up to 8, else up
+/// to 16, at least 4 (K = 121: 11 rows); 0 for a K without one (183: a call
+/// per 3 rows would cost more than reading the rows in order saves).
+inline int64_t streamedRowsBlock(int64_t k) {
+  constexpr int64_t kStreamedRows = 8;
+  int64_t rows = largestDivisorAtMost(k, kStreamedRows);
+  if (rows < kStreamedRows / 2)
+    rows = largestDivisorAtMost(k, 2 * kStreamedRows);
+  return rows >= kStreamedRows / 2 ? rows : 0;
+}
+
 /// Whether such a GEMM whose N has no good block up to `columns` reads
 /// B's rows whole (blocks of all N columns; C, within an eighth of the L2,
 /// stays in the L2): dl-split-gemm-remainders keeps N whole, since a part
