@@ -234,6 +234,56 @@ std::optional<int64_t> extentPerThread(int64_t extent, int64_t tripCount,
   return llvm::divideCeil(tripCount, threads) * (extent / tripCount);
 }
 
+/// The top-level nest that writes `conv`'s input, a copy made for it
+/// (dl-fold-filter-columns, dl-reduce-conv-strides), if any.
+affine::AffineForOp getInputCopyNest(Conv2DOp conv) {
+  Value input = conv.getInput();
+  auto alloc = input.getDefiningOp<memref::AllocOp>();
+  if (!alloc || !alloc.getType().hasStaticShape())
+    return nullptr;
+  for (Operation *user : input.getUsers()) {
+    if (!isa<affine::AffineWriteOpInterface>(user))
+      continue;
+    auto nest = user->getParentOfType<affine::AffineForOp>();
+    while (nest && nest->getParentOfType<affine::AffineForOp>())
+      nest = nest->getParentOfType<affine::AffineForOp>();
+    if (nest)
+      return nest;
+  }
+  return nullptr;
+}
+
+/// The bytes each thread of a convolution's parallel loop over `dim` reads
+/// of an input copy made for it (dl-fold-filter-columns,
+/// dl-reduce-conv-strides: a nest writing the buffer, its outer loops over
+/// the images and rows) that another thread wrote: its share of the input,
+/// of which (threads - 1) / threads comes from the other cores, unless the
+/// copy ran in parallel and the loop is over the images (`n`) too, as the
+/// copy divides them. The scratch lowering sees the copy as an argument and
+/// counts none. A 3 -> 11 channel 13x13 5x5 convolution over 3 images, its
+/// folded copy divided by images and rows and its loop over output rows in
+/// parallel, took 16 us at 2 threads, 11 on one.
+double copiedInputHandoffBytes(Conv2DOp conv, StringRef dim, int64_t threads) {
+  affine::AffineForOp copy = getInputCopyNest(conv);
+  if (!copy ||
+      (!copy->hasAttr(DLDialect::getSequentialAttrName()) && dim == "n"))
+    return 0.0;
+  auto type = cast<MemRefType>(conv.getInput().getType());
+  double bytes = static_cast<double>(type.getNumElements()) *
+                 (type.getElementTypeBitWidth() / 8);
+  return bytes / threads * (threads - 1) / threads;
+}
+
+/// A convolution run on one thread reads its input copy from the core that
+/// copies it: the copy runs on that thread too (the passes that make it
+/// run it in parallel where the convolution's work would pay for a region,
+/// which dl-decide-parallelism decides for its loops).
+void copyInputOnOneThread(Conv2DOp conv) {
+  if (affine::AffineForOp copy = getInputCopyNest(conv))
+    copy->setAttr(DLDialect::getSequentialAttrName(),
+                  UnitAttr::get(conv.getContext()));
+}
+
 /// The cache lines of C two threads write with loop `position` of a GEMM's
 /// schedule in parallel: with the loop over N (`j`), the threads divide
 /// every row of C where their chunks of columns meet (ceil(trips / threads)
@@ -528,6 +578,9 @@ struct DecideParallelismPass
           ScratchLowering::build(op, position);
       if (succeeded(lowering))
         moved.handoffBytes = lowering->handoffBytes(costs.threads);
+      if (auto conv = dyn_cast<Conv2DOp>(op))
+        moved.handoffBytes += copiedInputHandoffBytes(
+            conv, (*dims)[(*loops)[position].dim].name, costs.threads);
       if (auto matmul = dyn_cast<MatmulOp>(op))
         moved.sharedLines =
             countSharedLinesOfC(matmul, *dims, *loops, position, costs.threads);
@@ -549,9 +602,12 @@ struct DecideParallelismPass
     if (parallel != schedule.getParallel())
       setSchedule(op, ScheduleAttr::get(op->getContext(), schedule.getDims(),
                                         schedule.getTiles(), parallel));
-    if (!choice.loop)
+    if (!choice.loop) {
       op->setAttr(DLDialect::getSequentialAttrName(),
                   UnitAttr::get(op->getContext()));
+      if (auto conv = dyn_cast<Conv2DOp>(op))
+        copyInputOnOneThread(conv);
+    }
     if (!reportFallbacks)
       return success();
     if (!choice.loop) {
