@@ -125,11 +125,24 @@ dl::chooseConvChannelBlocks(Conv2DOp op, int64_t blockC, int64_t blockK,
   bool dynamicRows =
       ShapedType::isDynamic(output[2]) || ShapedType::isDynamic(output[3]);
   // A few output channels: the output pixels fill the vectors instead
-  // (pixel_vectors needs static sizes).
+  // (pixel_vectors needs static sizes). Not a pointwise one with a column
+  // stride whose input is beyond the L2: its pixel vectors gather every
+  // other input pixel from memory, where the blocked layout reads a dense
+  // copy (dl-reduce-conv-strides). Stride 2, one Sapphire Rapids core (2
+  // MiB of L2), pixel vectors against blocked, of oneDNN: 435 -> 5
+  // channels, 3 x 70x70 (25.6 MB) 0.14 against 0.77; 256 -> 2, 4 x 28x28
+  // (3.2 MB) 0.48 against 0.77; 17 -> 7, 2 x 100x100 (1.4 MB) 1.59 against
+  // 1.34; 64 -> 3, 56x56 (0.8 MB) 2.19 against 1.14.
   bool isStatic = op.getInput().getType().hasStaticShape() &&
                   op.getFilter().getType().hasStaticShape() &&
                   op.getOutput().getType().hasStaticShape();
-  if (isStatic &&
+  int64_t l2Bytes = getTarget(op).l2Bytes();
+  bool gathersFromMemory =
+      isStatic && op.isUnpaddedPointwise() && op.getStrides()[1] > 1 &&
+      l2Bytes > 0 &&
+      op.getInput().getType().getNumElements() * int64_t(sizeof(float)) >
+          l2Bytes;
+  if (isStatic && !gathersFromMemory &&
       vectorizesPixels(
           outChannels, output[3], vectorFloats, wholeVectors,
           pixelTileAccumulators(getTarget(op).loweringVectorRegisters())))
