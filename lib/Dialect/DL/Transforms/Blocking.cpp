@@ -12,6 +12,8 @@
 #include "dl/Dialect/DL/IR/DLOps.h"
 #include "dl/Dialect/DL/Transforms/Target.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
 #include <algorithm>
 #include <numeric>
 
@@ -161,4 +163,18 @@ dl::chooseConvChannelBlocks(Conv2DOp op, int64_t blockC, int64_t blockK,
   int64_t kb = paddedVectorBlock(outChannels, blockK, vectorFloats, kernelRows,
                                  cb, wholeVectors);
   return ConvChannelBlocks{cb, kb};
+}
+
+Value dl::sliceGemmOperand(OpBuilder &b, Location loc, Value source,
+                           OpFoldResult rowOffset, int64_t rows,
+                           OpFoldResult colOffset, int64_t cols,
+                           bool transposed) {
+  if (transposed) {
+    std::swap(rowOffset, colOffset);
+    std::swap(rows, cols);
+  }
+  return memref::SubViewOp::create(
+      b, loc, source, ArrayRef<OpFoldResult>{rowOffset, colOffset},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(rows), b.getIndexAttr(cols)},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
 }

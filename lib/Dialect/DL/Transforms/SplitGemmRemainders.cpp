@@ -116,15 +116,10 @@ public:
       return source;
     Value &slice = cache[{source.getAsOpaquePointer(), rows.offset, rows.size,
                           cols.offset, cols.size}];
-    if (!slice) {
-      SmallVector<OpFoldResult> offsets = {b.getIndexAttr(rows.offset),
-                                           b.getIndexAttr(cols.offset)};
-      SmallVector<OpFoldResult> sizes = {b.getIndexAttr(rows.size),
-                                         b.getIndexAttr(cols.size)};
-      SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
-      slice =
-          memref::SubViewOp::create(b, loc, source, offsets, sizes, strides);
-    }
+    if (!slice)
+      slice = sliceGemmOperand(b, loc, source, b.getIndexAttr(rows.offset),
+                               rows.size, b.getIndexAttr(cols.offset),
+                               cols.size, /*transposed=*/false);
     return slice;
   }
 
@@ -214,7 +209,6 @@ struct SplitGemmRemaindersPass
     // The parts of C each K part computes, as (N part, K part index): by
     // default every N part over every K part.
     SmallVector<std::pair<Part, unsigned>, 6> cParts;
-    constexpr int64_t kStreamedRows = 8;
     if (wholeRowsOfB && !pad && streamedRowsBlock(k) == 0 &&
         k > kStreamedRows) {
       int64_t streamed = k - k % kStreamedRows;

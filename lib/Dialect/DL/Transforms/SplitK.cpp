@@ -55,21 +55,6 @@ ScheduleAttr scheduleForPart(ScheduleAttr schedule, int64_t kBlocks) {
                            /*parallel=*/-1);
 }
 
-/// A subview of the 2-D `source` at (`rowOffset`, `colOffset`) of
-/// `rows` x `cols`, the rows and columns swapped when `transposed`.
-Value slice(OpBuilder &b, Location loc, Value source, OpFoldResult rowOffset,
-            int64_t rows, OpFoldResult colOffset, int64_t cols,
-            bool transposed) {
-  if (transposed) {
-    std::swap(rowOffset, colOffset);
-    std::swap(rows, cols);
-  }
-  return memref::SubViewOp::create(
-      b, loc, source, ArrayRef<OpFoldResult>{rowOffset, colOffset},
-      ArrayRef<OpFoldResult>{b.getIndexAttr(rows), b.getIndexAttr(cols)},
-      ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
-}
-
 struct SplitKPattern : OpRewritePattern<MatmulOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -137,10 +122,10 @@ struct SplitKPattern : OpRewritePattern<MatmulOp> {
       AffineExpr d0 = b.getAffineDimExpr(0);
       Value offset = affine::AffineApplyOp::create(
           b, loc, AffineMap::get(1, 0, d0 * chunkK), ValueRange{t});
-      Value a = slice(b, loc, op.getA(), b.getIndexAttr(0), m, offset, chunkK,
-                      transposeA);
-      Value bChunk = slice(b, loc, op.getB(), offset, chunkK, b.getIndexAttr(0),
-                           n, transposeB);
+      Value a = sliceGemmOperand(b, loc, op.getA(), b.getIndexAttr(0), m,
+                                 offset, chunkK, transposeA);
+      Value bChunk = sliceGemmOperand(b, loc, op.getB(), offset, chunkK,
+                                      b.getIndexAttr(0), n, transposeB);
       auto first = affine::AffineIfOp::create(
           b, loc, TypeRange{}, IntegerSet::get(1, 0, {d0}, {true}),
           ValueRange{t}, /*withElseRegion=*/true);
@@ -163,10 +148,11 @@ struct SplitKPattern : OpRewritePattern<MatmulOp> {
     if (leftOver > 0) {
       OpFoldResult offset = rewriter.getIndexAttr(*chunks * chunkK);
       int64_t rest = leftOver * bk;
-      Value a = slice(rewriter, loc, op.getA(), rewriter.getIndexAttr(0), m,
-                      offset, rest, transposeA);
-      Value b = slice(rewriter, loc, op.getB(), offset, rest,
-                      rewriter.getIndexAttr(0), n, transposeB);
+      Value a =
+          sliceGemmOperand(rewriter, loc, op.getA(), rewriter.getIndexAttr(0),
+                           m, offset, rest, transposeA);
+      Value b = sliceGemmOperand(rewriter, loc, op.getB(), offset, rest,
+                                 rewriter.getIndexAttr(0), n, transposeB);
       part(rewriter, a, b, op.getC(), leftOver, 1.0f);
     }
     memref::DeallocOp::create(rewriter, loc, scratch);

@@ -11,6 +11,7 @@
 #ifndef DL_DIALECT_DL_TRANSFORMS_BLOCKING_H
 #define DL_DIALECT_DL_TRANSFORMS_BLOCKING_H
 
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
 
@@ -409,8 +410,8 @@ inline bool readsBOnceFromBeyondL2(int64_t m, int64_t n, int64_t k,
 /// beyond the L2 (readsBOnceFromBeyondL2): a divisor of K up to 8, else up
 /// to 16, at least 4 (K = 121: 11 rows); 0 for a K without one (183: a call
 /// per 3 rows would cost more than reading the rows in order saves).
+constexpr int64_t kStreamedRows = 8;
 inline int64_t streamedRowsBlock(int64_t k) {
-  constexpr int64_t kStreamedRows = 8;
   int64_t rows = largestDivisorAtMost(k, kStreamedRows);
   if (rows < kStreamedRows / 2)
     rows = largestDivisorAtMost(k, 2 * kStreamedRows);
@@ -516,6 +517,15 @@ chooseConvChannelBlocks(Conv2DOp op, int64_t blockC, int64_t blockK,
 /// contiguous stream. dl-pack-gemm-operands decides it for the default loop
 /// order, and `setSchedule` again for the schedule it sets.
 bool computesCInPackedBlocks(MatmulOp op);
+
+/// The `rows` x `cols` subview at (`rowOffset`, `colOffset`) of a GEMM's 2-D
+/// operand `source`, or, when `transposed` (the operand is stored
+/// transposed), the `cols` x `rows` one at (`colOffset`, `rowOffset`): the
+/// operand slices of dl-split-gemm-remainders' parts and dl-split-k's
+/// chunks.
+Value sliceGemmOperand(OpBuilder &b, Location loc, Value source,
+                       OpFoldResult rowOffset, int64_t rows,
+                       OpFoldResult colOffset, int64_t cols, bool transposed);
 
 } // namespace dl
 } // namespace mlir
