@@ -49,6 +49,13 @@ TEST(ParallelismModelTest, ParallelTimeOfALoop) {
   // 100 lines of C written by both threads, 0.06 us each: 6 us.
   EXPECT_DOUBLE_EQ(modelParallelMicros(100.0, 4, 1, moved(0.0, 100), costs),
                    59.0);
+  // Reads no thread shortens (pieces of rows of an operand in memory): no
+  // thread takes less than their 80 us.
+  LoopTraffic undivided;
+  undivided.undividedMicros = 80.0;
+  EXPECT_DOUBLE_EQ(modelParallelMicros(100.0, 4, 1, undivided, costs), 83.0);
+  undivided.undividedMicros = 20.0;
+  EXPECT_DOUBLE_EQ(modelParallelMicros(100.0, 4, 1, undivided, costs), 53.0);
   // A loop below others forks once per iteration of theirs, and the op's
   // other nests are a region each.
   SmallVector<ScheduledLoop> loops = {{0, 2, 1}, {1, 3, 1}, {2, 8, 1}};
@@ -159,6 +166,14 @@ TEST(ParallelismModelTest, OneThreadTimeFromTheWork) {
                    2.0 * 64 * 64 * 4 / 100e3);
   // Dynamic sizes: no model.
   EXPECT_FALSE(modelOneThreadMicros(ops[2], costs));
+  // Operands beyond the cache come from memory at memoryBandwidth: the
+  // relu's 32 KiB beyond 16 KiB at 12.5 GB/s; the GEMM's 48 KiB at 12.5
+  // GB/s take 3.9 us, longer than its FLOPs.
+  costs.cacheBytes = 16384;
+  EXPECT_DOUBLE_EQ(*modelOneThreadMicros(ops[1], costs),
+                   2.0 * 64 * 64 * 4 / 12.5e3);
+  EXPECT_DOUBLE_EQ(*modelOneThreadMicros(ops[0], costs),
+                   3.0 * 64 * 64 * 4 / 12.5e3);
 }
 
 } // namespace

@@ -321,6 +321,33 @@ int64_t countSharedLinesOfC(MatmulOp op, ArrayRef<ScheduleDim> dims,
   return lines;
 }
 
+/// The microseconds of a GEMM's reads of B that loop `position` of its
+/// schedule in parallel does not shorten: with the loop over N (`j`), each
+/// thread reads its chunk of columns of every row of a row-major B read in
+/// place (no pack_b, no transpose_b); where B does not fit the cache and a
+/// chunk is shorter than a page, the hardware prefetchers, which stop at
+/// page boundaries, restart on every row and the threads read B from memory
+/// no faster together than one thread alone (docs/heuristics.md, *K
+/// divided among the threads*). 0 otherwise.
+double undividedRowPieceMicros(MatmulOp op, ArrayRef<ScheduleDim> dims,
+                               ArrayRef<ScheduledLoop> loops, unsigned position,
+                               const ParallelCosts &costs) {
+  constexpr int64_t kPageBytes = 4096;
+  const ScheduledLoop &loop = loops[position];
+  auto b = cast<MemRefType>(op.getB().getType());
+  if (dims[loop.dim].name != "j" || op.hasBlockedB() || op.getPackB() ||
+      op.getTransposeB() || !b.hasStaticShape() || costs.cacheBytes <= 0)
+    return 0.0;
+  int64_t elementBytes = b.getElementTypeBitWidth() / 8;
+  double bytes = static_cast<double>(b.getNumElements() * elementBytes);
+  std::optional<int64_t> perThread =
+      extentPerThread(b.getDimSize(1), loop.tripCount, costs.threads);
+  if (bytes <= static_cast<double>(costs.cacheBytes) || !perThread ||
+      *perThread * elementBytes >= kPageBytes)
+    return 0.0;
+  return bytes / (costs.memoryBandwidth * 1e3);
+}
+
 struct DecideParallelismPass
     : dl::impl::DecideParallelismBase<DecideParallelismPass> {
   using DecideParallelismBase::DecideParallelismBase;
@@ -340,9 +367,11 @@ struct DecideParallelismPass
       return;
     ParallelCosts costs;
     costs.threads = threads;
-    costs.coreGflops =
-        coreGflops > 0.0 ? coreGflops : getTarget(getOperation()).coreGflops();
+    Target target = getTarget(getOperation());
+    costs.coreGflops = coreGflops > 0.0 ? coreGflops : target.coreGflops();
     costs.coreBandwidth = coreBandwidth;
+    costs.memoryBandwidth = coreBandwidth * target.memoryBandwidthShare();
+    costs.cacheBytes = target.l2Bytes();
     costs.forkJoinMicros = forkJoinMicros;
     costs.handoffBandwidth = handoffBandwidth;
     costs.sharedLineMicros = sharedLineMicros;
@@ -581,13 +610,17 @@ struct DecideParallelismPass
       if (auto conv = dyn_cast<Conv2DOp>(op))
         moved.handoffBytes += copiedInputHandoffBytes(
             conv, (*dims)[(*loops)[position].dim].name, costs.threads);
-      if (auto matmul = dyn_cast<MatmulOp>(op))
+      if (auto matmul = dyn_cast<MatmulOp>(op)) {
         moved.sharedLines =
             countSharedLinesOfC(matmul, *dims, *loops, position, costs.threads);
+        moved.undividedMicros =
+            undividedRowPieceMicros(matmul, *dims, *loops, position, costs);
+      }
       LLVM_DEBUG(llvm::dbgs()
                  << "  " << describeLoop(*dims, *loops, position) << ": "
                  << moved.handoffBytes << " bytes handed over, "
                  << moved.sharedLines << " lines shared, "
+                 << moved.undividedMicros << " us undivided, "
                  << modelLoopMicros(oneThread, *loops, position, otherRegions,
                                     moved, costs)
                  << " us\n");

@@ -69,9 +69,13 @@ std::optional<double> dl::modelOneThreadMicros(Operation *op,
   std::optional<double> bytes = getOperandBytes(op, getStaticShape);
   if (!flops || !bytes)
     return std::nullopt;
+  double bandwidth =
+      costs.cacheBytes > 0 && *bytes > static_cast<double>(costs.cacheBytes)
+          ? costs.memoryBandwidth
+          : costs.coreBandwidth;
   // GFLOPS and GB/s are thousands of FLOPs and bytes per microsecond.
   return std::max(*flops / (costs.coreGflops * pathShare(op) * 1e3),
-                  *bytes / (costs.coreBandwidth * 1e3));
+                  *bytes / (bandwidth * 1e3));
 }
 
 double dl::modelParallelMicros(double oneThread, int64_t tripCount,
@@ -82,7 +86,8 @@ double dl::modelParallelMicros(double oneThread, int64_t tripCount,
   double share = tripCount > 0 ? static_cast<double>(perThread) /
                                      static_cast<double>(tripCount)
                                : 1.0;
-  return oneThread * share + static_cast<double>(forks) * costs.forkJoinMicros +
+  return std::max(oneThread * share, traffic.undividedMicros) +
+         static_cast<double>(forks) * costs.forkJoinMicros +
          traffic.handoffBytes / (costs.handoffBandwidth * 1e3) +
          static_cast<double>(traffic.sharedLines) * costs.sharedLineMicros;
 }

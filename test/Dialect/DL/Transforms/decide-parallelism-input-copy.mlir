@@ -9,7 +9,7 @@
 // with half the copy from the other core's cache would take 4.52 us (16
 // us measured at 2 threads, 11 on one).
 // RUN: dl-compile %s --threads=2 --remarks -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPELINE
-// RUN: dl-opt %s --dl-set-target="vector-bits=512" --dl-fold-filter-columns --dl-rank-variants --dl-decide-parallelism="threads=2 report-fallbacks" --verify-diagnostics | FileCheck %s
+// RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=48K,L2=2M,L3=32M" --dl-fold-filter-columns --dl-rank-variants --dl-decide-parallelism="threads=2 report-fallbacks" --verify-diagnostics | FileCheck %s
 
 // PIPELINE: remark: dl-decide-parallelism: runs on one thread: modeled 4.36 us on one thread, 4.52 us on 2 threads at best (loop 1 (oh, 11 iterations))
 

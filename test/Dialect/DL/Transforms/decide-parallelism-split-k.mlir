@@ -7,8 +7,9 @@
 // less. Not where a loop over M divides evenly (two blocks of 64 rows: half
 // the time, no copy to add) or one over N is within the margin, nor with an
 // epilogue, nor for work below a fork and join. dl-split-k then applies it.
-// RUN: dl-opt %s --dl-set-target="vector-bits=512" --dl-decide-parallelism="threads=2 report-fallbacks" --verify-diagnostics | FileCheck %s
-// RUN: dl-opt %s --dl-set-target="vector-bits=512" --dl-decide-parallelism="threads=2" --dl-split-k | FileCheck %s --check-prefix=SPLIT
+// The L2 is pinned: operands beyond it change t1.
+// RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=48K,L2=2M,L3=32M" --dl-decide-parallelism="threads=2 report-fallbacks" --verify-diagnostics | FileCheck %s
+// RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=48K,L2=2M,L3=32M" --dl-decide-parallelism="threads=2" --dl-split-k | FileCheck %s --check-prefix=SPLIT
 
 // CHECK-LABEL: func.func @one_block_of_c
 // CHECK: dl.matmul {{.*}}schedule = #dl.schedule<[i, j, k]>, split_k = 2 : i64}
@@ -71,5 +72,32 @@ func.func @small(%a: memref<16x256xf32>, %b: memref<256x16xf32>, %c: memref<16x1
   // expected-remark @+1 {{runs on one thread}}
   dl.matmul ins(%a, %b : memref<16x256xf32>, memref<256x16xf32>) outs(%c : memref<16x16xf32>)
       {pack_blocks = array<i64: 16, 16, 64>, schedule = #dl.schedule<[i, j, k]>}
+  return
+}
+
+// Operands beyond the L2 (2 MiB here) come from memory at core-bandwidth
+// times the target's memory share (100 x 8 / 64 = 12.5 GB/s): t1 = 9.54 MB
+// / 12.5 = 762.99 us. With j in parallel each thread would read 1328-byte
+// pieces of B's rows (one block of 332 columns), shorter than the 4096-byte
+// page the prefetchers stop at, so B's 9.39 MB take 751 us however many
+// threads read them: no better than one thread. split_k has each thread
+// read whole rows: 386.75 us.
+// CHECK-LABEL: func.func @rows_of_b_in_memory
+// CHECK: split_k = 2 : i64
+func.func @rows_of_b_in_memory(%a: memref<9x3534xf32>, %b: memref<3534x664xf32>, %c: memref<9x664xf32>) {
+  // expected-remark @+1 {{K's 589 blocks divided among 2 threads (split_k), each into its own copy of C: modeled 386.75 us against 762.99 us on one thread}}
+  dl.matmul ins(%a, %b : memref<9x3534xf32>, memref<3534x664xf32>) outs(%c : memref<9x664xf32>)
+      {batch_blocks = 31 : i64, pack_a, pack_blocks = array<i64: 9, 332, 6>, panel_a, schedule = #dl.schedule<[i, j, k], parallel = 1>}
+  return
+}
+
+// 2048 columns a thread: 8 KB pieces of B's rows, which the prefetchers
+// follow. The loop over N keeps its half of the time.
+// CHECK-LABEL: func.func @page_long_rows_of_b
+// CHECK: schedule = #dl.schedule<[i, j, k], parallel = 1>}
+// CHECK-NOT: split_k
+func.func @page_long_rows_of_b(%a: memref<9x1024xf32>, %b: memref<1024x4096xf32>, %c: memref<9x4096xf32>) {
+  dl.matmul ins(%a, %b : memref<9x1024xf32>, memref<1024x4096xf32>) outs(%c : memref<9x4096xf32>)
+      {batch_blocks = 8 : i64, pack_a, pack_blocks = array<i64: 9, 512, 8>, panel_a, schedule = #dl.schedule<[i, j, k], parallel = 1>}
   return
 }

@@ -36,6 +36,14 @@ struct ParallelCosts {
   double coreGflops = 200.0;
   /// GB/s one core moves an element-wise op's or a copy's operands at.
   double coreBandwidth = 100.0;
+  /// GB/s one core reads operands at that its caches do not hold
+  /// (`coreBandwidth` times the target's memoryBandwidthShare: 12.5 with
+  /// the default 64 and 8 bytes/cycle of the L1 and memory; dl-probe
+  /// measures 11 GB/s on one core of the Xeon).
+  double memoryBandwidth = 12.5;
+  /// Bytes of operands one core's cache holds (its L2); beyond them an op
+  /// reads its operands from memory. 0: every op's operands in cache.
+  int64_t cacheBytes = 0;
   /// Microseconds one parallel region costs (fork and join).
   double forkJoinMicros = 1.5;
   /// GB/s a thread reads data at that another thread wrote into its cache
@@ -51,25 +59,30 @@ struct ParallelCosts {
 };
 
 /// The modeled time in microseconds of `op` on one thread: its FLOPs at
-/// `coreGflops` or its operands' bytes at `coreBandwidth`, whichever takes
+/// `coreGflops` or its operands' bytes at `coreBandwidth` (at
+/// `memoryBandwidth` when they are more than `cacheBytes`), whichever takes
 /// longer (getFlops, getOperandBytes). None when a size is dynamic.
 std::optional<double> modelOneThreadMicros(Operation *op,
                                            const ParallelCosts &costs);
 
 /// What the threads of a parallel loop move between the cores: the bytes
 /// each reads that another thread wrote, and the cache lines two threads
-/// write.
+/// write; and the microseconds of its reads that more threads do not
+/// shorten (pieces of the rows of an operand in memory too short for the
+/// prefetchers, see undividedRowPieceMicros).
 struct LoopTraffic {
   double handoffBytes = 0.0;
   int64_t sharedLines = 0;
+  double undividedMicros = 0.0;
 };
 
 /// The modeled time in microseconds of work that takes `oneThread` on one
 /// thread with a loop of `tripCount` iterations in parallel, entered `forks`
 /// times, whose threads move `traffic` between the cores: each thread runs
 /// at most ceil(tripCount / threads) of the iterations, each entry forks and
-/// joins once, the handed-over bytes come at `handoffBandwidth` and each
-/// shared line costs `sharedLineMicros`.
+/// joins once (no thread faster than `traffic`'s undivided reads), the
+/// handed-over bytes come at `handoffBandwidth` and each shared line costs
+/// `sharedLineMicros`.
 double modelParallelMicros(double oneThread, int64_t tripCount, int64_t forks,
                            const LoopTraffic &traffic,
                            const ParallelCosts &costs);

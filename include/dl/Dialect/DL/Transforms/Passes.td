@@ -1075,7 +1075,10 @@ def DecideParallelism : Pass<"dl-decide-parallelism", "::mlir::ModuleOp"> {
     - `t1`, the op's time on one thread: its FLOPs (`getFlops`, as
       `dl-compile --bench` counts them) at `core-gflops` (by default the
       target's: 200 GFLOPS per 512 bits of vector width), or its operands'
-      bytes at `core-bandwidth`, whichever is longer. A blocked GEMM runs
+      bytes at `core-bandwidth`, whichever is longer. Operands of more
+      bytes than the target's L2 come from memory, at `core-bandwidth`
+      times the target's memory bandwidth over its L1's (12.5 GB/s with
+      the defaults, 64 and 8 bytes/cycle). A blocked GEMM runs
       at the share of `core-gflops` its calls reach: the lanes of its `bn`
       columns filled, times `bk / (bk + 7)` (each call loads and stores its
       block of C, about 7 steps' worth); a streamed GEMM (`stream_a`) at
@@ -1118,7 +1121,13 @@ def DecideParallelism : Pass<"dl-decide-parallelism", "::mlir::ModuleOp"> {
     reads (then its share of the iterations), and the bytes handed between
     threads are moved at `handoff-bandwidth`. A GEMM's loop over N divides
     every row of C between the threads: each row whose boundary falls
-    inside a cache line shares that line, at `shared-line-us` a line. A
+    inside a cache line shares that line, at `shared-line-us` a line.
+    Where B is read in place, row-major and from memory, and each thread's
+    columns of a row are less than a 4096-byte page, the prefetchers
+    (which stop at page boundaries) restart on every piece: the loop takes
+    at least B's bytes at the memory bandwidth however many threads read
+    them (a 9x664x3534 GEMM took 2.2-2.4 ms at 2 threads, 1.3 on one,
+    0.73 with `split_k`, whose threads read whole rows). A
     GEMM part made sequential (`dl-split-gemm-remainders`' columns of the
     same rows of C as another part) whose neighbour runs its outermost row
     loop in parallel runs its own row loop in parallel too where that gives

@@ -68,6 +68,15 @@ struct Target {
   int64_t l2Bytes() const {
     return cache.levels.size() > 1 ? cache.levels[1].bytes : 0;
   }
+  /// The bandwidth of memory as a share of the first cache level's, in
+  /// whatever units the two are described in (1: none described); a core
+  /// reads operands beyond its caches at this share of its cache speed.
+  double memoryBandwidthShare() const {
+    if (cache.levels.empty() || cache.levels.front().bandwidth <= 0.0)
+      return 1.0;
+    return std::min(1.0,
+                    cache.memoryBandwidth / cache.levels.front().bandwidth);
+  }
 
   /// This machine: its widest vector registers (512 with AVX-512F, 256 with
   /// AVX2, else 128), its cache capacities with the default latencies and
