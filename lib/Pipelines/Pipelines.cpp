@@ -84,11 +84,14 @@ void dl::addSetTarget(OpPassManager &pm, int64_t vectorBits,
   pm.addPass(dl::createSetTarget(options));
 }
 
-void dl::buildDLLayoutPipeline(OpPassManager &pm) {
+void dl::buildDLLayoutPipeline(OpPassManager &pm, unsigned threads) {
   pm.addNestedPass<func::FuncOp>(dl::createBlockConvLayouts());
   pm.addNestedPass<func::FuncOp>(dl::createFoldFilterColumns());
   pm.addNestedPass<func::FuncOp>(dl::createReduceConvStrides());
   pm.addNestedPass<func::FuncOp>(dl::createMergeConvRows());
+  dl::Im2colConvsOptions im2colOptions;
+  im2colOptions.threads = threads;
+  pm.addNestedPass<func::FuncOp>(dl::createIm2colConvs(im2colOptions));
   pm.addNestedPass<func::FuncOp>(dl::createSkipPaddingColumns());
   pm.addNestedPass<func::FuncOp>(dl::createSplitGemmRemainders());
   pm.addNestedPass<func::FuncOp>(dl::createPackGemmOperands());
@@ -124,7 +127,7 @@ void dl::buildDLToLLVMPipeline(OpPassManager &pm,
         dl::createParametricVersioning(versioningOptions));
   }
   if (options.microkernels)
-    buildDLLayoutPipeline(pm);
+    buildDLLayoutPipeline(pm, options.numThreads);
   // The layout passes first: dl-fold-layout-transposes folds the transposes
   // around raised NHWC convolutions into their layout copies.
   lowerLinalgToLoops(pm);
@@ -203,8 +206,8 @@ void dl::registerDLPipelines() {
   PassPipelineRegistration<DLLayoutPipelineOptions>(
       "dl-layouts",
       "The layout passes that run before the ranking in dl-to-llvm (blocked "
-      "conv layouts, reduced strides, merged rows, skipped padding columns, "
-      "GEMM remainders, GEMM packing)",
+      "conv layouts, reduced strides, merged rows, short-row convolutions as "
+      "GEMMs, skipped padding columns, GEMM remainders, GEMM packing)",
       [](OpPassManager &pm, const DLLayoutPipelineOptions &options) {
         addSetTarget(pm, options.vectorBits, options.maxBatchBytes);
         buildDLLayoutPipeline(pm);

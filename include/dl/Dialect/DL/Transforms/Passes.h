@@ -30,6 +30,14 @@ void populateFoldLayoutTransposesPatterns(RewritePatternSet &patterns);
 /// over chunks of its K blocks, each into its own copy of C, then summed.
 void populateSplitKPatterns(RewritePatternSet &patterns);
 
+/// The pattern of dl-im2col-convs: a blocked dl.conv2d with one
+/// output-channel block whose microkernel block of C holds fewer than
+/// `options.minVectors` vectors of `vectorFloats` floats, as a copy of its
+/// input windows and a dl.matmul.
+void populateIm2colConvsPatterns(RewritePatternSet &patterns,
+                                 const Im2colConvsOptions &options,
+                                 int64_t vectorFloats);
+
 } // namespace dl
 } // namespace mlir
 

@@ -633,6 +633,72 @@ def MergeConvRows : Pass<"dl-merge-conv-rows", "::mlir::func::FuncOp"> {
   ];
 }
 
+def Im2colConvs : Pass<"dl-im2col-convs", "::mlir::func::FuncOp"> {
+  let summary = "Run convolutions whose output rows are too short for the microkernels as one GEMM on a copy of their input windows";
+  let description = [{
+    The microkernel of a blocked `dl.conv2d` computes one output row per
+    call: a block of C of `OW` rows of `ceil(kb / lanes)` vectors (`kb` the
+    output-channel block, `lanes` the target's floats per vector), each
+    vector an FMA chain. With fewer than `min-vectors` chains the FMA
+    latency is not hidden, and each call does little work for its
+    overhead: a 2-image 464 -> 7-channel 5x5 convolution of stride 2 whose
+    output rows are 2 pixels ran at 3.9 GFLOPS on one core, its GEMM of
+    72 x 7 x 11600 at 45. For such a convolution with one output-channel
+    block, the filter (`1 x CB x R x S x cb x kb`) is already a row-major
+    `(CB * R * S * cb) x kb` matrix and the output (`N x 1 x OH x OW x kb`)
+    a row-major `(N * OH * OW) x kb` one. The pass copies the input windows
+    each output pixel reads into a `(N * OH * OW) x (CB * R * S * cb)`
+    buffer, zeros where they read padding (im2col: an affine nest whose
+    inner loop copies `cb` consecutive floats), and replaces the
+    convolution with a `dl.matmul` of the copy and views of the filter and
+    output (`memref.collapse_shape`, no copy), which the GEMM passes then
+    block, pack and run in parallel as any GEMM.
+
+    Only blocked convolutions with static sizes, one output-channel block,
+    one group, an identity layout of filter and output and no epilogue,
+    schedule or `skip_padding_columns` are considered, and not unpadded
+    pointwise ones at unit stride (`dl-merge-conv-rows` joins their rows
+    without a copy). A copy of more than `max-copy-bytes` is refused (with
+    `report-fallbacks`, a remark says so). With `threads` > 1, the copy's
+    nest is marked `dl.sequential` where its modeled time on one thread
+    (its bytes read and written at `dl-decide-parallelism`'s default
+    core bandwidth) is within the margin of its time in parallel (one fork
+    and join): a copy of tens of KiB runs on one thread, which
+    `dl-parallelize-outer-loops` leaves as it is. Run after `dl-merge-conv-rows`,
+    before the GEMM passes (`dl-split-gemm-remainders`).
+
+    ```mlir
+    dl.conv2d ins(%in, %f : memref<2x8x40x7x58xf32>, memref<1x8x5x5x58x7xf32>)
+              outs(%out : memref<2x1x18x2x7xf32>) {strides = array<i64: 2, 2>}
+    // becomes
+    %windows = memref.alloc() : memref<72x11600xf32>
+    affine.for %n = 0 to 2 { ... affine.for %c = 0 to 58 { ... } }
+    %filter = memref.collapse_shape %f [[0, 1, 2, 3, 4], [5]] : ... into memref<11600x7xf32>
+    %pixels = memref.collapse_shape %out [[0, 1, 2, 3], [4]] : ... into memref<72x7xf32>
+    dl.matmul ins(%windows, %filter : memref<72x11600xf32>, memref<11600x7xf32>)
+              outs(%pixels : memref<72x7xf32>)
+    memref.dealloc %windows : memref<72x11600xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::memref::MemRefDialect"];
+  let options = [
+    Option<"minVectors", "min-vectors", "int64_t", /*default=*/"3",
+           "Convolutions whose microkernel block of C holds fewer vectors "
+           "than this run as a GEMM (3: rows of 1-2 pixels; with 4-7 the "
+           "copy cost more than it gained, docs/heuristics.md)">,
+    Option<"maxCopyBytes", "max-copy-bytes", "int64_t",
+           /*default=*/"67108864",
+           "Largest copy of the input windows made (bytes)">,
+    Option<"threads", "threads", "unsigned", /*default=*/"1",
+           "Threads of the generated code: a copy whose parallel region "
+           "would not pay (dl-decide-parallelism's model and defaults) is "
+           "marked dl.sequential">,
+    Option<"reportFallbacks", "report-fallbacks", "bool", /*default=*/"false",
+           "Emit a remark on each convolution with short rows refused">
+  ];
+}
+
 def SkipPaddingColumns : Pass<"dl-skip-padding-columns", "::mlir::func::FuncOp"> {
   let summary = "Decide which padded convolutions skip their padding columns";
   let description = [{
