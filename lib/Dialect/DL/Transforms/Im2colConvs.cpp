@@ -118,7 +118,10 @@ struct Im2colConvPattern : OpRewritePattern<Conv2DOp> {
     Value windows = memref::AllocOp::create(rewriter, loc, windowsType);
     affine::AffineForOp copy = copyWindows(rewriter, loc, op, sizes, windows);
     if (copyRunsOnOneThread(copyBytes, sizes.n * sizes.oh))
-      copy->setAttr(DLDialect::getSequentialAttrName(), rewriter.getUnitAttr());
+      rewriter.modifyOpInPlace(copy, [&] {
+        copy->setAttr(DLDialect::getSequentialAttrName(),
+                      rewriter.getUnitAttr());
+      });
     Value filterMatrix = memref::CollapseShapeOp::create(
         rewriter, loc, op.getFilter(),
         ArrayRef<ReassociationIndices>{{0, 1, 2, 3, 4}, {5}});
