@@ -71,7 +71,7 @@ LogicalResult dl::autotune(ModuleOp module, ArrayRef<func::FuncOp> entries,
   addSetTarget(pm, options.vectorBits, options.maxBatchBytes,
                options.cacheSizes, options.machineFile);
   if (options.microkernels)
-    buildDLLayoutPipeline(pm, options.getThreadCount(), options.remarks);
+    buildDLLayoutPipeline(pm, options.remarks);
   if (failed(pm.run(module)))
     return failure();
   Target target = getTarget(module);

@@ -84,14 +84,12 @@ void dl::addSetTarget(OpPassManager &pm, int64_t vectorBits,
   pm.addPass(dl::createSetTarget(options));
 }
 
-void dl::buildDLLayoutPipeline(OpPassManager &pm, unsigned threads,
-                               bool reportFallbacks) {
+void dl::buildDLLayoutPipeline(OpPassManager &pm, bool reportFallbacks) {
   pm.addNestedPass<func::FuncOp>(dl::createBlockConvLayouts());
   pm.addNestedPass<func::FuncOp>(dl::createFoldFilterColumns());
   pm.addNestedPass<func::FuncOp>(dl::createReduceConvStrides());
   pm.addNestedPass<func::FuncOp>(dl::createMergeConvRows());
   dl::Im2colConvsOptions im2colOptions;
-  im2colOptions.threads = threads;
   im2colOptions.reportFallbacks = reportFallbacks;
   pm.addNestedPass<func::FuncOp>(dl::createIm2colConvs(im2colOptions));
   pm.addNestedPass<func::FuncOp>(dl::createSkipPaddingColumns());
@@ -129,7 +127,7 @@ void dl::buildDLToLLVMPipeline(OpPassManager &pm,
         dl::createParametricVersioning(versioningOptions));
   }
   if (options.microkernels)
-    buildDLLayoutPipeline(pm, options.numThreads, options.reportFallbacks);
+    buildDLLayoutPipeline(pm, options.reportFallbacks);
   // The layout passes first: dl-fold-layout-transposes folds the transposes
   // around raised NHWC convolutions into their layout copies.
   lowerLinalgToLoops(pm);

@@ -137,10 +137,8 @@ struct DLLayoutPipelineOptions
 /// ranking orders are theirs. Part of `dl-to-llvm` with microkernels;
 /// dl-compile's autotuning runs them before it ranks, and `dl-opt --dl-layouts`
 /// alone (what benchmarks/fidelity.py fixes schedules on).
-/// `threads`: those of the generated code (dl-im2col-convs' copies);
 /// `reportFallbacks`: remarks on the refused rewrites.
-void buildDLLayoutPipeline(OpPassManager &pm, unsigned threads = 1,
-                           bool reportFallbacks = false);
+void buildDLLayoutPipeline(OpPassManager &pm, bool reportFallbacks = false);
 
 /// dl-set-target with these options (0, -1, "": the module's target, or
 /// this machine's).

@@ -117,7 +117,8 @@ struct Im2colConvPattern : OpRewritePattern<Conv2DOp> {
                                        input.getElementType());
     Value windows = memref::AllocOp::create(rewriter, loc, windowsType);
     affine::AffineForOp copy = copyWindows(rewriter, loc, op, sizes, windows);
-    if (copyRunsOnOneThread(copyBytes, sizes.n * sizes.oh))
+    // The copy's outer loops run over the images and output rows.
+    if (!copiesInParallel(op, sizes.n * sizes.oh))
       rewriter.modifyOpInPlace(copy, [&] {
         copy->setAttr(DLDialect::getSequentialAttrName(),
                       rewriter.getUnitAttr());
@@ -137,20 +138,6 @@ struct Im2colConvPattern : OpRewritePattern<Conv2DOp> {
   }
 
 private:
-  /// Whether a copy of `bytes` (read and written) whose outer loops make
-  /// `iterations` iterations is not worth a parallel region, by
-  /// dl-decide-parallelism's model and default costs.
-  bool copyRunsOnOneThread(int64_t bytes, int64_t iterations) const {
-    if (options.threads <= 1)
-      return false;
-    ParallelCosts costs;
-    costs.threads = options.threads;
-    double oneThread =
-        2.0 * static_cast<double>(bytes) / (costs.coreBandwidth * 1e3);
-    return modelParallelMicros(oneThread, iterations, /*forks=*/1,
-                               LoopTraffic(), costs) > costs.margin * oneThread;
-  }
-
   /// windows[(n*OH + oh)*OW + ow][((cb*R + r)*S + s)*cbSize + c] =
   /// input[n][cb][oh*sh + r*dh - top][ow*sw + s*dw - left][c], 0 in the
   /// padding: the order of the filter's rows.
@@ -245,7 +232,6 @@ struct Im2colConvsPass : dl::impl::Im2colConvsBase<Im2colConvsPass> {
     Im2colConvsOptions options;
     options.minVectors = minVectors;
     options.maxCopyBytes = maxCopyBytes;
-    options.threads = threads;
     options.reportFallbacks = reportFallbacks;
     RewritePatternSet patterns(&getContext());
     populateIm2colConvsPatterns(patterns, options,

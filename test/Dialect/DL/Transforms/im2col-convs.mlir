@@ -3,10 +3,11 @@
 // fewer than min-vectors (3) vectors becomes a copy of its input windows
 // and a dl.matmul on views of its filter and output; zeros where a window
 // reads padding. Not with more vectors, nor with two output-channel
-// blocks, nor a pointwise convolution at unit stride. At 2 threads a copy
-// too small for a parallel region is dl.sequential.
+// blocks, nor a pointwise convolution at unit stride. The copy for a
+// convolution whose work does not pay for a parallel region is
+// dl.sequential.
 // RUN: dl-opt %s --dl-set-target="vector-bits=512" --dl-im2col-convs | FileCheck %s
-// RUN: dl-opt %s --dl-set-target="vector-bits=512" --dl-im2col-convs=threads=2 | FileCheck %s --check-prefix=THREADS
+// RUN: dl-opt %s --dl-set-target="vector-bits=512" --dl-im2col-convs | FileCheck %s --check-prefix=SEQUENTIAL
 // RUN: dl-opt %s --dl-set-target="vector-bits=512" --dl-im2col-convs="max-copy-bytes=1000 report-fallbacks" --verify-diagnostics -o /dev/null
 // RUN: not dl-opt %s --dl-im2col-convs=min-vectors=0 2>&1 | FileCheck %s --check-prefix=INVALID
 
@@ -28,9 +29,9 @@
 // CHECK: dl.matmul ins(%[[W]], %[[F]] : memref<72x11600xf32>, memref<11600x7xf32>) outs(%[[O]] : memref<72x7xf32>)
 // CHECK: memref.dealloc %[[W]]
 // CHECK-NOT: dl.conv2d
-// THREADS-LABEL: func.func @rows_of_two
-// THREADS-NOT: dl.sequential
-// THREADS: dl.matmul
+// SEQUENTIAL-LABEL: func.func @rows_of_two
+// SEQUENTIAL-NOT: dl.sequential
+// SEQUENTIAL: dl.matmul
 func.func @rows_of_two(%in: memref<2x8x40x7x58xf32>, %f: memref<1x8x5x5x58x7xf32>, %out: memref<2x1x18x2x7xf32>) {
   // expected-remark @+1 {{dl-im2col-convs: output rows of 2 pixels (2 vectors a call) kept: the copy of the input windows would take 3340800 bytes, above max-copy-bytes (1000)}}
   dl.conv2d ins(%in, %f : memref<2x8x40x7x58xf32>, memref<1x8x5x5x58x7xf32>) outs(%out : memref<2x1x18x2x7xf32>)
@@ -46,8 +47,8 @@ func.func @rows_of_two(%in: memref<2x8x40x7x58xf32>, %f: memref<1x8x5x5x58x7xf32
 // CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK: affine.store %[[ZERO]]
 // CHECK: dl.matmul ins(%{{.*}}, %{{.*}} : memref<30x234xf32>, memref<234x5xf32>) outs(%{{.*}} : memref<30x5xf32>)
-// THREADS-LABEL: func.func @padded
-// THREADS: } {dl.sequential}
+// SEQUENTIAL-LABEL: func.func @padded
+// SEQUENTIAL: } {dl.sequential}
 func.func @padded(%x: memref<3x2x5x3x13xf32>, %w: memref<1x2x3x3x13x5xf32>, %y: memref<3x1x5x2x5xf32>) {
   // expected-remark @+1 {{the copy of the input windows would take 28080 bytes}}
   dl.conv2d ins(%x, %w : memref<3x2x5x3x13xf32>, memref<1x2x3x3x13x5xf32>) outs(%y : memref<3x1x5x2x5xf32>)

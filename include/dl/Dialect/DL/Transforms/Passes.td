@@ -659,11 +659,10 @@ def Im2colConvs : Pass<"dl-im2col-convs", "::mlir::func::FuncOp"> {
     schedule or `skip_padding_columns` are considered, and not unpadded
     pointwise ones at unit stride (`dl-merge-conv-rows` joins their rows
     without a copy). A copy of more than `max-copy-bytes` is refused (with
-    `report-fallbacks`, a remark says so). With `threads` > 1, the copy's
-    nest is marked `dl.sequential` where its modeled time on one thread
-    (its bytes read and written at `dl-decide-parallelism`'s default
-    core bandwidth) is within the margin of its time in parallel (one fork
-    and join): a copy of tens of KiB runs on one thread, which
+    `report-fallbacks`, a remark says so). The copy's nest is marked
+    `dl.sequential` where the convolution's work does not pay for a
+    parallel region (`copiesInParallel`, as for the copies of
+    `dl-fold-filter-columns` and `dl-reduce-conv-strides`), which
     `dl-parallelize-outer-loops` leaves as it is. Run after `dl-merge-conv-rows`,
     before the GEMM passes (`dl-split-gemm-remainders`).
 
@@ -690,10 +689,6 @@ def Im2colConvs : Pass<"dl-im2col-convs", "::mlir::func::FuncOp"> {
     Option<"maxCopyBytes", "max-copy-bytes", "int64_t",
            /*default=*/"67108864",
            "Largest copy of the input windows made (bytes)">,
-    Option<"threads", "threads", "unsigned", /*default=*/"1",
-           "Threads of the generated code: a copy whose parallel region "
-           "would not pay (dl-decide-parallelism's model and defaults) is "
-           "marked dl.sequential">,
     Option<"reportFallbacks", "report-fallbacks", "bool", /*default=*/"false",
            "Emit a remark on each convolution with short rows refused">
   ];
