@@ -1,6 +1,6 @@
 // dl-im2col-convs: a blocked convolution with one output-channel block
 // whose microkernel block of C (OW rows of ceil(kb / 16) vectors) holds
-// fewer than min-vectors (3) vectors becomes a copy of its input windows
+// fewer than min-vectors (5) vectors becomes a copy of its input windows
 // and a dl.matmul on views of its filter and output; zeros where a window
 // reads padding. Not with more vectors, nor with two output-channel
 // blocks, nor a pointwise convolution at unit stride. The copy for a
@@ -53,6 +53,26 @@ func.func @padded(%x: memref<3x2x5x3x13xf32>, %w: memref<1x2x3x3x13x5xf32>, %y: 
   // expected-remark @+1 {{the copy of the input windows would take 28080 bytes}}
   dl.conv2d ins(%x, %w : memref<3x2x5x3x13xf32>, memref<1x2x3x3x13x5xf32>) outs(%y : memref<3x1x5x2x5xf32>)
       {strides = array<i64: 1, 2>, padding = array<i64: 1, 1, 1, 1>}
+  return
+}
+
+// 4 rows of one vector (a 2-image 96 -> 5-channel 3x3 of stride 2).
+// CHECK-LABEL: func.func @rows_of_four
+// CHECK: dl.matmul ins(%{{.*}}, %{{.*}} : memref<32x864xf32>, memref<864x5xf32>) outs(%{{.*}} : memref<32x5xf32>)
+// CHECK-NOT: dl.conv2d
+func.func @rows_of_four(%x: memref<2x1x10x10x96xf32>, %w: memref<1x1x3x3x96x5xf32>, %y: memref<2x1x4x4x5xf32>) {
+  // expected-remark @+1 {{output rows of 4 pixels (4 vectors a call) kept: the copy of the input windows would take 110592 bytes}}
+  dl.conv2d ins(%x, %w : memref<2x1x10x10x96xf32>, memref<1x1x3x3x96x5xf32>) outs(%y : memref<2x1x4x4x5xf32>)
+      {strides = array<i64: 2, 2>}
+  return
+}
+
+// 5 rows of one vector: kept.
+// CHECK-LABEL: func.func @rows_of_five
+// CHECK: dl.conv2d
+func.func @rows_of_five(%x: memref<2x1x13x13x48xf32>, %w: memref<1x1x5x5x48x16xf32>, %y: memref<2x1x5x5x16xf32>) {
+  dl.conv2d ins(%x, %w : memref<2x1x13x13x48xf32>, memref<1x1x5x5x48x16xf32>) outs(%y : memref<2x1x5x5x16xf32>)
+      {strides = array<i64: 2, 2>}
   return
 }
 

@@ -682,10 +682,11 @@ def Im2colConvs : Pass<"dl-im2col-convs", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::memref::MemRefDialect"];
   let options = [
-    Option<"minVectors", "min-vectors", "int64_t", /*default=*/"3",
+    Option<"minVectors", "min-vectors", "int64_t", /*default=*/"5",
            "Convolutions whose microkernel block of C holds fewer vectors "
-           "than this run as a GEMM (3: rows of 1-2 pixels; with 4-7 the "
-           "copy cost more than it gained, docs/heuristics.md)">,
+           "than this run as a GEMM (5: rows of 1-4 pixels of one "
+           "vector; with 5-9 the copy cost as much as it gained or more, "
+           "docs/heuristics.md)">,
     Option<"maxCopyBytes", "max-copy-bytes", "int64_t",
            /*default=*/"67108864",
            "Largest copy of the input windows made (bytes)">,
