@@ -2,7 +2,8 @@
 //
 // The pass `dl-skip-padding-columns`: sets `skip_padding_columns` on the
 // blocked convolutions with left or right padding whose skipped products
-// (the taps that would multiply padding zeros) outweigh the extra passes
+// (the taps that would multiply padding zeros) and skipped input copy (the
+// column-padded copy the lowering otherwise reads) outweigh the extra passes
 // over the accumulators that the split filter columns cost. The attribute is
 // the decision, on the IR for dl-opt to show; convert-dl-to-affine applies it.
 //
@@ -10,6 +11,7 @@
 
 #include "dl/Dialect/DL/IR/DLOps.h"
 #include "dl/Dialect/DL/Transforms/Passes.h"
+#include "dl/Dialect/DL/Transforms/Target.h"
 
 namespace mlir {
 namespace dl {
@@ -35,6 +37,7 @@ struct SkipPaddingColumnsPass
           "dl-skip-padding-columns: c-pass-cost must be >= 0");
       return signalPassFailure();
     }
+    int64_t vectorFloats = getTarget(getOperation()).vectorFloats();
     getOperation().walk([&](Conv2DOp op) {
       // (A group_lanes convolution skips its padding columns itself.)
       if (op.getSkipPaddingColumns() || op.getGroupLanes())
@@ -42,10 +45,16 @@ struct SkipPaddingColumnsPass
       std::optional<SmallVector<TapColumns>> runs = op.getTapColumns();
       if (!runs)
         return;
-      // Per output row, output-channel vector and filter row.
-      int64_t outputWidth = op.getOutput().getType().getDimSize(3);
-      int64_t filterWidth = op.getFilter().getType().getDimSize(3);
-      int64_t channelBlock = op.getFilter().getType().getDimSize(4);
+      // Per output row, output-channel vector and filter row of an image
+      // and input-channel block.
+      ArrayRef<int64_t> input = op.getInput().getType().getShape();
+      ArrayRef<int64_t> filter = op.getFilter().getType().getShape();
+      ArrayRef<int64_t> output = op.getOutput().getType().getShape();
+      if (ShapedType::isDynamic(input[2]) || ShapedType::isDynamic(output[2]) ||
+          !op.getFilter().getType().hasStaticShape())
+        return;
+      int64_t outputWidth = output[3], filterWidth = filter[3];
+      int64_t channelBlock = filter[4];
       int64_t products = filterWidth * outputWidth, columns = 0;
       for (const TapColumns &run : *runs) {
         int64_t width = run.endColumn - run.firstColumn;
@@ -53,8 +62,17 @@ struct SkipPaddingColumnsPass
         columns += width;
       }
       double skipped = double(channelBlock) * double(products);
+      // The column-padded copy moves each row of the input block, padding
+      // included, as vectors loaded and stored once: spread over the output
+      // rows, output-channel vectors and filter rows that read it.
+      int64_t paddedWidth = input[3] + op.getPadding()[1] + op.getPadding()[3];
+      double copiedVectors =
+          double(input[2] * paddedWidth * channelBlock) / double(vectorFloats);
+      double units = double(output[2] * filter[2] * filter[0] *
+                            llvm::divideCeil(filter[5], vectorFloats));
+      double copy = cPassCost * copiedVectors / units;
       double extraPasses = cPassCost * double(columns - outputWidth);
-      if (skipped > extraPasses)
+      if (skipped + copy > extraPasses)
         op.setSkipPaddingColumns(true);
     });
   }
