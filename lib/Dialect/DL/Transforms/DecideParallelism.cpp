@@ -294,15 +294,13 @@ double copiedInputHandoffBytes(Conv2DOp conv, StringRef dim, int64_t threads) {
 /// stride 2 as an im2col GEMM on one thread took 29 us at 2 threads with
 /// its copy in parallel, 64 on one thread.
 void copyInputsOnOneThread(Operation *op) {
-  SmallVector<Value> inputs;
-  if (auto conv = dyn_cast<Conv2DOp>(op))
-    inputs.push_back(conv.getInput());
-  else if (auto matmul = dyn_cast<MatmulOp>(op))
-    inputs.push_back(matmul.getA());
-  for (Value input : inputs)
-    if (affine::AffineForOp copy = getCopyNest(input))
-      copy->setAttr(DLDialect::getSequentialAttrName(),
-                    UnitAttr::get(op->getContext()));
+  Value input = llvm::TypeSwitch<Operation *, Value>(op)
+                    .Case([](Conv2DOp conv) { return conv.getInput(); })
+                    .Case([](MatmulOp matmul) { return matmul.getA(); })
+                    .Default([](Operation *) { return Value(); });
+  if (affine::AffineForOp copy = input ? getCopyNest(input) : nullptr)
+    copy->setAttr(DLDialect::getSequentialAttrName(),
+                  UnitAttr::get(op->getContext()));
 }
 
 /// The cache lines of C two threads write with loop `position` of a GEMM's
@@ -575,17 +573,14 @@ struct DecideParallelismPass
     return true;
   }
 
-  /// The traffic between the threads with loop `position` of `loops` (the
-  /// op's schedule, or `order` where given) in parallel.
-  static LoopTraffic measureTraffic(Operation *op, ScheduleAttr order,
-                                    ArrayRef<ScheduleDim> dims,
-                                    ArrayRef<ScheduledLoop> loops,
-                                    unsigned position, double oneThread,
-                                    int64_t otherRegions,
-                                    const ParallelCosts &costs) {
+  /// The traffic between the threads with loop `position` of `loops` in
+  /// parallel, `lowering` the op's nests lowered that way.
+  static LoopTraffic
+  measureTraffic(Operation *op, FailureOr<ScratchLowering> &lowering,
+                 ArrayRef<ScheduleDim> dims, ArrayRef<ScheduledLoop> loops,
+                 unsigned position, double oneThread, int64_t otherRegions,
+                 const ParallelCosts &costs) {
     LoopTraffic moved;
-    FailureOr<ScratchLowering> lowering =
-        ScratchLowering::build(op, position, order);
     if (succeeded(lowering))
       moved.handoffBytes = lowering->handoffBytes(costs.threads);
     if (auto conv = dyn_cast<Conv2DOp>(op))
@@ -617,9 +612,9 @@ struct DecideParallelismPass
   /// divides every row of C between the threads (their shared lines) and
   /// an inner loop forks once per block of columns. Returns whether it did.
   /// At 2 threads, 368x1066x6 in [j:2, i, j, k] with loop i in parallel
-  /// took 0.074 ms, in [i, j:2, j, k] 0.045 (oneDNN 0.040); 365x659x1, run
-  /// on one thread in [j, i, k], 0.041 ms, in [i, j, k] 0.030 (oneDNN
-  /// 0.027; docs/heuristics.md, "Parallelism model").
+  /// took 0.080 ms, in [i, j:2, j, k] 0.050 (oneDNN 0.041); 365x659x1, run
+  /// on one thread in [j, i, k], 0.033 ms, in [i, j, k] 0.027 (oneDNN
+  /// 0.021; docs/heuristics.md, "Parallelism model").
   bool hoistsRowLoop(MatmulOp op, ScheduleAttr schedule, double oneThread,
                      const ParallelChoice &choice, ArrayRef<ScheduleDim> dims,
                      ArrayRef<ScheduledLoop> loops,
@@ -660,7 +655,7 @@ struct DecideParallelismPass
     int64_t otherRegions = lowering->countNests() - 1;
     double micros =
         modelLoopMicros(oneThread, *hoistedLoops, 0, otherRegions,
-                        measureTraffic(op, hoisted, dims, *hoistedLoops, 0,
+                        measureTraffic(op, lowering, dims, *hoistedLoops, 0,
                                        oneThread, otherRegions, costs),
                         costs);
     double against = choice.loop ? choice.bestMicros : oneThread;
@@ -731,7 +726,9 @@ struct DecideParallelismPass
     // The bytes handed between threads depend on the loop: lowered with
     // each candidate in parallel (the op lowered once already).
     auto traffic = [&](unsigned position) {
-      return measureTraffic(op, nullptr, *dims, *loops, position, oneThread,
+      FailureOr<ScratchLowering> lowering =
+          ScratchLowering::build(op, position);
+      return measureTraffic(op, lowering, *dims, *loops, position, oneThread,
                             otherRegions, costs);
     };
     ParallelChoice choice = chooseParallelLoop(oneThread, *dims, *loops,
