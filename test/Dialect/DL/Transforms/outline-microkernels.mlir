@@ -12,14 +12,15 @@
 // INVALID: error: dl-set-target: max-batch-bytes must be >= 0 (-1: keep)
 
 // A tiled GEMM: the K-tile loop is the batch (strided: A moves 64 columns,
-// B moves 64 rows of 96). C is zeroed as a whole before the tile loops, not
-// per kernel block: the kernel accumulates (no beta_zero).
+// B moves 64 rows of 96). dl-tile-gemm-bands zeroes C per block of the tile
+// loops over C, right before the batch: the kernel's beta = 0, and the
+// block's fill moves to the fallback.
 // CHECK-LABEL: func.func @tiled_matmul
 // CHECK-SAME: (%[[A:.*]]: memref<128x256xf32>, %[[B:.*]]: memref<256x96xf32>, %[[C:.*]]: memref<128x96xf32>)
-// CHECK: affine.store %{{.*}}, %[[C]]
+// CHECK-NOT: affine.store
 // CHECK: affine.for %[[IT:.*]] = 0 to 128 step 64 {
 // CHECK-NEXT: affine.for %[[JT:.*]] = 0 to 96 step 48 {
-// CHECK-NEXT: %[[K:.*]] = dl.gemm_dispatch {k = 64 : i64, lda = 256 : i64, ldb = 96 : i64, ldc = 96 : i64, m = 64 : i64, n = 48 : i64, stride_a = 64 : i64, stride_b = 6144 : i64}
+// CHECK-NEXT: %[[K:.*]] = dl.gemm_dispatch {beta_zero, k = 64 : i64, lda = 256 : i64, ldb = 96 : i64, ldc = 96 : i64, m = 64 : i64, n = 48 : i64, stride_a = 64 : i64, stride_b = 6144 : i64}
 // CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0 : i64
 // CHECK-NEXT: %[[OK:.*]] = arith.cmpi ne, %[[K]], %[[ZERO]]
 // CHECK-NEXT: scf.if %[[OK]] {
@@ -27,7 +28,10 @@
 // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
 // CHECK: dl.gemm_invoke %[[K]](%[[A]][%[[IT]], %[[C0]]], %[[B]][%[[C0]], %[[JT]]], %[[C]][%[[IT]], %[[JT]]]) batch(%[[C4]])
 // CHECK-NEXT: } else {
-// CHECK-NEXT: affine.for %{{.*}} = 0 to 256 step 64 {
+// CHECK-NEXT: affine.for %[[I:.*]] = 0 to 64 {
+// CHECK-NEXT: affine.for %[[J:.*]] = 0 to 48 {
+// CHECK-NEXT: affine.store %{{.*}}, %[[C]][%[[I]] + %[[IT]], %[[J]] + %[[JT]]]
+// CHECK: affine.for %{{.*}} = 0 to 256 step 64 {
 // CHECK-NOT: dl.gemm_band
 // CHECK: return
 // One batch loop is never split, whatever its size (the K-tile loop's 4
@@ -228,12 +232,32 @@ func.func @partial_fill(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x
 // kernel of k = 1 and the rows, with the K-tile loop that continues them,
 // one strided batch of 256 rows (A moves 1 column, B 11 floats).
 // CHECK-LABEL: func.func @overlapping_rows
-// CHECK: %[[K:.*]] = dl.gemm_dispatch {k = 1 : i64, lda = 256 : i64, ldb = 16 : i64, ldc = 16 : i64, m = 8 : i64, n = 16 : i64, stride_a = 1 : i64, stride_b = 11 : i64}
+// CHECK: %[[K:.*]] = dl.gemm_dispatch {beta_zero, k = 1 : i64, lda = 256 : i64, ldb = 16 : i64, ldc = 16 : i64, m = 8 : i64, n = 16 : i64, stride_a = 1 : i64, stride_b = 11 : i64}
 // CHECK: %[[C256:.*]] = arith.constant 256 : index
 // CHECK: dl.gemm_invoke %[[K]]({{.*}}) batch(%[[C256]])
 // CHECK-NEXT: } else {
 func.func @overlapping_rows(%a: memref<8x256xf32>, %b: memref<257x11xf32>, %c: memref<8x16xf32>) {
   %rows = memref.reinterpret_cast %b to offset: [0], sizes: [256, 16], strides: [11, 1] : memref<257x11xf32> to memref<256x16xf32, strided<[11, 1]>>
   dl.matmul ins(%a, %rows : memref<8x256xf32>, memref<256x16xf32, strided<[11, 1]>>) outs(%c : memref<8x16xf32>)
+  return
+}
+
+// -----
+
+// A blocked convolution whose output row (112) is tiled by 56: the tile
+// loops over the row and the output channels are outside the filter taps
+// (dl-tile-gemm-bands), so the 9 taps are the call's batch, and each tile's
+// fill of C is the kernel's beta = 0.
+// CHECK-LABEL: func.func @conv_wide_taps
+// CHECK: affine.for %[[OWT:.*]] = 0 to 112 step 56 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 8 step 8 {
+// CHECK-NEXT: %[[K:.*]] = dl.gemm_dispatch {batch_offsets, beta_zero, k = 4 : i64, lda = 4 : i64, ldb = 8 : i64, ldc = 8 : i64, m = 56 : i64, n = 8 : i64}
+// CHECK: dl.gemm_invoke %[[K]]({{.*}}) batch(%{{.*}}) offsets
+// CHECK-NEXT: } else {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 56 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 8 {
+// CHECK-NEXT: affine.store %cst
+func.func @conv_wide_taps(%in: memref<1x1x3x114x4xf32>, %f: memref<1x1x3x3x4x8xf32>, %out: memref<1x1x1x112x8xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x1x3x114x4xf32>, memref<1x1x3x3x4x8xf32>) outs(%out : memref<1x1x1x112x8xf32>)
   return
 }

@@ -12,13 +12,15 @@
 // INVALID: error: dl-parallelize-outer-loops: min-iterations must be >= 1
 // INVALID-THREADS: error: dl-parallelize-outer-loops: threads must be >= 0
 
-// Tiled GEMM 128 x 96 x 256: the i and j tile loops (2 x 2) are parallel, the
+// Tiled GEMM 128 x 96 x 256: the i and j tile loops (2 x 2) are parallel,
+// each zeroing its block of C (dl-tile-gemm-bands moved the fill there), the
 // K-tile loop carries the reduction.
 // CHECK-LABEL: func.func @matmul
-// CHECK: affine.parallel (%{{.*}}) = (0) to (128) {
-// CHECK-NEXT: affine.for %{{.*}} = 0 to 96 {
 // CHECK: affine.parallel (%[[T:.*]]) = (0) to (4) {
-// CHECK: affine.for %{{.*}} = 0 to 4 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 64 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 48 {
+// CHECK-NEXT: affine.store
+// CHECK: affine.for %{{.*}} = 0 to 256 step 64 {
 // CHECK: } {dl.gemm_band}
 func.func @matmul(%a: memref<128x256xf32>, %b: memref<256x96xf32>, %c: memref<128x96xf32>) {
   dl.matmul ins(%a, %b : memref<128x256xf32>, memref<256x96xf32>) outs(%c : memref<128x96xf32>)

@@ -1,15 +1,27 @@
-// dl-tile-gemm-bands: GEMM bands longer than max-block are tiled in their own
-// loop order with the largest divisor of each trip count <= max-block; the
-// tag moves to the outermost intra-tile loop. A trip count whose largest such
-// divisor is below half of max-block is split first (whole tiles, then the
-// remainder), with the loops around the band (the microkernel's batch).
+// dl-tile-gemm-bands: GEMM bands longer than max-block are tiled with the
+// largest divisor of each trip count <= max-block; the tag moves to the
+// outermost intra-tile loop. The tile loops over C come first, above the
+// loops around the band that do not index C (a convolution's channel blocks
+// and filter taps: the microkernel's batch) and above the reduction's tile
+// loop; the zero fill of C before the band moves into them, one block per
+// tile. A trip count whose largest such divisor is below half of max-block
+// is split first (whole tiles, then the remainder), with the loops around
+// the band and the fill split the same way.
 // RUN: dl-opt %s --convert-dl-to-affine --dl-tile-gemm-bands=max-block=64 | FileCheck %s
 // RUN: dl-opt %s --convert-dl-to-affine --dl-tile-gemm-bands=max-block=32 | FileCheck %s --check-prefix=SMALL
 
-// 128 x 96 x 256: tiles 64 x 48 x 64.
+// 128 x 96 x 256: tiles 64 x 48 x 64, each 64 x 48 block of C zeroed in its
+// tile, before the K tiles.
 // CHECK-LABEL: func.func @even
-// CHECK: affine.for %[[IT:.*]] = 0 to 128 step 64 {
+// CHECK-SAME: %[[C:[^:]*]]: memref<128x96xf32>
+// CHECK-NEXT: arith.constant
+// CHECK-NEXT: affine.for %[[IT:.*]] = 0 to 128 step 64 {
 // CHECK-NEXT: affine.for %[[JT:.*]] = 0 to 96 step 48 {
+// CHECK-NEXT: affine.for %[[I:.*]] = 0 to 64 {
+// CHECK-NEXT: affine.for %[[J:.*]] = 0 to 48 {
+// CHECK-NEXT: affine.store %{{.*}}, %[[C]][%[[I]] + %[[IT]], %[[J]] + %[[JT]]]
+// CHECK-NEXT: }
+// CHECK-NEXT: }
 // CHECK-NEXT: affine.for %[[KT:.*]] = 0 to 256 step 64 {
 // CHECK-NEXT: affine.for %{{.*}} = #{{.*}}(%[[IT]]) to #{{.*}}(%[[IT]]) {
 // CHECK-NEXT: affine.for %{{.*}} = #{{.*}}(%[[JT]]) to #{{.*}}(%[[JT]]) {
@@ -22,21 +34,28 @@
 // SMALL-LABEL: func.func @even
 // SMALL: affine.for %{{.*}} = 0 to 128 step 32 {
 // SMALL-NEXT: affine.for %{{.*}} = 0 to 96 step 32 {
-// SMALL-NEXT: affine.for %{{.*}} = 0 to 256 step 32 {
+// SMALL-NEXT: affine.for %{{.*}} = 0 to 32 {
+// SMALL: affine.for %{{.*}} = 0 to 256 step 32 {
 func.func @even(%a: memref<128x256xf32>, %b: memref<256x96xf32>, %c: memref<128x96xf32>) {
   dl.matmul ins(%a, %b : memref<128x256xf32>, memref<256x96xf32>) outs(%c : memref<128x96xf32>)
   return
 }
 
 // Prime 67 has no divisor in [32, 64]: the band is split into rows 0..63
-// and the remaining 3 rows, both bands whole. 45 and 33 fit.
+// and the remaining 3 rows, both bands whole. 45 and 33 fit. Each part has
+// its own fill, from 0, of its rows.
 // CHECK-LABEL: func.func @odd
-// CHECK: affine.store %cst
+// CHECK: affine.for %{{.*}} = 0 to 64 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 45 {
+// CHECK-NEXT: affine.store %cst
 // CHECK: affine.for %{{.*}} = 0 to 64 {
 // CHECK-NEXT: affine.for %{{.*}} = 0 to 45 {
 // CHECK-NEXT: affine.for %{{.*}} = 0 to 33 {
 // CHECK: } {dl.gemm_band}
-// CHECK-NEXT: affine.for %{{.*}} = 64 to 67 {
+// CHECK-NEXT: affine.for %[[R:.*]] = 0 to 3 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 45 {
+// CHECK-NEXT: affine.store %cst, %{{.*}}[%[[R]] + 64,
+// CHECK: affine.for %{{.*}} = 64 to 67 {
 // CHECK-NEXT: affine.for %{{.*}} = 0 to 45 {
 // CHECK-NEXT: affine.for %{{.*}} = 0 to 33 {
 // CHECK: } {dl.gemm_band}
@@ -68,27 +87,48 @@ func.func @dynamic(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>
   return
 }
 
-// A blocked convolution's (ow, c, k) band: ow = 112 is tiled by 56.
+// A blocked convolution's (ow, c, k) band: ow = 112 is tiled by 56. The
+// tiles over ow and k go above the loops over channel blocks and taps, and
+// the tile of the input channels below them; each tile zeroes its 56 x 8
+// block of the output row before them.
 // CHECK-LABEL: func.func @conv_wide
-// CHECK: affine.store %cst
 // CHECK: affine.for %{{.*}} = 0 to 1 {
-// CHECK: affine.for %{{.*}} = 0 to 112 step 56 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 1 {
+// CHECK-NEXT: affine.for %[[OH:.*]] = 0 to 1 {
+// CHECK-NEXT: affine.for %[[OWT:.*]] = 0 to 112 step 56 {
+// CHECK-NEXT: affine.for %[[KT:.*]] = 0 to 8 step 8 {
+// CHECK-NEXT: affine.for %[[OW:.*]] = 0 to 56 {
+// CHECK-NEXT: affine.for %[[K:.*]] = 0 to 8 {
+// CHECK-NEXT: affine.store %cst, %{{.*}}[%{{.*}}, %{{.*}}, %[[OH]], %[[OW]] + %[[OWT]], %[[K]] + %[[KT]]]
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 1 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 1 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 1 {
 // CHECK-NEXT: affine.for %{{.*}} = 0 to 4 step 4 {
-// CHECK-NEXT: affine.for %{{.*}} = 0 to 8 step 8 {
+// CHECK-NEXT: affine.for %{{.*}} = #{{.*}}(%[[OWT]]) to #{{.*}}(%[[OWT]]) {
 func.func @conv_wide(%in: memref<1x1x1x112x4xf32>, %f: memref<1x1x1x1x4x8xf32>, %out: memref<1x1x1x112x8xf32>) {
   dl.conv2d ins(%in, %f : memref<1x1x1x112x4xf32>, memref<1x1x1x1x4x8xf32>) outs(%out : memref<1x1x1x112x8xf32>)
   return
 }
 
 // A prime output width (131) of a blocked convolution: the perfect nest of
-// the input-channel blocks, the filter taps and the band is copied, the first copy runs columns
-// 0..127 (tiled by 64), the second the 3 remaining ones; both keep the tap
-// loops around their band.
+// the input-channel blocks, the filter taps and the band is copied, the first
+// copy runs columns 0..127 (tiled by 64, the tiles above the taps), the
+// second the 3 remaining ones; both keep the tap loops around their band,
+// and each its own fill.
 // CHECK-LABEL: func.func @conv_prime_width
-// CHECK: affine.for %{{.*}} = 0 to 3 {
+// CHECK: affine.for %{{.*}} = 0 to 128 step 64 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 8 step 8 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 64 {
+// CHECK: affine.for %{{.*}} = 0 to 1 {
 // CHECK-NEXT: affine.for %{{.*}} = 0 to 3 {
-// CHECK-NEXT: affine.for %{{.*}} = 0 to 128 step 64 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 3 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 4 step 4 {
 // CHECK: } {dl.gemm_band}
+// CHECK: affine.for %[[R:.*]] = 0 to 3 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 8 {
+// CHECK-NEXT: affine.store %cst, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %[[R]] + 128,
 // CHECK: affine.for %{{.*}} = 0 to 1 {
 // CHECK-NEXT: affine.for %{{.*}} = 0 to 3 {
 // CHECK-NEXT: affine.for %{{.*}} = 0 to 3 {

@@ -1307,19 +1307,28 @@ def TileGemmBands : Pass<"dl-tile-gemm-bands", "::mlir::func::FuncOp"> {
   let description = [{
     Tiles every loop band tagged `dl.gemm_band` whose loops run more than
     `max-block` iterations, with `affine` tiling
-    (`tilePerfectlyNested`): the tile loops go outside the band in the
-    band's own order, as in PolyDL's *Microkernel* baseline (the default
-    loop order; later passes choose better schedules). Each tile size is the
+    (`tilePerfectlyNested`), as in PolyDL's *Microkernel* baseline (later
+    passes choose better schedules). Each tile size is the
     largest divisor of the loop's trip count not above `max-block`, so every
     tile is full and one microkernel of static sizes covers all of them.
     The tag moves to the outermost intra-tile loop, and a band's
     `dl.sequential` (its op runs on one thread) to the outermost tile loop.
+    The tile loops over C's rows and columns go first (`permuteLoops`):
+    above the perfectly nested loops around the band that do not index C (a
+    convolution's input-channel blocks and filter taps) and above the tile
+    loop of the reduction, so that those loops enclose the band directly
+    and `dl-outline-microkernels` makes them the call's batch-reduce (a tile
+    of C stays in registers over its whole reduction). The zero fill of C
+    right before the band, when it covers exactly what the band writes,
+    moves into the tile loops over C, one block per tile, so that each call
+    may skip reading C (beta = 0).
     A trip count whose largest such divisor is below half of `max-block` (a
     prime output width would give kernels of one row) is first split: the
     perfect nest that ends in the band (its outer loops are the
     microkernel's batch) is copied, the first copy runs whole tiles of
     `max-block`, the second the remainder (`docs/heuristics.md`, *Shapes
-    outside the lists*). Bands with dynamic trip counts are left
+    outside the lists*); a split over C splits the fill. Bands with dynamic
+    trip counts are left
     untouched.
   }];
   let options = [
