@@ -60,8 +60,9 @@ std::pair<AffineForOp, unsigned> nestRoot(AffineForOp bandLoop) {
   return {root, depth};
 }
 
-/// The store of C in a band's body (C += A * B).
-affine::AffineStoreOp bandStore(AffineForOp innermost) {
+/// The store in the body of `innermost`: C's in a band (C += A * B), the
+/// filled buffer's in a fill.
+affine::AffineStoreOp innermostStore(AffineForOp innermost) {
   affine::AffineStoreOp store;
   innermost.walk([&](affine::AffineStoreOp op) { store = op; });
   return store;
@@ -115,9 +116,9 @@ bool haveSameConstantRange(AffineForOp a, AffineForOp b) {
 }
 
 std::optional<BandFill> matchBandFill(ArrayRef<AffineForOp> band) {
-  auto [root, depth] = nestRoot(band.front());
+  AffineForOp root = nestRoot(band.front()).first;
   auto fill = dyn_cast_or_null<AffineForOp>(root->getPrevNode());
-  affine::AffineStoreOp store = bandStore(band.back());
+  affine::AffineStoreOp store = innermostStore(band.back());
   if (!fill || !store)
     return std::nullopt;
   SmallVector<AffineForOp> fillLoops;
@@ -150,8 +151,7 @@ std::optional<BandFill> matchBandFill(ArrayRef<AffineForOp> band) {
     const auto *bandLoop = llvm::find_if(band, [&](AffineForOp loop) {
       return loop.getInductionVar() == index;
     });
-    if (bandLoop == band.end() ||
-        result.ofBandLoop[bandLoop - band.begin()] ||
+    if (bandLoop == band.end() || result.ofBandLoop[bandLoop - band.begin()] ||
         !haveSameConstantRange(*fillLoop, *bandLoop))
       return std::nullopt;
     result.ofBandLoop[bandLoop - band.begin()] = *fillLoop;
@@ -168,7 +168,7 @@ std::optional<BandFill> matchBandFill(ArrayRef<AffineForOp> band) {
 /// loops from 0 as dl-outline-microkernels matches them.
 void restrictFillLoop(AffineForOp fillLoop, int64_t trips, Value offset,
                       int64_t constantOffset) {
-  affine::AffineStoreOp store = bandStore(fillLoop);
+  affine::AffineStoreOp store = innermostStore(fillLoop);
   MLIRContext *ctx = fillLoop.getContext();
   AffineMap map = store.getAffineMap();
   SmallVector<Value> operands(store.getMapOperands());
@@ -240,13 +240,12 @@ AffineForOp splitBand(MutableArrayRef<AffineForOp> loops, unsigned index,
 /// different iterations of a tile loop over C write distinct elements, and
 /// each element's reduction keeps its order. `tiled` is the perfect nest of
 /// tile loops then intra-tile loops that tiling returned, of `tileSizes`
-/// (whole tiles). Returns the
-/// outermost loop of the reordered nest.
+/// (whole tiles). Returns the outermost loop of the reordered nest.
 AffineForOp orderOutputTilesFirst(ArrayRef<AffineForOp> tiled,
                                   ArrayRef<unsigned> tileSizes,
                                   const std::optional<BandFill> &fill) {
   unsigned bandSize = tiled.size() / 2;
-  affine::AffineStoreOp store = bandStore(tiled.back());
+  affine::AffineStoreOp store = innermostStore(tiled.back());
   if (!store)
     return tiled.front();
   auto indexesC = [&](AffineForOp loop) {
@@ -267,8 +266,7 @@ AffineForOp orderOutputTilesFirst(ArrayRef<AffineForOp> tiled,
     around.insert(around.begin(), parent);
   SmallVector<unsigned> outputTiles, reductionTiles;
   for (unsigned i = 0; i < bandSize; ++i)
-    (indexesC(tiled[bandSize + i]) ? outputTiles : reductionTiles)
-        .push_back(i);
+    (indexesC(tiled[bandSize + i]) ? outputTiles : reductionTiles).push_back(i);
   if (outputTiles.empty())
     return around.empty() ? tiled.front() : around.front();
   // New order: C's tile loops, the loops around, the reduction's tile loops.
@@ -290,8 +288,7 @@ AffineForOp orderOutputTilesFirst(ArrayRef<AffineForOp> tiled,
     for (unsigned i : outputTiles)
       if (AffineForOp fillLoop = fill->ofBandLoop[i])
         restrictFillLoop(fillLoop, tileSizes[i],
-                         AffineForOp(tiled[i]).getInductionVar(),
-                         0);
+                         AffineForOp(tiled[i]).getInductionVar(), 0);
   }
   return tiled[outputTiles.front()];
 }
