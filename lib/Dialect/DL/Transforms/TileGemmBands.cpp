@@ -290,6 +290,11 @@ AffineForOp orderOutputTilesFirst(ArrayRef<AffineForOp> tiled,
         restrictFillLoop(fillLoop, tileSizes[i],
                          AffineForOp(tiled[i]).getInductionVar(), 0);
   }
+  // A reduction tile loop of one iteration (a reduction no longer than its
+  // tile) would stand between the band and the loops around it, which
+  // dl-outline-microkernels then could not take as the call's batch.
+  for (unsigned i : reductionTiles)
+    (void)affine::promoteIfSingleIteration(tiled[i]);
   return tiled[outputTiles.front()];
 }
 
