@@ -122,11 +122,14 @@ bool isParallelWithPrivateBuffers(AffineForOp loop) {
 /// innermost loop of the nest, and never a loop of a GEMM band (the band is
 /// one microkernel call); no more of them once they make `minIterations`
 /// iterations together, or, with `threads` > 0, a multiple of `threads`
-/// (every thread then runs as many). Coalescing more would only make every
-/// inner iteration recover its indices from the coalesced one and split the
-/// contiguous inner loops (docs/heuristics.md, "Parallel loops").
+/// (every thread then runs as many) or at least kBalancedIterations per
+/// thread (the last thread then idles for at most one of them). Coalescing
+/// more would only make every inner iteration recover its indices from the
+/// coalesced one and split the contiguous inner loops (docs/heuristics.md,
+/// "Parallel loops").
 SmallVector<AffineForOp> parallelPrefix(AffineForOp root, int64_t minIterations,
                                         int64_t threads) {
+  constexpr int64_t kBalancedIterations = 8;
   SmallVector<AffineForOp> nest, prefix;
   int64_t iterations = 1;
   affine::getPerfectlyNestedLoops(nest, root);
@@ -141,7 +144,8 @@ SmallVector<AffineForOp> parallelPrefix(AffineForOp root, int64_t minIterations,
     prefix.push_back(loop);
     iterations *= *affine::getConstantTripCount(loop);
     if (iterations >= minIterations ||
-        (threads > 0 && iterations % threads == 0))
+        (threads > 0 && (iterations % threads == 0 ||
+                         iterations >= kBalancedIterations * threads)))
       break;
   }
   return prefix;

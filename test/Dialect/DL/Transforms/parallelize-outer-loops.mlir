@@ -1,7 +1,8 @@
 // dl-parallelize-outer-loops: the dependence-free outer loops of each nest
 // become one affine.parallel (coalesced when several); reductions and the
 // innermost loop stay sequential; no more loops once they make
-// min-iterations together, or, with threads, a multiple of the threads.
+// min-iterations together, or, with threads, a multiple of the threads or
+// 8 iterations per thread.
 // RUN: dl-opt %s --dl-set-target=vector-bits=512 --dl-decide-panels --convert-dl-to-affine --dl-tile-gemm-bands=max-block=64 --dl-parallelize-outer-loops --canonicalize | FileCheck %s
 // RUN: dl-opt %s --dl-set-target=vector-bits=512 --dl-decide-panels --convert-dl-to-affine --dl-tile-gemm-bands=max-block=64 --dl-parallelize-outer-loops=min-iterations=6 --canonicalize | FileCheck %s --check-prefix=MIN6
 // RUN: dl-opt %s --dl-set-target=vector-bits=512 --dl-decide-panels --convert-dl-to-affine --dl-tile-gemm-bands=max-block=64 --dl-parallelize-outer-loops=threads=2 --canonicalize | FileCheck %s --check-prefix=THREADS2
@@ -207,6 +208,35 @@ func.func @versions(%x: memref<?x64xf32>, %n: index) {
   affine.if #bit()[%n] {
     %v = memref.subview %x[0, 0] [2, 64] [1, 1] : memref<?x64xf32> to memref<2x64xf32, strided<[64, 1]>>
     dl.relu ins(%v : memref<2x64xf32, strided<[64, 1]>>) outs(%v : memref<2x64xf32, strided<[64, 1]>>)
+  }
+  return
+}
+
+// An odd number of rows: at 2 threads, 17 rows (8 or 9 each) run in
+// parallel alone, the loop over pixels inside them stays whole; 7 rows (3 or
+// 4 each) are coalesced with the pixels (7 x 6 = 42, a multiple of 2). At 4
+// threads, 17 rows are short of 32: coalesced (17 x 6 = 102, 8 times 4).
+// THREADS2-LABEL: func.func @odd_rows
+// THREADS2: affine.parallel (%{{.*}}) = (0) to (17) {
+// THREADS2-NEXT: affine.for %{{.*}} = 0 to 6 {
+// THREADS2: affine.parallel (%{{.*}}) = (0) to (42) {
+// THREADS4-LABEL: func.func @odd_rows
+// THREADS4: affine.parallel (%{{.*}}) = (0) to (102) {
+func.func @odd_rows(%x: memref<17x6x16xf32>, %y: memref<7x6x16xf32>) {
+  %cst = arith.constant 0.0 : f32
+  affine.for %i = 0 to 17 {
+    affine.for %j = 0 to 6 {
+      affine.for %k = 0 to 16 {
+        affine.store %cst, %x[%i, %j, %k] : memref<17x6x16xf32>
+      }
+    }
+  }
+  affine.for %i = 0 to 7 {
+    affine.for %j = 0 to 6 {
+      affine.for %k = 0 to 16 {
+        affine.store %cst, %y[%i, %j, %k] : memref<7x6x16xf32>
+      }
+    }
   }
   return
 }

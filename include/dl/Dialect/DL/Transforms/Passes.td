@@ -1352,7 +1352,8 @@ def ParallelizeOuterLoops
     so an inner iteration does not pay for recovering its indices from the
     coalesced one, and contiguous inner loops stay whole for vectorization.
     With `threads` set, they also stop as soon as their iterations are a
-    multiple of `threads`, so every thread runs as many
+    multiple of `threads`, so every thread runs as many, or at least 8 per
+    thread, so the last thread idles for at most one in 8
     (`docs/heuristics.md`, *Parallel loops*). The
     innermost loop of a nest is never taken. A nest that carries
     `dl.sequential` (set by `convert-dl-to-affine` on the nests of an op
@@ -1371,8 +1372,8 @@ def ParallelizeOuterLoops
            "Outer loops are coalesced until they make this many iterations">,
     Option<"threads", "threads", "int64_t", /*default=*/"0",
            "Threads of the generated code: outer loops are coalesced only "
-           "until their iterations are a multiple of it (0: until "
-           "min-iterations)">
+           "until their iterations are a multiple of it or 8 times it (0: "
+           "until min-iterations)">
   ];
 }
 
