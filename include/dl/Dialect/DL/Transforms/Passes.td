@@ -1158,7 +1158,8 @@ def DecideParallelism : Pass<"dl-decide-parallelism", "::mlir::ModuleOp"> {
     - a scheduled op's loop of trip count `T` over a non-reduction
       dimension, below loops making `O` iterations, in an op whose lowering
       has `E` more top-level nests (packing and padding copies, each a
-      region of its own): `t1 * ceil(T / threads) / T + (O + E) *
+      region of its own; so is an input copy an earlier pass made for it,
+      unless it runs on one thread): `t1 * ceil(T / threads) / T + (O + E) *
       fork-join-us`. The loop with the least time is taken, the outermost
       of equals, so a loop too short to occupy the threads (1 or 3
       iterations at 2 threads) gives way to an inner one;
