@@ -290,13 +290,6 @@ double copiedInputHandoffBytes(Conv2DOp conv, StringRef dim, int64_t threads) {
   return bytes / threads * (threads - 1) / threads;
 }
 
-/// An op run on one thread reads the copies made for it (a convolution's
-/// input, a GEMM's im2col A) from the core that copies them: the copies run
-/// on that thread too (the passes that make them run them in parallel where
-/// the op's work would pay for a region, which dl-decide-parallelism
-/// decides for its loops). A 103 -> 3 channel 40x8 5x5 convolution at
-/// stride 2 as an im2col GEMM on one thread took 29 us at 2 threads with
-/// its copy in parallel, 64 on one thread.
 /// The nest that copies `op`'s input (a convolution's input, a GEMM's
 /// im2col A) before it, if an earlier pass made one.
 affine::AffineForOp getInputCopyNest(Operation *op) {
@@ -307,6 +300,13 @@ affine::AffineForOp getInputCopyNest(Operation *op) {
   return input ? getCopyNest(input) : nullptr;
 }
 
+/// An op run on one thread reads the copies made for it (a convolution's
+/// input, a GEMM's im2col A) from the core that copies them: the copies run
+/// on that thread too (the passes that make them run them in parallel where
+/// the op's work would pay for a region, which dl-decide-parallelism
+/// decides for its loops). A 103 -> 3 channel 40x8 5x5 convolution at
+/// stride 2 as an im2col GEMM on one thread took 29 us at 2 threads with
+/// its copy in parallel, 64 on one thread.
 void copyInputsOnOneThread(Operation *op) {
   if (affine::AffineForOp copy = getInputCopyNest(op))
     copy->setAttr(DLDialect::getSequentialAttrName(),
