@@ -212,6 +212,7 @@ struct PackGemmOperandsPass
       // blocks 0.75-0.85 ms, 0.56-0.70 in 72 x 32 x 216.
       constexpr int64_t kMinStreamedRun = 128;
       int64_t l2Bytes = target.l2Bytes();
+      bool streamsB = false;
       // An N without a good block (kept whole for this by
       // dl-split-gemm-remainders) takes blocks of whole rows of B when no
       // divisor is wide enough.
@@ -232,9 +233,11 @@ struct PackGemmOperandsPass
         int64_t rowsPerBlock = streamedRowsBlock(k);
         if (wholeN && wide < kMinStreamedRun)
           wide = n;
-        if (wide >= kMinStreamedRun && wide >= bn && rowsPerBlock > 0) {
+        if ((wide >= kMinStreamedRun || wholeN) && wide >= bn &&
+            rowsPerBlock > 0) {
           bn = wide;
           bk = rowsPerBlock;
+          streamsB = true;
         }
       }
       bool packA = op.getTransposeA() || !op.getAlpha().isExactlyValue(1.0) ||
@@ -270,7 +273,8 @@ struct PackGemmOperandsPass
                         (m / bm > 1 && conflictingRows(rowStride(b))) ||
                         rereadsConflictingB(m / bm, bm, bn, bk))));
       setBlocks(op, bm, bn, bk);
-      boundBatch(op, k);
+      if (!streamsB)
+        boundBatch(op, k);
       op.setPackA(packA);
       op.setPackB(packB);
       op.setPackC(computesCInPackedBlocks(op));

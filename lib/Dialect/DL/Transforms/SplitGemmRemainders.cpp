@@ -189,8 +189,8 @@ struct SplitGemmRemaindersPass
     int64_t vectorFloats = blockVectorFloats(columns);
     // B's rows read whole (N kept whole) keep K whole too:
     // dl-pack-gemm-operands streams them in blocks of a few rows. Where K
-    // has no such block, its whole blocks of 8 rows are streamed and the
-    // rest (fewer than 8 rows, within the L2) is a part of its own, split
+    // has no such block, its whole blocks of kStreamedRows rows are streamed
+    // and the rest (fewer rows, within the L2) is a part of its own, split
     // along N as any GEMM (blocks of a prime N's divisors would be one
     // column wide, each a pass down the rows).
     bool wholeRowsOfB = !blockedB && !transposeB && !wholeRows &&

@@ -888,13 +888,17 @@ def PackGemmOperands : Pass<"dl-pack-gemm-operands", "::mlir::func::FuncOp"> {
     `prefetch-streams`; an A within the L2 is read in blocks of any rows.
 
     A B in place larger than the L2 that one block of rows of C reads once
-    (bm = M, not re-read enough to pack) is read in blocks of a few whole
-    rows (bk: a divisor of K up to 8, else up to 16, at least 4) as wide
-    as C's block keeps in half the L1, up to half of N, when that is at
-    least 128 columns: the calls then read B's memory in order,
-    row after row, as the prefetchers stream it, instead of walking down K
-    in 128-byte pieces of rows kilobytes apart (8x1024x2048 on a Zen 3
-    core: 0.6-1.1 ms against 2.8-3.7).
+    (bm = M, not re-read enough to pack) is read in blocks of whole rows
+    (bk: the largest divisor of K up to 128, at least 32) as wide as C's
+    block keeps in half the L1, up to half of N, when that is at least 128
+    columns or all of an N kept whole (`dl-split-gemm-remainders`): the
+    calls then read B's rows in long runs, as the prefetchers stream them,
+    instead of walking down K in 128-byte pieces of rows kilobytes apart
+    (8x1024x2048 on a Zen 3 core: 0.6-1.1 ms against 2.8-3.7). The batch
+    of such a call is not bounded by max-batch-bytes: B is read once
+    whatever the calls. Shallower blocks cost a batch-reduce step per few
+    FMAs (1x1500x1000 on a Zen 5 core: 0.11 ms in blocks of 8 rows, 0.078
+    from 20 to 1000).
 
     A GEMV-like GEMM (not transposed; N up to a quarter of a vector's
     lanes, or up to half of them with K of at least 128: 4 and 8 with
