@@ -218,7 +218,18 @@ struct PackGemmOperandsPass
       // divisor is wide enough.
       bool wholeN = !blockedB && !op.getTransposeB() &&
                     readsWholeRowsOfB(m, n, k, rows, columns, l2Bytes);
-      if (!blockedB && !op.getTransposeB() && bm == m &&
+      // From kComputeBoundRows rows of C on, each element of B feeds enough
+      // FMAs that the kernels' register tiles matter more than the order B
+      // is read in: the usual blocks, but where B's rows fall into few L1
+      // sets (conflictingRows), which blocks of a few columns walking down K
+      // evict. One Zen 5 core, streamed against the usual blocks (ms):
+      // 24x900x1200 0.33 and 0.28 (oneDNN 0.25), 24x1500x1000 0.50 and 0.41,
+      // 16x900x1200 0.25 and 0.21, 8x900x1200 0.15 and 0.13; 16x2048x1024
+      // (rows 8 KiB apart) 0.49 and 0.59.
+      constexpr int64_t kComputeBoundRows = 8;
+      bool ordersBRows = wholeN || m < kComputeBoundRows ||
+                         conflictingRows(rowStride(b));
+      if (!blockedB && !op.getTransposeB() && bm == m && ordersBRows &&
           readsBOnceFromBeyondL2(m, n, k, rows, l2Bytes) &&
           (wholeN || !rereadsConflictingB(1, bm, bn, bk))) {
         int64_t vectorFloats = n % blockVectorFloats(columns) == 0

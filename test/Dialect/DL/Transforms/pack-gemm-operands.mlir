@@ -341,9 +341,10 @@ func.func @prime_rows_and_tiny(%a64: memref<64x344xf32>, %c64: memref<64x32xf32>
 // columns; 1 x 4096 x 4096: 2048 (half of N). Not so: a B within the L2
 // (4 x 256 x 256); 72 rows, whose C block in half the L1 would be under 128
 // columns; 16 rows re-reading a B whose rows conflict in the L1 (6 register
-// tiles of 3 rows), packed instead. K = 121 takes one block of all 121 rows,
-// K = 183 blocks of 61. The batch of a call is not bounded by
-// max-batch-bytes: B is read once whatever the call.
+// tiles of 3 rows), packed instead; 19 rows (from 8 on, the kernels' tiles
+// matter more) of a B whose rows do not conflict in the L1 (896 floats
+// apart). K = 121 takes one block of all 121 rows. The batch of a call is
+// not bounded by max-batch-bytes: B is read once whatever the call.
 // ROWS-LABEL: func @rows_of_b
 // ROWS: outs(%{{.*}} : memref<8x1024xf32>) {pack_a, pack_blocks = array<i64: 8, 512, 128>}
 // ROWS: outs(%{{.*}} : memref<1x4096xf32>) {pack_a, pack_blocks = array<i64: 1, 2048, 128>}
@@ -351,7 +352,7 @@ func.func @prime_rows_and_tiny(%a64: memref<64x344xf32>, %c64: memref<64x32xf32>
 // ROWS: outs(%{{.*}} : memref<72x1216xf32>) {{{.*}}pack_blocks = array<i64: 72, 32, 128>
 // ROWS: outs(%{{.*}} : memref<16x2048xf32>) {{{.*}}pack_b, pack_blocks = array<i64: 16, 32, 128>
 // ROWS: outs(%{{.*}} : memref<2x2088xf32>) {pack_blocks = array<i64: 2, 696, 121>}
-// ROWS: outs(%{{.*}} : memref<19x896xf32>) {pack_a, pack_blocks = array<i64: 19, 128, 61>}
+// ROWS: outs(%{{.*}} : memref<19x896xf32>) {pack_a, pack_blocks = array<i64: 19, 32, 61>}
 func.func @rows_of_b(%a8: memref<8x2048xf32>, %b8: memref<2048x1024xf32>, %c8: memref<8x1024xf32>,
                      %a1: memref<1x4096xf32>, %b1: memref<4096x4096xf32>, %c1: memref<1x4096xf32>,
                      %a4: memref<4x256xf32>, %b4: memref<256x256xf32>, %c4: memref<4x256xf32>,

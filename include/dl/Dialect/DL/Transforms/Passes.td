@@ -888,7 +888,10 @@ def PackGemmOperands : Pass<"dl-pack-gemm-operands", "::mlir::func::FuncOp"> {
     `prefetch-streams`; an A within the L2 is read in blocks of any rows.
 
     A B in place larger than the L2 that one block of rows of C reads once
-    (bm = M, not re-read enough to pack) is read in blocks of whole rows
+    (bm = M, not re-read enough to pack), of fewer than 8 rows (from 8 on
+    the kernels' register tiles matter more than the order B is read in)
+    unless B's rows conflict in the L1 or N was kept whole, is read in
+    blocks of whole rows
     (bk: the largest divisor of K up to 128, at least 32) as wide as C's
     block keeps in half the L1, up to half of N, when that is at least 128
     columns or all of an N kept whole (`dl-split-gemm-remainders`): the
