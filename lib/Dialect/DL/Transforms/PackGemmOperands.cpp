@@ -227,8 +227,8 @@ struct PackGemmOperandsPass
       // 16x900x1200 0.25 and 0.21, 8x900x1200 0.15 and 0.13; 16x2048x1024
       // (rows 8 KiB apart) 0.49 and 0.59.
       constexpr int64_t kComputeBoundRows = 8;
-      bool ordersBRows = wholeN || m < kComputeBoundRows ||
-                         conflictingRows(rowStride(b));
+      bool ordersBRows =
+          wholeN || m < kComputeBoundRows || conflictingRows(rowStride(b));
       if (!blockedB && !op.getTransposeB() && bm == m && ordersBRows &&
           readsBOnceFromBeyondL2(m, n, k, rows, l2Bytes) &&
           (wholeN || !rereadsConflictingB(1, bm, bn, bk))) {
