@@ -2,7 +2,7 @@
 // the reference lowering: prime sizes (split into whole blocks and
 // remainders by dl-split-gemm-remainders), with transposes, alpha and beta,
 // block multiples + 1, a blocked B with a prime M, skinny shapes and sizes
-// of 1; sequential and with 2 and 3 threads (chunks of the parallel loops
+// of 1, B beyond the L2 read in whole rows; sequential and with 2 and 3 threads (chunks of the parallel loops
 // that do not divide their iterations evenly). No band stays loops.
 // RUN: dl-compile %s --run --threads=1 | FileCheck %s
 // RUN: dl-compile %s --run --threads=2 | FileCheck %s
@@ -161,6 +161,22 @@ func.func @few_rows_narrow(%a: memref<3x1722xf32>, %b: memref<1722x7xf32>, %c: m
 // CHECK: whole_rows_of_b_prime_n: max_abs_err={{.*}} ok
 func.func @whole_rows_of_b_prime_n(%a: memref<5x1024xf32>, %b: memref<1024x1223xf32>, %c: memref<5x1223xf32>) {
   dl.matmul ins(%a, %b : memref<5x1024xf32>, memref<1024x1223xf32>) outs(%c : memref<5x1223xf32>)
+  return
+}
+
+// One row and an N under 128 columns kept whole, B beyond the L2 read in
+// one block of all 65 columns, 128 rows a call; and one with a prime K
+// (2039): its whole blocks of 32 rows streamed, 128 at a time, and its last
+// 23 rows a part of their own.
+// CHECK: whole_rows_of_b_narrow_n: max_abs_err={{.*}} ok
+func.func @whole_rows_of_b_narrow_n(%a: memref<1x2048xf32>, %b: memref<2048x65xf32>, %c: memref<1x65xf32>) {
+  dl.matmul ins(%a, %b : memref<1x2048xf32>, memref<2048x65xf32>) outs(%c : memref<1x65xf32>)
+  return
+}
+
+// CHECK: whole_rows_of_b_prime_k: max_abs_err={{.*}} ok
+func.func @whole_rows_of_b_prime_k(%a: memref<2x2039xf32>, %b: memref<2039x131xf32>, %c: memref<2x131xf32>) {
+  dl.matmul ins(%a, %b : memref<2x2039xf32>, memref<2039x131xf32>) outs(%c : memref<2x131xf32>) {beta = 1.0 : f32}
   return
 }
 
