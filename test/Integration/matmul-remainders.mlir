@@ -2,8 +2,9 @@
 // the reference lowering: prime sizes (split into whole blocks and
 // remainders by dl-split-gemm-remainders), with transposes, alpha and beta,
 // block multiples + 1, a blocked B with a prime M, skinny shapes and sizes
-// of 1, B beyond the L2 read in whole rows; sequential and with 2 and 3 threads (chunks of the parallel loops
-// that do not divide their iterations evenly). No band stays loops.
+// of 1, B beyond the L2 read in whole rows; sequential and with 2 and 3
+// threads (chunks of the parallel loops that do not divide their iterations
+// evenly). No band stays loops.
 // RUN: dl-compile %s --run --threads=1 | FileCheck %s
 // RUN: dl-compile %s --run --threads=2 | FileCheck %s
 // RUN: dl-compile %s --run --threads=3 | FileCheck %s
