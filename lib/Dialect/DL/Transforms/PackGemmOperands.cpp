@@ -212,7 +212,6 @@ struct PackGemmOperandsPass
       // blocks 0.75-0.85 ms, 0.56-0.70 in 72 x 32 x 216.
       constexpr int64_t kMinStreamedRun = 128;
       int64_t l2Bytes = target.l2Bytes();
-      bool streamsB = false;
       // An N without a good block (kept whole for this by
       // dl-split-gemm-remainders) takes blocks of whole rows of B when no
       // divisor is wide enough.
@@ -241,14 +240,13 @@ struct PackGemmOperandsPass
             vectorFloats *
             largestDivisorAtMost(n / vectorFloats,
                                  std::max<int64_t>(1, limit / vectorFloats));
-        int64_t rowsPerBlock = streamedRowsBlock(k);
+        int64_t rowsPerBlock = streamedRowsBlock(k, m);
         if (wholeN && wide < kMinStreamedRun)
           wide = n;
         if ((wide >= kMinStreamedRun || wholeN) && wide >= bn &&
             rowsPerBlock > 0) {
           bn = wide;
           bk = rowsPerBlock;
-          streamsB = true;
         }
       }
       bool packA = op.getTransposeA() || !op.getAlpha().isExactlyValue(1.0) ||
@@ -284,8 +282,7 @@ struct PackGemmOperandsPass
                         (m / bm > 1 && conflictingRows(rowStride(b))) ||
                         rereadsConflictingB(m / bm, bm, bn, bk))));
       setBlocks(op, bm, bn, bk);
-      if (!streamsB)
-        boundBatch(op, k);
+      boundBatch(op, k);
       op.setPackA(packA);
       op.setPackB(packB);
       op.setPackC(computesCInPackedBlocks(op));

@@ -209,7 +209,7 @@ struct SplitGemmRemaindersPass
     // The parts of C each K part computes, as (N part, K part index): by
     // default every N part over every K part.
     SmallVector<std::pair<Part, unsigned>, 6> cParts;
-    if (wholeRowsOfB && !pad && streamedRowsBlock(k) == 0 &&
+    if (wholeRowsOfB && !pad && streamedRowsBlock(k, m) == 0 &&
         k > kStreamedRows) {
       int64_t streamed = k - k % kStreamedRows;
       kParts = {{0, streamed}, {streamed, k - streamed}};

@@ -91,6 +91,18 @@ func.func @rows_of_b_in_memory(%a: memref<9x3534xf32>, %b: memref<3534x664xf32>,
   return
 }
 
+// A 3.1 MB B beyond one L2 (2 MiB) but within the two threads' L2s: each
+// thread's 350 columns stay in its own L2, and the loop over N keeps its
+// half of the time despite pieces of 1400 bytes.
+// CHECK-LABEL: func.func @rows_of_b_in_l2s
+// CHECK: schedule = #dl.schedule<[i, j, k], parallel = 1>}
+// CHECK-NOT: split_k
+func.func @rows_of_b_in_l2s(%a: memref<9x1100xf32>, %b: memref<1100x700xf32>, %c: memref<9x700xf32>) {
+  dl.matmul ins(%a, %b : memref<9x1100xf32>, memref<1100x700xf32>) outs(%c : memref<9x700xf32>)
+      {batch_blocks = 11 : i64, pack_a, pack_blocks = array<i64: 9, 350, 100>, panel_a, schedule = #dl.schedule<[i, j, k], parallel = 1>}
+  return
+}
+
 // 2048 columns a thread: 8 KB pieces of B's rows, which the prefetchers
 // follow. The loop over N keeps its half of the time.
 // CHECK-LABEL: func.func @page_long_rows_of_b

@@ -334,24 +334,24 @@ func.func @prime_rows_and_tiny(%a64: memref<64x344xf32>, %c64: memref<64x32xf32>
 // -----
 
 // A B beyond the L2 read once (one block of rows of C, in place, not re-read
-// enough to pack) is read in blocks of whole rows, as many as the largest
-// divisor of K up to 128 when it is at least 32, as wide as C's block keeps
-// in half the L1 (16 KiB), up to half of N: the calls read B's memory in
-// order, each block's rows in one batch-reduce step. 8 x 1024 x 2048: 512
-// columns; 1 x 4096 x 4096: 2048 (half of N). Not so: a B within the L2
-// (4 x 256 x 256); 72 rows, whose C block in half the L1 would be under 128
-// columns; 16 rows re-reading a B whose rows conflict in the L1 (6 register
-// tiles of 3 rows), packed instead; 19 rows (from 8 on, the kernels' tiles
-// matter more) of a B whose rows do not conflict in the L1 (896 floats
-// apart). K = 121 takes one block of all 121 rows. The batch of a call is
-// not bounded by max-batch-bytes: B is read once whatever the call.
+// enough to pack) by fewer than 8 rows of C, or by more where its rows
+// conflict in the L1, is read in blocks of whole rows as wide as C's block
+// keeps in half the L1 (16 KiB), up to half of N: the calls read B's memory
+// in order. Their rows: the largest divisor of K up to 512 / M rows, within
+// 32 to 128 (8 x 1024 x 2048: 512 columns, 64 rows; 1 x 4096 x 4096: 2048
+// columns, 128 rows; K = 121 one block of all its rows). Not so: a B within
+// the L2 (4 x 256 x 256); 72 rows, whose C block in half the L1 would be
+// under 128 columns; 16 rows re-reading a B whose rows conflict in the L1
+// (6 register tiles of 3 rows), packed instead; 19 rows of a B whose rows
+// do not conflict (896 floats apart): from 8 rows on, the kernels' tiles
+// matter more than B's order.
 // ROWS-LABEL: func @rows_of_b
-// ROWS: outs(%{{.*}} : memref<8x1024xf32>) {pack_a, pack_blocks = array<i64: 8, 512, 128>}
-// ROWS: outs(%{{.*}} : memref<1x4096xf32>) {pack_a, pack_blocks = array<i64: 1, 2048, 128>}
+// ROWS: outs(%{{.*}} : memref<8x1024xf32>) {batch_blocks = 1 : i64, pack_a, pack_blocks = array<i64: 8, 512, 64>, pack_c}
+// ROWS: outs(%{{.*}} : memref<1x4096xf32>) {batch_blocks = 1 : i64, pack_a, pack_blocks = array<i64: 1, 2048, 128>, pack_c}
 // ROWS: outs(%{{.*}} : memref<4x256xf32>) {{{.*}}pack_blocks = array<i64: 4, 32, 128>
 // ROWS: outs(%{{.*}} : memref<72x1216xf32>) {{{.*}}pack_blocks = array<i64: 72, 32, 128>
 // ROWS: outs(%{{.*}} : memref<16x2048xf32>) {{{.*}}pack_b, pack_blocks = array<i64: 16, 32, 128>
-// ROWS: outs(%{{.*}} : memref<2x2088xf32>) {pack_blocks = array<i64: 2, 696, 121>}
+// ROWS: outs(%{{.*}} : memref<2x2088xf32>) {batch_blocks = 1 : i64, pack_blocks = array<i64: 2, 696, 121>}
 // ROWS: outs(%{{.*}} : memref<19x896xf32>) {pack_a, pack_blocks = array<i64: 19, 32, 61>}
 func.func @rows_of_b(%a8: memref<8x2048xf32>, %b8: memref<2048x1024xf32>, %c8: memref<8x1024xf32>,
                      %a1: memref<1x4096xf32>, %b1: memref<4096x4096xf32>, %c1: memref<1x4096xf32>,

@@ -2,10 +2,11 @@
 // no good block (1223, a prime) keeps N whole (dl-split-gemm-remainders:
 // a part of the last 7 columns would read one line of each of B's rows
 // again, at memory latency) and reads B in blocks of whole rows, the
-// largest divisor of K up to 128 (dl-pack-gemm-operands). K = 3502 (2 x 17
-// x 103) takes blocks of 103 rows; where K has no divisor from 32 to 128
-// (3499, a prime), its whole blocks of 32 rows are streamed and the rest is
-// a part of its own, split along N into 64-column blocks and a remainder
+// largest divisor of K up to 512 / M rows within 32 to 128
+// (dl-pack-gemm-operands): 11 rows take 32-row blocks; K = 3502 (2 x 17 x
+// 103) with 2 rows blocks of 103; where K has no divisor from 32 on (3499,
+// a prime), its whole blocks of 32 rows are streamed and the rest is a
+// part of its own, split along N into 64-column blocks and a remainder
 // (never blocks of one column of the prime N). With 64 rows (C beyond an
 // eighth of the L2), or a B within the L2, N splits into whole blocks and a
 // remainder as before.
@@ -13,7 +14,7 @@
 
 // CHECK-LABEL: func.func @few_rows
 // CHECK-COUNT-1: dl.matmul
-// CHECK-SAME: outs(%{{.*}} : memref<11x1223xf32>) {{{.*}}pack_blocks = array<i64: 11, 1223, 128>}
+// CHECK-SAME: outs(%{{.*}} : memref<11x1223xf32>) {batch_blocks = 1 : i64, pack_blocks = array<i64: 11, 1223, 32>}
 // CHECK-NOT: dl.matmul
 // CHECK: return
 func.func @few_rows(%a: memref<11x4096xf32>, %b: memref<4096x1223xf32>, %c: memref<11x1223xf32>) {
@@ -22,8 +23,8 @@ func.func @few_rows(%a: memref<11x4096xf32>, %b: memref<4096x1223xf32>, %c: memr
 }
 
 // CHECK-LABEL: func.func @few_divisors_of_k
-// CHECK: dl.matmul {{.*}} : memref<2x3502xf32>, memref<3502x1693xf32>) outs(%{{.*}} : memref<2x1693xf32>) {pack_blocks = array<i64: 2, 1693, 103>}
-// CHECK: dl.matmul {{.*}} : memref<2x3488xf32, strided<[3499, 1]>>, memref<3488x1693xf32, strided<[1693, 1]>>) outs(%{{.*}} : memref<2x1693xf32>) {pack_blocks = array<i64: 2, 1693, 109>}
+// CHECK: dl.matmul {{.*}} : memref<2x3502xf32>, memref<3502x1693xf32>) outs(%{{.*}} : memref<2x1693xf32>) {batch_blocks = 1 : i64, pack_blocks = array<i64: 2, 1693, 103>}
+// CHECK: dl.matmul {{.*}} : memref<2x3488xf32, strided<[3499, 1]>>, memref<3488x1693xf32, strided<[1693, 1]>>) outs(%{{.*}} : memref<2x1693xf32>) {batch_blocks = 1 : i64, pack_blocks = array<i64: 2, 1693, 109>}
 // CHECK: dl.matmul {{.*}} : memref<2x11xf32, {{.*}}>, memref<11x1664xf32, {{.*}}>) outs({{.*}}) {beta = 1.000000e+00 : f32, pack_blocks = array<i64: 2, 64, 11>}
 // CHECK: dl.matmul {{.*}} : memref<2x11xf32, {{.*}}>, memref<11x29xf32, {{.*}}>) outs({{.*}}) {beta = 1.000000e+00 : f32, pack_blocks = array<i64: 2, 29, 11>}
 // CHECK-NOT: dl.matmul
@@ -54,7 +55,7 @@ func.func @b_in_l2(%a: memref<11x512xf32>, %b: memref<512x67xf32>, %c: memref<11
 // its columns, not of its largest divisor (13), each call over 128 rows.
 // CHECK-LABEL: func.func @narrow_n
 // CHECK-COUNT-1: dl.matmul
-// CHECK-SAME: outs(%{{.*}} : memref<1x65xf32>) {pack_blocks = array<i64: 1, 65, 128>}
+// CHECK-SAME: outs(%{{.*}} : memref<1x65xf32>) {batch_blocks = 4 : i64, pack_blocks = array<i64: 1, 65, 128>}
 // CHECK-NOT: dl.matmul
 // CHECK: return
 func.func @narrow_n(%a: memref<1x2048xf32>, %b: memref<2048x65xf32>, %c: memref<1x65xf32>) {

@@ -407,16 +407,22 @@ inline bool readsBOnceFromBeyondL2(int64_t m, int64_t n, int64_t k,
 }
 
 /// The rows of B's blocks where dl-pack-gemm-operands streams B's rows from
-/// beyond the L2 (readsBOnceFromBeyondL2): the largest divisor of K up to
-/// 4 x kStreamedRows, at least kStreamedRows (K = 111: 111 rows); 0 for a K
-/// without one (203 = 7 x 29). Each call walks its block's rows once per
-/// register tile of columns, so a shallow block costs a batch step per few
-/// FMAs: one Zen 5 core, 1 x 1500 x 1000 in 1 x 750 x bk blocks, 0.11 ms
-/// with bk = 8, 0.078 with 20 to 1000 (oneDNN 0.085); 2 and 4 rows, 0.13
-/// and 0.11 with 8 rows, 0.08 from 100; 8 rows within 10% from 8 to 1000.
-constexpr int64_t kStreamedRows = 32;
-inline int64_t streamedRowsBlock(int64_t k) {
-  int64_t rows = largestDivisorAtMost(k, 4 * kStreamedRows);
+/// beyond the L2 (readsBOnceFromBeyondL2) for `m` rows of C: the largest
+/// divisor of K up to kStreamedDepth / m rows (at least kStreamedRows, at
+/// most 4 x kStreamedRows), itself at least kStreamedRows (K = 111: 111
+/// rows); 0 for a K without one (203 = 7 x 29). Each call walks its block's
+/// rows once per register tile of columns, so a shallow block costs a
+/// batch-reduce step per few FMAs, and a deep one, from about kStreamedDepth
+/// / m rows, runs slower again. One Zen 5 core: 1 x 1500 x 1000 in 1 x 750
+/// x bk blocks, 0.11 ms with bk = 8, 0.078 with 20 to 1000 (oneDNN 0.085);
+/// 2 and 4 rows, 0.13 and 0.11 with 8 rows, 0.08 from 100; 9 x 664 x 3534
+/// in 9 x 332 x bk blocks 0.30 ms with bk = 6, 0.28 with 38, 0.40 with 114
+/// (oneDNN 0.26).
+constexpr int64_t kStreamedRows = 32, kStreamedDepth = 512;
+inline int64_t streamedRowsBlock(int64_t k, int64_t m) {
+  int64_t limit = std::clamp<int64_t>(kStreamedDepth / std::max<int64_t>(m, 1),
+                                      kStreamedRows, 4 * kStreamedRows);
+  int64_t rows = largestDivisorAtMost(k, limit);
   return rows >= kStreamedRows ? rows : 0;
 }
 

@@ -891,17 +891,17 @@ def PackGemmOperands : Pass<"dl-pack-gemm-operands", "::mlir::func::FuncOp"> {
     (bm = M, not re-read enough to pack), of fewer than 8 rows (from 8 on
     the kernels' register tiles matter more than the order B is read in)
     unless B's rows conflict in the L1 or N was kept whole, is read in
-    blocks of whole rows
-    (bk: the largest divisor of K up to 128, at least 32) as wide as C's
-    block keeps in half the L1, up to half of N, when that is at least 128
-    columns or all of an N kept whole (`dl-split-gemm-remainders`): the
-    calls then read B's rows in long runs, as the prefetchers stream them,
-    instead of walking down K in 128-byte pieces of rows kilobytes apart
-    (8x1024x2048 on a Zen 3 core: 0.6-1.1 ms against 2.8-3.7). The batch
-    of such a call is not bounded by max-batch-bytes: B is read once
-    whatever the calls. Shallower blocks cost a batch-reduce step per few
-    FMAs (1x1500x1000 on a Zen 5 core: 0.11 ms in blocks of 8 rows, 0.078
-    from 20 to 1000).
+    blocks of whole rows (bk: the largest divisor of K up to 512 / M rows,
+    within 32 to 128, at least 32) as wide as C's block keeps in half the
+    L1, up to half of N, when that is at least 128 columns or all of an N
+    kept whole (`dl-split-gemm-remainders`): the calls then read B's rows
+    in long runs, as the prefetchers stream them, instead of walking down K
+    in 128-byte pieces of rows kilobytes apart (8x1024x2048 on a Zen 3
+    core: 0.6-1.1 ms against 2.8-3.7). Shallower blocks cost a batch-reduce
+    step per few FMAs, deeper ones run slower with more rows of C
+    (1x1500x1000 on a Zen 5 core: 0.11 ms in blocks of 8 rows, 0.078 from
+    20 to 1000; 9x664x3534 0.30 ms with 6 rows, 0.28 with 38, 0.40 with
+    114).
 
     A GEMV-like GEMM (not transposed; N up to a quarter of a vector's
     lanes, or up to half of them with K of at least 128: 4 and 8 with
@@ -1213,7 +1213,8 @@ def DecideParallelism : Pass<"dl-decide-parallelism", "::mlir::ModuleOp"> {
     threads are moved at `handoff-bandwidth`. A GEMM's loop over N divides
     every row of C between the threads: each row whose boundary falls
     inside a cache line shares that line, at `shared-line-us` a line.
-    Where B is read in place, row-major and from memory, and each thread's
+    Where B is read in place, row-major and from memory (larger than the
+    threads' L2s together), and each thread's
     columns of a row are less than a 4096-byte page, the prefetchers
     (which stop at page boundaries) restart on every piece: the loop takes
     at least B's bytes at the memory bandwidth however many threads read
