@@ -892,9 +892,10 @@ def PackGemmOperands : Pass<"dl-pack-gemm-operands", "::mlir::func::FuncOp"> {
     the kernels' register tiles matter more than the order B is read in)
     unless B's rows conflict in the L1 or N was kept whole, is read in
     blocks of whole rows (bk: the largest divisor of K up to 512 / M rows,
-    within 32 to 128, at least 32) as wide as C's block keeps in half the
-    L1, up to half of N, when that is at least 128 columns or all of an N
-    kept whole (`dl-split-gemm-remainders`): the calls then read B's rows
+    that limit kept within 32 to 128, and at least 32) as wide as C's block
+    keeps in half the L1, up to half of N, when that is at least 128
+    columns or all of an N kept whole (`dl-split-gemm-remainders`): the
+    calls then read B's rows
     in long runs, as the prefetchers stream them, instead of walking down K
     in 128-byte pieces of rows kilobytes apart (8x1024x2048 on a Zen 3
     core: 0.6-1.1 ms against 2.8-3.7). Shallower blocks cost a batch-reduce
