@@ -31,12 +31,18 @@ struct DLToAffineOptions {
 /// `panel_a` / `panel_b` decision of dl-decide-panels): where each block is
 /// still copied once (the loops outside the copy that do not index the
 /// operand run once), some call re-reads the scratch, and one batch's blocks
-/// fit in 1 MiB. Both false without a schedule or with pad_blocks.
+/// fit in 1 MiB. With `threads` > 1 (dl-decide-parallelism), also where the
+/// schedule's parallel loop is outside the copy and does not index the
+/// operand but runs at most one iteration per thread: each thread then
+/// copies once the blocks it reads (private panels), where a packed copy
+/// made before the nest would be read whole by every thread, most of it
+/// written by the others' cores (docs/heuristics.md, "Private panels").
+/// Both false without a schedule or with pad_blocks.
 struct PanelChoice {
   bool a = false;
   bool b = false;
 };
-PanelChoice choosePanels(MatmulOp op);
+PanelChoice choosePanels(MatmulOp op, int64_t threads = 1);
 
 /// Adds the patterns that lower each dl op (but the microkernel ops) to its
 /// affine loop nests, as convert-dl-to-affine applies them (after the

@@ -18,6 +18,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::dl;
 using affine::AffineForOp;
@@ -62,11 +64,14 @@ constexpr int64_t kMaxPanelBytes = 1 << 20;
 constexpr int64_t kF32Bytes = 4;
 
 /// The panel packing of the operand whose blocks have `blockBytes` and are
-/// not indexed by `otherDim`, if each block is copied once that way and a
-/// batch fits in kMaxPanelBytes.
+/// not indexed by `otherDim`, if each block is copied once that way (once
+/// per thread where the parallel loop over `otherDim`, outside the copy,
+/// has at most `privateIterations` iterations: private panels) and a batch
+/// fits in kMaxPanelBytes.
 std::optional<PanelPacking> findPanelPacking(const OuterLoops &outer,
                                              unsigned otherDim,
-                                             int64_t blockBytes) {
+                                             int64_t blockBytes,
+                                             int64_t privateIterations = 1) {
   constexpr unsigned kDim = 2;
   unsigned numOuter = outer.bounds.size();
   auto trips = [&](unsigned position) {
@@ -79,17 +84,23 @@ std::optional<PanelPacking> findPanelPacking(const OuterLoops &outer,
   unsigned position = batchLoop;
   while (position > 0 && outer.loopDims[position - 1] == otherDim)
     --position;
-  for (unsigned p = 0; p < position; ++p)
-    if (outer.loopDims[p] == otherDim && trips(p) != 1)
+  bool privateCopies = false;
+  for (unsigned p = 0; p < position; ++p) {
+    if (outer.loopDims[p] != otherDim || trips(p) == 1)
+      continue;
+    if (outer.parallelLoop != p || trips(p) > privateIterations)
       return std::nullopt;
+    privateCopies = true;
+  }
   // A panel copied right before the one call that reads it has nothing to
-  // gain over the packed copy, whose reads stream through whole rows: at 2
+  // gain over the packed copy, whose reads stream through whole rows (at 2
   // threads, per-call copies of B's 128-byte row pieces made a
-  // 128x2048x4096 GEMM 16% slower.
+  // 128x2048x4096 GEMM 16% slower), unless the threads would read that copy
+  // from each other's cores.
   int64_t rereads = 1;
   for (unsigned p = position; p < batchLoop; ++p)
     rereads *= trips(p);
-  if (rereads == 1)
+  if (rereads == 1 && !privateCopies)
     return std::nullopt;
   PanelPacking packing;
   packing.position = position;
@@ -379,11 +390,16 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
     // Packed operands: copied in the nest with panel_a / panel_b (decided by
     // dl-decide-panels from choosePanels), else into a packed copy before
     // it.
+    // Private panels (the parallel loop outside the copy) were decided for
+    // the threads: any iteration count of that loop is taken.
+    constexpr int64_t kAnyIterations = std::numeric_limits<int64_t>::max();
     std::optional<PanelPacking> panelA, panelB;
     if (op.getPanelA())
-      panelA = findPanelPacking(outer, /*otherDim=*/1, bm * bk * kF32Bytes);
+      panelA = findPanelPacking(outer, /*otherDim=*/1, bm * bk * kF32Bytes,
+                                kAnyIterations);
     if (op.getPanelB())
-      panelB = findPanelPacking(outer, /*otherDim=*/0, bk * bn * kF32Bytes);
+      panelB = findPanelPacking(outer, /*otherDim=*/0, bk * bn * kF32Bytes,
+                                kAnyIterations);
     Value packedA, packedB;
     if (op.getPackA() && !panelA)
       packedA = packOperand(rewriter, loc, op.getA(), op.getTransposeA(), m, k,
@@ -622,7 +638,7 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
 
 } // namespace
 
-PanelChoice dl::choosePanels(MatmulOp op) {
+PanelChoice dl::choosePanels(MatmulOp op, int64_t threads) {
   // Only under a #dl.schedule, which names the loop that runs in parallel (a
   // panel inside it is private to each iteration): without one,
   // dl-parallelize-outer-loops may run any outer loop in parallel, and a
@@ -639,10 +655,10 @@ PanelChoice dl::choosePanels(MatmulOp op) {
   ArrayRef<int64_t> blocks = *op.getPackBlocks();
   int64_t bm = blocks[0], bn = blocks[1], bk = blocks[2];
   PanelChoice choice;
-  choice.a = op.getPackA() &&
-             findPanelPacking(outer, /*otherDim=*/1, bm * bk * kF32Bytes);
-  choice.b = op.getPackB() &&
-             findPanelPacking(outer, /*otherDim=*/0, bk * bn * kF32Bytes);
+  choice.a = op.getPackA() && findPanelPacking(outer, /*otherDim=*/1,
+                                               bm * bk * kF32Bytes, threads);
+  choice.b = op.getPackB() && findPanelPacking(outer, /*otherDim=*/0,
+                                               bk * bn * kF32Bytes, threads);
   return choice;
 }
 

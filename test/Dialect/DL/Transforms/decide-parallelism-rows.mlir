@@ -48,11 +48,14 @@ func.func @outer_loop_kept(%a: memref<256x512xf32>, %b: memref<512x512xf32>, %c:
 
 // Against the ranking's parallel loop, a modeled gain of 3% moves the rows
 // out: a 256x192x979 GEMM in 11 K blocks whose rows run in parallel inside
-// them forks 11 times, once with the rows outermost.
+// them forks 11 times, once with the rows outermost. Each thread then reads
+// all of packed B: the rows are tiled to one tile per thread, B copied into
+// private panels (decide-parallelism-private-panels.mlir).
 // CHECK-LABEL: func.func @fewer_regions
-// CHECK: dl.matmul {{.*}}schedule = #dl.schedule<[i, k:1, j, k], parallel = 0>
+// CHECK: dl.matmul {{.*}}panel_b, schedule = #dl.schedule<[i:2, k:1, j, i, k], parallel = 0>
 func.func @fewer_regions(%a: memref<256x979xf32>, %b: memref<979x192xf32>, %c: memref<256x192xf32>) {
-  // expected-remark @+1 {{dl-decide-parallelism: loop 1 (i, 4 iterations) moved outermost and run in parallel: modeled 300.12 us on 2 threads against 318.12 us in the ranking's order (loop 1 (i, 4 iterations)) and 519.05 us on one thread}}
+  // expected-remark @+2 {{dl-decide-parallelism: loop 1 (i, 4 iterations) moved outermost and run in parallel: modeled 300.12 us on 2 threads against 318.12 us in the ranking's order (loop 1 (i, 4 iterations)) and 519.05 us on one thread}}
+  // expected-remark @+1 {{dl-decide-parallelism: loop 0 (i, 4 iterations) tiled to one iteration per thread, each thread copying the blocks of B it reads into private panels: the copy made for all threads would be handed between the cores, modeled 37.59 us of 300.12 us}}
   dl.matmul ins(%a, %b : memref<256x979xf32>, memref<979x192xf32>) outs(%c : memref<256x192xf32>)
       {batch_blocks = 1 : i64, pack_a, pack_b, pack_blocks = array<i64: 64, 64, 89>, pack_c, schedule = #dl.schedule<[k:1, i, j, k]>}
   return
