@@ -48,10 +48,11 @@ struct Part {
 
 /// The parts of an extent: itself, or whole blocks of `limit` and the
 /// remainder when no divisor up to `limit` reaches half of it. Along the
-/// vector dimension (`vectorFloats` > 0), also when the split takes 10%
-/// fewer vector registers per row of C than the divisor's blocks (646
-/// columns: 17 blocks of 38, 3 registers each, against 10 of 64 and one of
-/// 6, 41 registers).
+/// vector dimension (`vectorFloats` > 0), also when the split takes at
+/// least 4% fewer vector registers per row of C than the divisor's blocks,
+/// whose masked lanes the kernels still compute (docs/heuristics.md,
+/// "Shapes outside the lists"): 754 columns in 13 blocks of 58 take 52
+/// registers, in 11 of 64 and one of 50 48.
 SmallVector<Part, 2> splitExtent(int64_t extent, int64_t limit,
                                  int64_t vectorFloats = 0) {
   if (extent <= limit)
@@ -65,7 +66,7 @@ SmallVector<Part, 2> splitExtent(int64_t extent, int64_t limit,
     };
     int64_t whole = extent / divisor * vectors(divisor);
     int64_t parts = main / limit * vectors(limit) + vectors(extent - main);
-    split = 10 * parts < 9 * whole;
+    split = 25 * parts <= 24 * whole;
   }
   if (!split)
     return {{0, extent}};
