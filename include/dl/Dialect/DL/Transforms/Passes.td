@@ -1135,7 +1135,9 @@ def DecidePanels : Pass<"dl-decide-panels", "::mlir::func::FuncOp"> {
     operands are left to the packed copy of the whole operand before the
     nest. Run after the schedule is chosen (`dl-rank-variants` or
     `dl-solve-tile-sizes`); a panel inside the schedule's parallel loop is
-    private to each iteration.
+    private to each iteration. `dl-decide-parallelism`, which knows the
+    threads, adds private panels whose copy runs inside a parallel loop
+    that does not index the operand, once per thread.
   }];
 }
 
@@ -1194,6 +1196,17 @@ def DecideParallelism : Pass<"dl-decide-parallelism", "::mlir::ModuleOp"> {
       a loop over N in parallel divides every row of C and an inner loop
       forks once per outer iteration (368x1066x6 at 2 threads: 0.080 ->
       0.050 ms, oneDNN 0.041).
+    - a GEMM whose parallel loop leaves a packed operand read whole by
+      every thread gets its panels decided again for the threads: where
+      each thread runs one iteration of the loop, the operand's blocks are
+      copied by each thread for itself inside it (private `panel_a` /
+      `panel_b`) instead of once for all before the nest, whose copy the
+      threads would read from each other's cores. A point loop over M of
+      `threads` x c iterations whose B is read so is tiled to one tile per
+      thread, its point loop moved right outside the batch's K loop
+      ([i, j, k] becomes [i:c, j, i, k]), where B's handed-over copy is at
+      least 8% of the loop's modeled time (120x300x900 at 2 threads: 0.28
+      -> 0.20 ms, oneDNN 0.17; docs/heuristics.md, *Private panels*).
 
     When the best time is above `margin` times `t1`, the op runs on one
     thread: it gets the unit attribute `dl.sequential` (and its schedule no
