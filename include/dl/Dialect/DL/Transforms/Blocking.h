@@ -112,10 +112,12 @@ inline bool takesWholeVectors(bool masksPartialVectors, int64_t m, int64_t n,
 /// takes (the registers are what the kernels compute), the one with the
 /// fewest blocks (fewer calls, each reading its input rows once), then the
 /// fewest registers, then a divisor.
+/// A block with a partial vector counts kMaskedVectorExtra more per row
+/// (rows of at least 4 columns).
 /// With 16-float vectors and limit 64: 67 channels in 5 blocks of 16 (5
 /// vectors; blocks of 34 or 48 take 6, and ran 0.44 ms against 0.37 for a
-/// 28x28 3x3 convolution), 131 in 3 of 48 (9), 300 in 5 of 60 (20, 19 for
-/// blocks of 16; 5 of 64 would pad), 128 in 2 of 64.
+/// 28x28 3x3 convolution), 131 in 3 of 48 (9), 300 in 5 of 64, padded (20,
+/// 19 for blocks of 16, 21.25 for 5 of 60), 128 in 2 of 64.
 /// A call's register tile is `rows` (the output columns of a row) times
 /// the block's vectors, and one of fewer than kLatencyAccumulators
 /// accumulators waits on its FMAs' latency: a block then counts as that
@@ -143,12 +145,19 @@ inline int64_t paddedVectorBlock(int64_t channels, int64_t limit,
     return wholeVectors ? std::min(wholeVectorsOf(channels, vectorFloats),
                                    std::max(limit, vectorFloats))
                         : channels;
+  // A partial vector's masked loads and stores cost more than a full
+  // vector's where the kernels run at their FMA rate; rows of under
+  // kLatencyAccumulators / 2 columns wait on FMA latency instead, which
+  // hides them (docs/heuristics.md, "Convolution blocks").
+  constexpr double kMaskedVectorExtra = 0.25;
   auto vectors = [&](int64_t block) {
     int64_t blocks = (channels + block - 1) / block;
-    int64_t perBlock = (block + vectorFloats - 1) / vectorFloats;
+    double perBlock = double((block + vectorFloats - 1) / vectorFloats);
+    if (block % vectorFloats != 0 && rows >= kLatencyAccumulators / 2)
+      perBlock += kMaskedVectorExtra;
     return double(blocks) *
-           (std::max(double(perBlock), double(kLatencyAccumulators) /
-                                           double(std::max<int64_t>(rows, 1))) +
+           (std::max(perBlock, double(kLatencyAccumulators) /
+                                   double(std::max<int64_t>(rows, 1))) +
             kElementVectors / double(std::max<int64_t>(depth, 1)));
   };
   auto candidate = [&](int64_t block) {
