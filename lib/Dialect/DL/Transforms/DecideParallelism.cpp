@@ -742,7 +742,9 @@ struct DecideParallelismPass
     const ScheduledLoop &loop = gemm->loops[*parallel];
     StringRef dim = gemm->dims[loop.dim].name;
     int64_t threads = costs.threads;
-    if (dim != "i" || !op.getPackB() || op.getPanelB() ||
+    // B's panel as the current schedule gives it (a hoisted schedule's
+    // panel attributes are not decided yet).
+    if (dim != "i" || !op.getPackB() || choosePanels(op, threads).b ||
         loop.tripCount <= threads || loop.tripCount % threads != 0)
       return false;
     // The copy handed between the cores must weigh in the modeled time for
