@@ -541,8 +541,13 @@ struct MatmulLowering : OpRewritePattern<MatmulOp> {
       epilogue.applyToOutput(rewriter, loc);
     bool readsTransposed = (!op.getPackA() && op.getTransposeA()) ||
                            (!op.getPackB() && op.getTransposeB());
-    if (!productScale && !readsTransposed)
+    if (!productScale && !readsTransposed) {
       tagGemmBand(rewriter, bandIv);
+      if (std::optional<int64_t> batch = op.getBatchBlocks())
+        affine::getForInductionVarOwner(bandIv)->setAttr(
+            DLDialect::getMaxBatchAttrName(),
+            rewriter.getI64IntegerAttr(*batch));
+    }
     if (parallelIv)
       tagParallelLoop(rewriter, parallelIv);
     SmallVector<Value> buffers = {packedA, packedB, packedC};

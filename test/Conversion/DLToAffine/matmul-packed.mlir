@@ -127,7 +127,8 @@ func.func @k_outer(%a: memref<8x12xf32>, %b: memref<12x4xf32>, %c: memref<8x4xf3
 // CHECK-NEXT: affine.for %[[J:.*]] = 0 to 2 {
 // CHECK-NEXT: affine.for %[[K:.*]] = 0 to 3 {
 // CHECK-NEXT: affine.load %arg0[%[[I0]] * 4 + %[[I]], (%[[KT]] * 2 + %[[K0]]) * 3 + %[[K]]]
-// CHECK: } {dl.gemm_band}
+// The batch bound goes on the band for dl-tile-gemm-bands.
+// CHECK: } {dl.gemm_band, dl.max_batch = 2 : i64}
 func.func @batch_blocks(%a: memref<8x18xf32>, %b: memref<18x4xf32>, %c: memref<8x4xf32>) {
   dl.matmul ins(%a, %b : memref<8x18xf32>, memref<18x4xf32>) outs(%c : memref<8x4xf32>)
       {pack_blocks = array<i64: 4, 2, 3>, batch_blocks = 2}

@@ -229,6 +229,7 @@ struct PackGemmOperandsPass
       constexpr int64_t kComputeBoundRows = 8;
       bool ordersBRows =
           wholeN || m < kComputeBoundRows || conflictingRows(rowStride(b));
+      bool streamsRowsOfB = false;
       if (!blockedB && !op.getTransposeB() && bm == m && ordersBRows &&
           readsBOnceFromBeyondL2(m, n, k, rows, l2Bytes) &&
           (wholeN || !rereadsConflictingB(1, bm, bn, bk))) {
@@ -241,13 +242,14 @@ struct PackGemmOperandsPass
             vectorFloats *
             largestDivisorAtMost(n / vectorFloats,
                                  std::max<int64_t>(1, limit / vectorFloats));
-        int64_t rowsPerBlock = streamedRowsBlock(k, m);
+        int64_t rowsPerBlock = streamedRowsBlock(k, m, n, l2Bytes);
         if (wholeN && wide < kMinStreamedRun)
           wide = n;
         if ((wide >= kMinStreamedRun || wholeN) && wide >= bn &&
             rowsPerBlock > 0) {
           bn = wide;
           bk = rowsPerBlock;
+          streamsRowsOfB = true;
         }
       }
       bool packA = op.getTransposeA() || !op.getAlpha().isExactlyValue(1.0) ||
@@ -284,6 +286,10 @@ struct PackGemmOperandsPass
                         rereadsConflictingB(m / bm, bm, bn, bk))));
       setBlocks(op, bm, bn, bk);
       boundBatch(op, k);
+      // Streamed rows of a far B: one block of rows a call, so the calls
+      // walk along streamedRowsBlock's few rows, not down a batch of blocks.
+      if (streamsRowsOfB && bk < k && streamsFarRowsOfB(m, k, n, l2Bytes))
+        op.setBatchBlocks(1);
       op.setPackA(packA);
       op.setPackB(packB);
       op.setPackC(computesCInPackedBlocks(op));

@@ -190,7 +190,7 @@ struct SplitGemmRemaindersPass
     int64_t vectorFloats = blockVectorFloats(columns);
     // B's rows read whole (N kept whole) keep K whole too:
     // dl-pack-gemm-operands streams them in blocks of a few rows. Where K
-    // has no such block, its whole blocks of kStreamedRows rows are streamed
+    // has no such block, its whole blocks of streamedRowsUnit rows are streamed
     // and the rest (fewer rows, within the L2) is a part of its own, split
     // along N as any GEMM (blocks of a prime N's divisors would be one
     // column wide, each a pass down the rows).
@@ -210,9 +210,10 @@ struct SplitGemmRemaindersPass
     // The parts of C each K part computes, as (N part, K part index): by
     // default every N part over every K part.
     SmallVector<std::pair<Part, unsigned>, 6> cParts;
-    if (wholeRowsOfB && !pad && streamedRowsBlock(k, m) == 0 &&
-        k > kStreamedRows) {
-      int64_t streamed = k - k % kStreamedRows;
+    int64_t streamedUnit = streamedRowsUnit(m, k, n, l2Bytes);
+    if (wholeRowsOfB && !pad && streamedRowsBlock(k, m, n, l2Bytes) == 0 &&
+        k > streamedUnit) {
+      int64_t streamed = k - k % streamedUnit;
       kParts = {{0, streamed}, {streamed, k - streamed}};
       cParts.push_back({{0, n}, 0});
       for (Part nPart : columnParts)

@@ -240,10 +240,17 @@ AffineForOp splitBand(MutableArrayRef<AffineForOp> loops, unsigned index,
 /// different iterations of a tile loop over C write distinct elements, and
 /// each element's reduction keeps its order. `tiled` is the perfect nest of
 /// tile loops then intra-tile loops that tiling returned, of `tileSizes`
-/// (whole tiles). Returns the outermost loop of the reordered nest.
+/// (whole tiles). A GEMM's bound on its calls' batch (`maxBatch`, its
+/// batch_blocks) limits the loops around taken into the batch to the
+/// innermost ones whose iterations stay within it: the others stay outside
+/// the tile loops over C, which then walk the columns of one K block after
+/// another (B's rows in memory order) instead of each walking down all of K,
+/// and the fill stays before them. Returns the outermost loop of the
+/// reordered nest.
 AffineForOp orderOutputTilesFirst(ArrayRef<AffineForOp> tiled,
                                   ArrayRef<unsigned> tileSizes,
-                                  const std::optional<BandFill> &fill) {
+                                  const std::optional<BandFill> &fill,
+                                  std::optional<int64_t> maxBatch) {
   unsigned bandSize = tiled.size() / 2;
   affine::AffineStoreOp store = innermostStore(tiled.back());
   if (!store)
@@ -259,11 +266,21 @@ AffineForOp orderOutputTilesFirst(ArrayRef<AffineForOp> tiled,
     });
   };
   SmallVector<AffineForOp> around;
+  bool bounded = false;
+  int64_t batch = 1;
   for (auto parent = dyn_cast<AffineForOp>(tiled.front()->getParentOp());
        parent && parent.getBody()->getOperations().size() == 2 &&
        !isMarked(parent) && !indexesC(parent);
-       parent = dyn_cast<AffineForOp>(parent->getParentOp()))
+       parent = dyn_cast<AffineForOp>(parent->getParentOp())) {
+    std::optional<uint64_t> trips = affine::getConstantTripCount(parent);
+    if (maxBatch &&
+        (!trips || batch * static_cast<int64_t>(*trips) > *maxBatch)) {
+      bounded = true;
+      break;
+    }
+    batch *= trips.value_or(1);
     around.insert(around.begin(), parent);
+  }
   SmallVector<unsigned> outputTiles, reductionTiles;
   for (unsigned i = 0; i < bandSize; ++i)
     (indexesC(tiled[bandSize + i]) ? outputTiles : reductionTiles).push_back(i);
@@ -282,7 +299,7 @@ AffineForOp orderOutputTilesFirst(ArrayRef<AffineForOp> tiled,
     permutation[around.size() + i] = position++;
   affine::permuteLoops(nest, permutation);
 
-  if (fill) {
+  if (fill && !bounded) {
     AffineForOp innermostTile = tiled[outputTiles.back()];
     fill->root->moveBefore(&innermostTile.getBody()->front());
     for (unsigned i : outputTiles)
@@ -348,16 +365,25 @@ struct TileGemmBandsPass : dl::impl::TileGemmBandsBase<TileGemmBandsPass> {
       StringRef sequential = DLDialect::getSequentialAttrName();
       bool isSequential = loops.front()->hasAttr(sequential);
       std::optional<BandFill> fill = matchBandFill(loops);
+      std::optional<int64_t> maxBatch;
+      if (auto bound = loops.front()->getAttrOfType<IntegerAttr>(
+              DLDialect::getMaxBatchAttrName()))
+        maxBatch = bound.getInt();
       SmallVector<AffineForOp> tiled;
       if (failed(affine::tilePerfectlyNested(loops, tileSizes, &tiled)))
         continue;
       for (AffineForOp loop : tiled)
         loop->removeAttr(tag);
       tiled[loops.size()]->setAttr(tag, UnitAttr::get(&getContext()));
-      AffineForOp outermost = orderOutputTilesFirst(tiled, tileSizes, fill);
+      AffineForOp outermost =
+          orderOutputTilesFirst(tiled, tileSizes, fill, maxBatch);
       if (isSequential)
         outermost->setAttr(sequential, UnitAttr::get(&getContext()));
     }
+    // The bound is for this pass only.
+    getOperation().walk([](AffineForOp loop) {
+      loop->removeAttr(DLDialect::getMaxBatchAttrName());
+    });
   }
 };
 

@@ -338,8 +338,9 @@ func.func @prime_rows_and_tiny(%a64: memref<64x344xf32>, %c64: memref<64x32xf32>
 // conflict in the L1, is read in blocks of whole rows as wide as C's block
 // keeps in half the L1 (16 KiB), up to half of N: the calls read B's memory
 // in order. Their rows: the largest divisor of K up to 512 / M rows, within
-// 32 to 128 (8 x 1024 x 2048: 512 columns, 64 rows; 1 x 4096 x 4096: 2048
-// columns, 128 rows; K = 121 one block of all its rows). Not so: a B within
+// 32 to 128 (8 x 1024 x 2048: 512 columns, 64 rows; K = 121 one block of
+// all its rows); for a B of more than 16 L2s, up to 16 rows, one block a
+// call (1 x 4096 x 4096, 64 MB: 2048 columns, 16 rows). Not so: a B within
 // the L2 (4 x 256 x 256); 72 rows, whose C block in half the L1 would be
 // under 128 columns; 16 rows re-reading a B whose rows conflict in the L1
 // (6 register tiles of 3 rows), packed instead; 19 rows of a B whose rows
@@ -347,7 +348,7 @@ func.func @prime_rows_and_tiny(%a64: memref<64x344xf32>, %c64: memref<64x32xf32>
 // matter more than B's order.
 // ROWS-LABEL: func @rows_of_b
 // ROWS: outs(%{{.*}} : memref<8x1024xf32>) {batch_blocks = 1 : i64, pack_a, pack_blocks = array<i64: 8, 512, 64>, pack_c}
-// ROWS: outs(%{{.*}} : memref<1x4096xf32>) {batch_blocks = 1 : i64, pack_a, pack_blocks = array<i64: 1, 2048, 128>, pack_c}
+// ROWS: outs(%{{.*}} : memref<1x4096xf32>) {batch_blocks = 1 : i64, pack_a, pack_blocks = array<i64: 1, 2048, 16>, pack_c}
 // ROWS: outs(%{{.*}} : memref<4x256xf32>) {{{.*}}pack_blocks = array<i64: 4, 32, 128>
 // ROWS: outs(%{{.*}} : memref<72x1216xf32>) {{{.*}}pack_blocks = array<i64: 72, 32, 128>
 // ROWS: outs(%{{.*}} : memref<16x2048xf32>) {{{.*}}pack_b, pack_blocks = array<i64: 16, 32, 128>

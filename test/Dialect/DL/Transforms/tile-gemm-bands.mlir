@@ -78,6 +78,33 @@ func.func @fits(%a: memref<64x8xf32>, %b: memref<8x16xf32>, %c: memref<64x16xf32
   return
 }
 
+// A GEMM whose calls take one K block (batch_blocks = 1, B's rows streamed):
+// the loop over the K blocks stays outside the column tiles, which walk
+// along one block of rows after another, and C's fill stays before it.
+// Without the bound the column tiles go above it and each call's batch
+// runs down all of K.
+// CHECK-LABEL: func.func @one_block_a_call
+// CHECK: affine.store %cst
+// CHECK: affine.for %[[KB:.*]] = 0 to 4 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 2 step 2 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 256 step 64 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 1 {
+// CHECK-NOT: affine.store %cst
+// CHECK: } {dl.gemm_band}
+// CHECK-NOT: dl.max_batch
+// CHECK-LABEL: func.func @unbounded
+// CHECK: affine.for %{{.*}} = 0 to 256 step 64 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 4 {
+// CHECK: } {dl.gemm_band}
+func.func @one_block_a_call(%a: memref<2x32xf32>, %b: memref<32x256xf32>, %c: memref<2x256xf32>) {
+  dl.matmul ins(%a, %b : memref<2x32xf32>, memref<32x256xf32>) outs(%c : memref<2x256xf32>) {pack_blocks = array<i64: 2, 256, 8>, batch_blocks = 1 : i64}
+  return
+}
+func.func @unbounded(%a: memref<2x32xf32>, %b: memref<32x256xf32>, %c: memref<2x256xf32>) {
+  dl.matmul ins(%a, %b : memref<2x32xf32>, memref<32x256xf32>) outs(%c : memref<2x256xf32>) {pack_blocks = array<i64: 2, 256, 8>}
+  return
+}
+
 // Dynamic trip counts: left alone.
 // CHECK-LABEL: func.func @dynamic
 // CHECK-NOT: step

@@ -69,6 +69,13 @@ def DL_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getGemmBandAttrName() {
       return ::llvm::StringLiteral("dl.gemm_band");
     }
+    /// On a GEMM band's outermost loop: the most K blocks one microkernel
+    /// call may take as its batch (the dl.matmul's `batch_blocks`). Set by
+    /// the lowering; dl-tile-gemm-bands folds the loops around a tiled band
+    /// into its calls' batch only within it.
+    static constexpr ::llvm::StringLiteral getMaxBatchAttrName() {
+      return ::llvm::StringLiteral("dl.max_batch");
+    }
     /// Marks the loop a schedule runs in parallel. Set by the lowering,
     /// consumed by dl-parallelize-outer-loops.
     static constexpr ::llvm::StringLiteral getParallelLoopAttrName() {

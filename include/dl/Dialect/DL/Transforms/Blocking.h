@@ -416,23 +416,50 @@ inline bool readsBOnceFromBeyondL2(int64_t m, int64_t n, int64_t k,
 }
 
 /// The rows of B's blocks where dl-pack-gemm-operands streams B's rows from
-/// beyond the L2 (readsBOnceFromBeyondL2) for `m` rows of C: the largest
-/// divisor of K up to kStreamedDepth / m rows (at least kStreamedRows, at
-/// most 4 x kStreamedRows), itself at least kStreamedRows (K = 111: 111
-/// rows); 0 for a K without one (203 = 7 x 29). Each call walks its block's
-/// rows once per register tile of columns, so a shallow block costs a
-/// batch-reduce step per few FMAs, and a deep one, from about kStreamedDepth
-/// / m rows, runs slower again. One Zen 5 core: 1 x 1500 x 1000 in 1 x 750
-/// x bk blocks, 0.11 ms with bk = 8, 0.078 with 20 to 1000 (oneDNN 0.085);
-/// 2 and 4 rows, 0.13 and 0.11 with 8 rows, 0.08 from 100; 9 x 664 x 3534
-/// in 9 x 332 x bk blocks 0.30 ms with bk = 6, 0.28 with 38, 0.40 with 114
-/// (oneDNN 0.26).
-constexpr int64_t kStreamedRows = 32, kStreamedDepth = 512;
-inline int64_t streamedRowsBlock(int64_t k, int64_t m) {
+/// beyond the L2 (readsBOnceFromBeyondL2) for `m` rows of C, 0 for a K
+/// without such a block. The calls of one block of rows walk along its rows
+/// (one K block a call: dl-tile-gemm-bands keeps the K blocks outside the
+/// calls' columns), each row a memory stream of its own.
+/// - A B of more than kFarBL2s L2s comes from memory or the far L3, where,
+///   below kFarStreamedMaxRows rows of C (few FMAs per element of B), the
+///   prefetchers' streams set the speed: the largest divisor of K up to
+///   kStreamedRows rows, at least kMinStreamedRows (deeper blocks run more
+///   streams than they follow, shallower ones reload C every few rows). One
+///   Zen 5 core, ms by rows a block (oneDNN): 1x4096x4096 4 2.0, 8 1.80, 16
+///   1.98, 32 2.43 (6.8); 4x2048x3000 4 1.12, 8 0.64, 12 0.52, 24 0.67
+///   (2.1); 2x4095x2825 5 1.56-1.74, 25 2.1, 113 2.57 (2.3-2.6); but
+///   11x1223x4096 0.87 with 16 rows, 0.75 with 32 (0.81).
+/// - Otherwise: the largest divisor of K up to kStreamedDepth / m rows,
+///   that limit within 2 x kStreamedRows to 8 x kStreamedRows, itself at
+///   least 2 x kStreamedRows: shallow blocks cost a call per few FMAs
+///   there. One Zen 5 core (oneDNN): 1x1500x1000 (B 6 MB) 10 rows 0.077
+///   ms, 25-40 rows 0.066 (0.079); 1x892x1698 (6 MB) 0.087 in 6-row blocks,
+///   0.073 unstreamed (0.078); 16x256x2048 0.12 with 16 rows, 0.078 with
+///   32; 9x664x3534 0.30 with 6 rows, 0.28 with 38, 0.40 with 114.
+constexpr int64_t kStreamedRows = 16, kMinStreamedRows = 4, kFarBL2s = 16,
+                  kFarStreamedMaxRows = 8, kStreamedDepth = 512;
+inline bool streamsFarRowsOfB(int64_t m, int64_t k, int64_t n,
+                              int64_t l2Bytes) {
+  return m < kFarStreamedMaxRows && l2Bytes > 0 &&
+         k * n * int64_t(sizeof(float)) > kFarBL2s * l2Bytes;
+}
+/// The rows of the whole blocks a K without a streamedRowsBlock is split
+/// into (dl-split-gemm-remainders): the deepest block of the rule above.
+inline int64_t streamedRowsUnit(int64_t m, int64_t k, int64_t n,
+                                int64_t l2Bytes) {
+  return streamsFarRowsOfB(m, k, n, l2Bytes) ? kStreamedRows
+                                             : 2 * kStreamedRows;
+}
+inline int64_t streamedRowsBlock(int64_t k, int64_t m, int64_t n,
+                                 int64_t l2Bytes) {
+  if (streamsFarRowsOfB(m, k, n, l2Bytes)) {
+    int64_t rows = largestDivisorAtMost(k, kStreamedRows);
+    return rows >= kMinStreamedRows ? rows : 0;
+  }
   int64_t limit = std::clamp<int64_t>(kStreamedDepth / std::max<int64_t>(m, 1),
-                                      kStreamedRows, 4 * kStreamedRows);
+                                      2 * kStreamedRows, 8 * kStreamedRows);
   int64_t rows = largestDivisorAtMost(k, limit);
-  return rows >= kStreamedRows ? rows : 0;
+  return rows >= 2 * kStreamedRows ? rows : 0;
 }
 
 /// Whether such a GEMM whose N has no good block up to `columns` reads

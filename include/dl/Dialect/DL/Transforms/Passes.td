@@ -891,18 +891,21 @@ def PackGemmOperands : Pass<"dl-pack-gemm-operands", "::mlir::func::FuncOp"> {
     (bm = M, not re-read enough to pack), of fewer than 8 rows (from 8 on
     the kernels' register tiles matter more than the order B is read in)
     unless B's rows conflict in the L1 or N was kept whole, is read in
-    blocks of whole rows (bk: the largest divisor of K up to 512 / M rows,
-    that limit kept within 32 to 128, and at least 32) as wide as C's block
+    blocks of whole rows (bk, for a B of more than 16 L2s: the largest
+    divisor of K up to 16 rows, at least 4, one K block a call
+    (`batch_blocks` = 1); for a nearer B: the largest divisor of K up to
+    512 / M rows, that limit kept within 32 to 128, and at least 32) as wide as C's block
     keeps in half the L1, up to half of N, when that is at least 128
     columns or all of an N kept whole (`dl-split-gemm-remainders`): the
     calls then read B's rows
     in long runs, as the prefetchers stream them, instead of walking down K
     in 128-byte pieces of rows kilobytes apart (8x1024x2048 on a Zen 3
     core: 0.6-1.1 ms against 2.8-3.7). Shallower blocks cost a batch-reduce
-    step per few FMAs, deeper ones run slower with more rows of C
-    (1x1500x1000 on a Zen 5 core: 0.11 ms in blocks of 8 rows, 0.078 from
-    20 to 1000; 9x664x3534 0.30 ms with 6 rows, 0.28 with 38, 0.40 with
-    114).
+    step per few FMAs, deeper ones run more row streams than the
+    prefetchers follow, which costs where B comes from memory (2x4095x2825
+    on a Zen 5 core: 1.56-1.74 ms in blocks of 5 rows, 2.57 of 113; oneDNN
+    2.3-2.6) and not from nearer (1x892x1698: 0.073 ms with 66 rows, 0.087
+    with 6).
 
     A GEMV-like GEMM (not transposed; N up to a quarter of a vector's
     lanes, or up to half of them with K of at least 128: 4 and 8 with
@@ -1344,7 +1347,13 @@ def TileGemmBands : Pass<"dl-tile-gemm-bands", "::mlir::func::FuncOp"> {
     of C stays in registers over its whole reduction). The zero fill of C
     right before the band, when it covers exactly what the band writes,
     moves into the tile loops over C, one block per tile, so that each call
-    may skip reading C (beta = 0).
+    may skip reading C (beta = 0). A GEMM's bound on its calls' batch (its
+    `batch_blocks`, put on the band as `dl.max_batch` by the lowering)
+    limits the loops around taken into the batch to the innermost ones whose
+    iterations stay within it: the others stay outside the tile loops over
+    C, which then walk the columns of one K block after another (B's rows in
+    memory order), and the fill stays before them (`docs/heuristics.md`,
+    *GEMM blocks and packing*, "How many rows").
     A trip count whose largest such divisor is below half of `max-block` (a
     prime output width would give kernels of one row) is first split: the
     perfect nest that ends in the band (its outer loops are the
