@@ -18,6 +18,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
+#include <map>
 #include <mutex>
 #include <set>
 #include <string>
@@ -121,6 +123,60 @@ int64_t toHandle(const void *kernel, const char *kind, int64_t m, int64_t n,
 }
 } // namespace
 
+//===----------------------------------------------------------------------===//
+// Streaming stores of C
+//===----------------------------------------------------------------------===//
+//
+// With beta_zero == DL_RUNTIME_STREAM_C, a dispatch returns two kernels,
+// LIBXSMM's with non-temporal stores of C (LIBXSMM_GEMM_FLAG_ALIGN_C_NTS_HINT)
+// and the plain one, as a handle tagged in its lowest bit (kernel addresses
+// and the pairs' are aligned); each invoke takes the streaming kernel only
+// where its C starts on a 64-byte boundary, since that kernel loads and
+// stores C's rows with aligned moves.
+
+namespace {
+struct StreamingPair {
+  int64_t streaming, plain;
+};
+
+/// A handle for `streaming` and `plain`: the plain one alone when there is
+/// no streaming kernel. The pairs live as long as the process, as LIBXSMM's
+/// kernels do.
+int64_t pairHandle(int64_t streaming, int64_t plain) {
+  if (!streaming || !plain)
+    return plain;
+  static std::mutex mutex;
+  static std::map<std::pair<int64_t, int64_t>, StreamingPair *> pairs;
+  static std::deque<StreamingPair> storage;
+  std::lock_guard<std::mutex> lock(mutex);
+  StreamingPair *&pair = pairs[{streaming, plain}];
+  if (!pair)
+    pair = &storage.emplace_back(StreamingPair{streaming, plain});
+  return reinterpret_cast<int64_t>(pair) | 1;
+}
+
+/// The kernel of `handle` for a C at `c`.
+inline int64_t kernelFor(int64_t handle, const float *c) {
+  if (!(handle & 1))
+    return handle;
+  const auto *pair = reinterpret_cast<const StreamingPair *>(handle & ~1ll);
+  return reinterpret_cast<uintptr_t>(c) % 64 == 0 ? pair->streaming
+                                                  : pair->plain;
+}
+
+/// The LIBXSMM flags of a dispatch: non-temporal stores of C where asked
+/// for, C's rows can be aligned and they are whole 16-float vectors; null
+/// for LIBXSMM's defaults. LIBXSMM 1.17's generator exits the process on a
+/// masked last vector of C with these flags (n = 19).
+const int *streamingFlags(int64_t beta_zero, int64_t n, int64_t ldc) {
+  static const int flags =
+      LIBXSMM_GEMM_FLAG_ALIGN_C_NTS_HINT | LIBXSMM_GEMM_FLAG_BETA_0;
+  return beta_zero == DL_RUNTIME_STREAM_C && n % 16 == 0 && ldc % 16 == 0
+             ? &flags
+             : nullptr;
+}
+} // namespace
+
 namespace {
 int64_t dispatchGemm(int64_t m, int64_t n, int64_t k, int64_t lda, int64_t ldb,
                      int64_t ldc, int64_t beta_zero) {
@@ -128,9 +184,14 @@ int64_t dispatchGemm(int64_t m, int64_t n, int64_t k, int64_t lda, int64_t ldb,
     return toHandle(nullptr, "GEMM", m, n, k);
   const libxsmm_blasint xlda = ldb, xldb = lda, xldc = ldc;
   const float alpha = 1.0f, beta = beta_zero ? 0.0f : 1.0f;
-  libxsmm_smmfunction kernel = libxsmm_smmdispatch(
-      n, m, k, &xlda, &xldb, &xldc, &alpha, &beta, nullptr, nullptr);
-  return toHandle(reinterpret_cast<const void *>(kernel), "GEMM", m, n, k);
+  auto dispatch = [&](const int *flags) {
+    return reinterpret_cast<const void *>(libxsmm_smmdispatch(
+        n, m, k, &xlda, &xldb, &xldc, &alpha, &beta, flags, nullptr));
+  };
+  int64_t plain = toHandle(dispatch(nullptr), "GEMM", m, n, k);
+  const int *flags = streamingFlags(beta_zero, n, ldc);
+  return flags ? pairHandle(reinterpret_cast<int64_t>(dispatch(flags)), plain)
+               : plain;
 }
 
 int64_t dispatchStridedBatch(int64_t m, int64_t n, int64_t k, int64_t lda,
@@ -141,12 +202,16 @@ int64_t dispatchStridedBatch(int64_t m, int64_t n, int64_t k, int64_t lda,
   const libxsmm_blasint xlda = ldb, xldb = lda, xldc = ldc;
   const float alpha = 1.0f, beta = beta_zero ? 0.0f : 1.0f;
   // LIBXSMM 1.17 takes the strides in bytes.
-  libxsmm_smmfunction_reducebatch_strd kernel =
-      libxsmm_smmdispatch_reducebatch_strd(
-          n, m, k, stride_b * sizeof(float), stride_a * sizeof(float), &xlda,
-          &xldb, &xldc, &alpha, &beta, nullptr, nullptr);
-  return toHandle(reinterpret_cast<const void *>(kernel),
-                  "strided batch-reduce GEMM", m, n, k);
+  auto dispatch = [&](const int *flags) {
+    return reinterpret_cast<const void *>(libxsmm_smmdispatch_reducebatch_strd(
+        n, m, k, stride_b * sizeof(float), stride_a * sizeof(float), &xlda,
+        &xldb, &xldc, &alpha, &beta, flags, nullptr));
+  };
+  int64_t plain =
+      toHandle(dispatch(nullptr), "strided batch-reduce GEMM", m, n, k);
+  const int *flags = streamingFlags(beta_zero, n, ldc);
+  return flags ? pairHandle(reinterpret_cast<int64_t>(dispatch(flags)), plain)
+               : plain;
 }
 
 int64_t dispatchOffsetBatch(int64_t m, int64_t n, int64_t k, int64_t lda,
@@ -155,11 +220,15 @@ int64_t dispatchOffsetBatch(int64_t m, int64_t n, int64_t k, int64_t lda,
     return toHandle(nullptr, "offset batch-reduce GEMM", m, n, k);
   const libxsmm_blasint xlda = ldb, xldb = lda, xldc = ldc;
   const float alpha = 1.0f, beta = beta_zero ? 0.0f : 1.0f;
-  libxsmm_smmfunction_reducebatch_offs kernel =
-      libxsmm_smmdispatch_reducebatch_offs(n, m, k, &xlda, &xldb, &xldc, &alpha,
-                                           &beta, nullptr, nullptr);
-  return toHandle(reinterpret_cast<const void *>(kernel),
-                  "offset batch-reduce GEMM", m, n, k);
+  auto dispatch = [&](const int *flags) {
+    return reinterpret_cast<const void *>(libxsmm_smmdispatch_reducebatch_offs(
+        n, m, k, &xlda, &xldb, &xldc, &alpha, &beta, flags, nullptr));
+  };
+  int64_t plain =
+      toHandle(dispatch(nullptr), "offset batch-reduce GEMM", m, n, k);
+  const int *flags = streamingFlags(beta_zero, n, ldc);
+  return flags ? pairHandle(reinterpret_cast<int64_t>(dispatch(flags)), plain)
+               : plain;
 }
 } // namespace
 
@@ -176,8 +245,9 @@ extern "C" int64_t dl_gemm_dispatch(int64_t m, int64_t n, int64_t k,
 extern "C" void dl_gemm_invoke(int64_t kernel, intptr_t a, int64_t a_offset,
                                intptr_t b, int64_t b_offset, intptr_t c,
                                int64_t c_offset) {
-  reinterpret_cast<libxsmm_smmfunction>(kernel)(
-      at(b, b_offset), at(a, a_offset), at(c, c_offset));
+  float *cBlock = at(c, c_offset);
+  reinterpret_cast<libxsmm_smmfunction>(kernelFor(kernel, cBlock))(
+      at(b, b_offset), at(a, a_offset), cBlock);
 }
 
 extern "C" int64_t dl_brgemm_dispatch(int64_t m, int64_t n, int64_t k,
@@ -197,8 +267,9 @@ extern "C" void dl_brgemm_invoke(int64_t kernel, intptr_t a, int64_t a_offset,
                                  intptr_t b, int64_t b_offset, intptr_t c,
                                  int64_t c_offset, int64_t count) {
   unsigned long long batch = count;
-  reinterpret_cast<libxsmm_smmfunction_reducebatch_strd>(kernel)(
-      at(b, b_offset), at(a, a_offset), at(c, c_offset), &batch);
+  float *cBlock = at(c, c_offset);
+  reinterpret_cast<libxsmm_smmfunction_reducebatch_strd>(kernelFor(
+      kernel, cBlock))(at(b, b_offset), at(a, a_offset), cBlock, &batch);
 }
 
 extern "C" int64_t dl_brgemm_offs_dispatch(int64_t m, int64_t n, int64_t k,
@@ -226,9 +297,10 @@ extern "C" void dl_brgemm_offs_invoke(int64_t kernel, intptr_t a,
     byteOffsets[count + i] = offsets_a[i] * sizeof(float);
   }
   unsigned long long batch = count;
-  reinterpret_cast<libxsmm_smmfunction_reducebatch_offs>(kernel)(
-      at(b, b_offset), at(a, a_offset), at(c, c_offset), &batch,
-      byteOffsets.data(), byteOffsets.data() + count);
+  float *cBlock = at(c, c_offset);
+  reinterpret_cast<libxsmm_smmfunction_reducebatch_offs>(kernelFor(
+      kernel, cBlock))(at(b, b_offset), at(a, a_offset), cBlock, &batch,
+                       byteOffsets.data(), byteOffsets.data() + count);
 }
 
 extern "C" const char *dl_runtime_target(void) {

@@ -11,7 +11,9 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <tuple>
 #include <vector>
@@ -154,6 +156,66 @@ TEST(BatchReduceGemm, StridedBlocks) {
     reference(m, n, k, a.data(), k, b.data(), n, ref.data(), n, betaZero, count,
               strideA, strideB);
     expectNear(c, ref);
+  }
+}
+
+// DL_RUNTIME_STREAM_C: non-temporal stores where a call's C starts 64-byte
+// aligned, plain stores elsewhere (the streaming kernel's aligned moves
+// would fault there), for blocks of C at every float offset from an aligned
+// base; a masked last vector of C (n = 19) takes plain stores only.
+TEST(StreamedC, AnyAlignmentMatchesReference) {
+  if (!hasLibxsmm())
+    GTEST_SKIP() << "runtime built without LIBXSMM";
+  const int64_t ldc = 64, count = 3;
+  for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{9, 32, 12},
+                         {1, 16, 1},
+                         {28, 48, 5},
+                         {5, 64, 16},
+                         {9, 19, 12}}) {
+    std::vector<float> a = sequence(count * m * k, 0.125f);
+    std::vector<float> b = sequence(count * k * n, 0.25f);
+    int64_t gemm = dl_gemm_dispatch(m, n, k, k, n, ldc, DL_RUNTIME_STREAM_C);
+    int64_t strided = dl_brgemm_dispatch(m, n, k, k, n, ldc, m * k, k * n,
+                                         DL_RUNTIME_STREAM_C);
+    int64_t offsets =
+        dl_brgemm_offs_dispatch(m, n, k, k, n, ldc, DL_RUNTIME_STREAM_C);
+    ASSERT_NE(gemm, 0);
+    ASSERT_NE(strided, 0);
+    ASSERT_NE(offsets, 0);
+    std::vector<int64_t> offsetsA = {0, m * k, 2 * m * k};
+    std::vector<int64_t> offsetsB = {0, k * n, 2 * k * n};
+    // 64-byte aligned storage for C, the block at `shift` floats past it.
+    std::vector<float> storage(m * ldc + 32);
+    float *base = storage.data();
+    while (reinterpret_cast<uintptr_t>(base) % 64 != 0)
+      ++base;
+    auto at = [](const float *p) { return reinterpret_cast<intptr_t>(p); };
+    for (int64_t shift = 0; shift < 16; ++shift) {
+      for (int kind = 0; kind < 3; ++kind) {
+        std::fill(storage.begin(), storage.end(), 7.0f);
+        if (kind == 0)
+          dl_gemm_invoke(gemm, at(a.data()), 0, at(b.data()), 0, at(base),
+                         shift);
+        else if (kind == 1)
+          dl_brgemm_invoke(strided, at(a.data()), 0, at(b.data()), 0, at(base),
+                           shift, count);
+        else
+          dl_brgemm_offs_invoke(offsets, at(a.data()), 0, at(b.data()), 0,
+                                at(base), shift, count, offsetsA.data(),
+                                offsetsB.data());
+        std::vector<float> got, ref(m * n, 0.0f);
+        for (int64_t i = 0; i < m; ++i)
+          got.insert(got.end(), base + shift + i * ldc,
+                     base + shift + i * ldc + n);
+        reference(m, n, k, a.data(), k, b.data(), n, ref.data(), n,
+                  /*betaZero=*/true, kind == 0 ? 1 : count, m * k, k * n);
+        expectNear(got, ref);
+        // The columns past n in each row are not written.
+        for (int64_t i = 0; i < m; ++i)
+          for (int64_t j = n; j < ldc; ++j)
+            EXPECT_EQ(base[shift + i * ldc + j], 7.0f);
+      }
+    }
   }
 }
 

@@ -102,7 +102,12 @@ LogicalResult lowerDispatch(GemmDispatchOp op, SymbolTable &symbols) {
     args.push_back(i64Constant(b, loc, *op.getStrideA()));
     args.push_back(i64Constant(b, loc, *op.getStrideB()));
   }
-  args.push_back(i64Constant(b, loc, op.getBetaZero() ? 1 : 0));
+  // 0 accumulates, 1 overwrites, 2 overwrites with streaming stores
+  // (DL_RUNTIME_STREAM_C).
+  args.push_back(i64Constant(b, loc,
+                             op.getStreamC()    ? 2
+                             : op.getBetaZero() ? 1
+                                                : 0));
   FailureOr<func::FuncOp> callee =
       getRuntimeFunction(symbols, name, args.size(), true, loc);
   if (failed(callee))

@@ -17,9 +17,15 @@
 extern "C" {
 #endif
 
-/* Dispatches C[m][n] (=|+=) A[m][k] * B[k][n]: overwrite when beta_zero is
- * non-zero, accumulate otherwise. Pure: equal arguments give equal handles,
- * so calls can be hoisted out of loops. Thread-safe; kernels are cached. */
+/* Dispatches C[m][n] (=|+=) A[m][k] * B[k][n]: beta_zero 0 accumulates into
+ * C, 1 overwrites it, DL_RUNTIME_STREAM_C overwrites it with non-temporal
+ * stores (C bypasses the caches; for a C written once and read by nothing
+ * soon) where n and ldc are multiples of 16, wherever a call's C starts
+ * 64-byte aligned (the kernel's aligned moves need it), and with plain stores
+ * elsewhere, chosen per call. Pure: equal arguments give equal handles, so
+ * calls can be hoisted out of loops. Thread-safe; kernels are cached. The same
+ * values of beta_zero apply to the batch-reduce dispatches below. */
+#define DL_RUNTIME_STREAM_C 2
 int64_t dl_gemm_dispatch(int64_t m, int64_t n, int64_t k, int64_t lda,
                          int64_t ldb, int64_t ldc, int64_t beta_zero);
 

@@ -27,6 +27,17 @@ func.func @gemm(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32, 
 
 // -----
 
+// stream_c: beta_zero 2 (DL_RUNTIME_STREAM_C).
+// CHECK-LABEL: func.func @stream_c
+// CHECK: %[[STREAM:.*]] = arith.constant 2 : i64
+// CHECK: call @dl_gemm_dispatch({{.*}}, %[[STREAM]])
+func.func @stream_c() -> i64 {
+  %h = dl.gemm_dispatch {m = 8, n = 16, k = 4, lda = 4, ldb = 16, ldc = 32, beta_zero, stream_c}
+  return %h : i64
+}
+
+// -----
+
 // CHECK-LABEL: func.func @batch_reduce
 // CHECK: %[[S:.*]] = call @dl_brgemm_dispatch(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (i64, i64, i64, i64, i64, i64, i64, i64, i64) -> i64
 // CHECK: call @dl_brgemm_invoke(%[[S]], {{.*}}) : (i64, i64, i64, i64, i64, i64, i64, i64) -> ()

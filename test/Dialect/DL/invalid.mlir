@@ -1706,6 +1706,14 @@ func.func @dispatch_small_ld() {
 
 // -----
 
+func.func @dispatch_stream_c_accumulating() {
+  // expected-error @+1 {{'dl.gemm_dispatch' op stream_c needs beta_zero (a C written, not read)}}
+  %k = dl.gemm_dispatch {m = 8, n = 16, k = 4, lda = 4, ldb = 16, ldc = 16, stream_c}
+  return
+}
+
+// -----
+
 func.func @dispatch_zero_size() {
   // expected-error @+1 {{'dl.gemm_dispatch' op attribute 'm' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive}}
   %k = dl.gemm_dispatch {m = 0, n = 16, k = 4, lda = 4, ldb = 16, ldc = 16}

@@ -266,14 +266,13 @@ LogicalResult MatmulOp::verifyPackBlocks(int64_t m, int64_t n, int64_t k) {
     if (getPadBlocks() ? block < 1 : block < 1 || size % block != 0)
       return emitOpError("pack_blocks entry for ")
              << name << " must be "
-             << (getPadBlocks() ? "positive with pad_blocks"
-                                : "a positive divisor of " +
-                                      std::to_string(size))
+             << (getPadBlocks()
+                     ? "positive with pad_blocks"
+                     : "a positive divisor of " + std::to_string(size))
              << ", got " << block;
   }
-  if (getPadBlocks() &&
-      ((hasPartialABlocks() && !getPackA()) || !getPackB() ||
-       (hasPartialCBlocks() && !getPackC()) || hasBlockedB()))
+  if (getPadBlocks() && ((hasPartialABlocks() && !getPackA()) || !getPackB() ||
+                         (hasPartialCBlocks() && !getPackC()) || hasBlockedB()))
     return emitOpError("pad_blocks needs pack_b, a plain B, pack_a when bm "
                        "or bk does not divide M or K, and pack_c when bm or "
                        "bn does not divide M or N");
@@ -863,6 +862,8 @@ LogicalResult GemmDispatchOp::verify() {
   if (getStrideA() && getBatchOffsets())
     return emitOpError(
         "a batch-reduce is either strided or given by offsets, not both");
+  if (getStreamC() && !getBetaZero())
+    return emitOpError("stream_c needs beta_zero (a C written, not read)");
   return success();
 }
 

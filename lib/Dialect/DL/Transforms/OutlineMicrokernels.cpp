@@ -326,12 +326,18 @@ static AffineExpr opaqueOuterDivisions(AffineExpr expr, unsigned numVarying,
 class BandOutliner {
 public:
   BandOutliner(AffineForOp band, SymbolTable &symbols, int64_t maxBatchBytes,
-               int64_t vectorBits, int64_t l1Bytes)
+               int64_t vectorBits, int64_t l1Bytes, int64_t streamedCBytes)
       : symbols(symbols), band(band), maxBatchBytes(maxBatchBytes),
-        vectorBits(vectorBits), l1Bytes(l1Bytes) {}
+        vectorBits(vectorBits), l1Bytes(l1Bytes),
+        streamedCBytes(streamedCBytes) {}
 
   /// Outlines the band, or returns why it stays in loop form.
   LogicalResult run(std::string &reason);
+  /// Whether the calls, which overwrite their blocks of `c`, store them past
+  /// the caches: `c` is at least streamedCBytes, so its blocks leave the
+  /// caches before anything reads them, and nothing in the loop nest around
+  /// the band (an epilogue on each block) reads it.
+  bool streamsC(const Access &c) const;
 
 private:
   LogicalResult fail(std::string &reason, const Twine &why) {
@@ -407,6 +413,7 @@ private:
   int64_t maxBatchBytes;                     // 0: no bound.
   int64_t vectorBits;                        // Of the kernels' registers.
   int64_t l1Bytes;                           // The L1 data cache.
+  int64_t streamedCBytes;                    // C from this size on streams.
   SmallVector<AffineForOp, 3> loops;         // The band, outermost first.
   SmallVector<int64_t, 3> tripCounts;        // Of `loops`, or their bounds.
   SmallVector<bool, 3> runtimeTrips;         // Trip count known at run time.
@@ -854,6 +861,32 @@ AffineForOp BandOutliner::matchZeroFill(const Access &c,
   return fill;
 }
 
+bool BandOutliner::streamsC(const Access &c) const {
+  auto type = dyn_cast<MemRefType>(c.memref.getType());
+  if (streamedCBytes <= 0 || !type || !type.hasStaticShape() ||
+      type.getNumElements() * int64_t(sizeof(float)) < streamedCBytes)
+    return false;
+  // The nest the band is in: the ancestor of the band right in the
+  // function's body.
+  Operation *nest = band;
+  while (nest->getParentOp() && !isa<func::FuncOp>(nest->getParentOp()))
+    nest = nest->getParentOp();
+  // Anything in it reading c other than the band itself.
+  WalkResult reads = nest->walk([&](Operation *op) {
+    if (band->isAncestor(op))
+      return WalkResult::skip();
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effects)
+      return llvm::is_contained(op->getOperands(), c.memref)
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
+    if (effects.getEffectOnValue<MemoryEffects::Read>(c.memref))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return !reads.wasInterrupted();
+}
+
 void BandOutliner::rewrite(const Access &a, const Access &b, const Access &c,
                            ArrayRef<unsigned> mnk, ArrayRef<LeadingDim> lds,
                            AffineForOp zeroFill, bool rowsAsBatch) {
@@ -948,7 +981,8 @@ void BandOutliner::rewrite(const Access &a, const Access &b, const Access &c,
       builder.getI64IntegerAttr(tripCounts[mnk[0]]),
       builder.getI64IntegerAttr(columns), builder.getI64IntegerAttr(kernelK),
       ldAttrs[0], ldAttrs[1], ldAttrs[2], strideA, strideB, withOffsets,
-      zeroFill ? builder.getUnitAttr() : UnitAttr());
+      zeroFill ? builder.getUnitAttr() : UnitAttr(),
+      zeroFill && streamsC(c) ? builder.getUnitAttr() : UnitAttr());
   Value zero = arith::ConstantIntOp::create(builder, loc, 0, 64);
   Value found = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne,
                                       dispatch, zero);
@@ -1020,6 +1054,13 @@ struct OutlineMicrokernelsPass
   void runOnOperation() override {
     Target target = getTarget(getOperation());
     int64_t l1Bytes = target.cache.levels.front().bytes;
+    // A C beyond the last cache level and beyond kStreamedCL2s L2s leaves
+    // the caches before anything reads it again.
+    constexpr int64_t kStreamedCL2s = 16;
+    int64_t streamedCBytes = target.l2Bytes() > 0
+                                 ? std::max(target.cache.levels.back().bytes,
+                                            kStreamedCL2s * target.l2Bytes())
+                                 : 0;
     SymbolTable symbols(getOperation());
     SmallVector<AffineForOp> bands;
     getOperation().walk([&](AffineForOp loop) {
@@ -1029,7 +1070,7 @@ struct OutlineMicrokernelsPass
     for (AffineForOp band : bands) {
       std::string reason;
       if (failed(BandOutliner(band, symbols, target.maxBatchBytes,
-                              target.vectorBits, l1Bytes)
+                              target.vectorBits, l1Bytes, streamedCBytes)
                      .run(reason)) &&
           reportFallbacks)
         band.emitRemark("GEMM band kept as loops: ") << reason;

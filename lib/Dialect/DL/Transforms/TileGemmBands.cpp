@@ -22,6 +22,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/LoopUtils.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/MapVector.h"
 
 namespace mlir {
 namespace dl {
@@ -108,6 +109,30 @@ struct BandFill {
   SmallVector<AffineForOp> ofBandLoop;
 };
 
+/// `expr`, an index of `store`, over dimensions numbered by the values they
+/// stand for (`numbering`, shared between stores), so that two stores' index
+/// expressions compare equal where they compute the same index from the same
+/// values (a merged convolution's row `2 * oh + r` in a fill and a band).
+AffineExpr overValues(affine::AffineStoreOp store, AffineExpr expr,
+                      llvm::MapVector<Value, unsigned> &numbering) {
+  AffineMap map = store.getAffineMap();
+  MLIRContext *ctx = store.getContext();
+  SmallVector<AffineExpr> dims, symbols;
+  ValueRange operands = store.getMapOperands();
+  auto number = [&](Value value) {
+    auto [it, inserted] = numbering.insert({value, numbering.size()});
+    return getAffineDimExpr(it->second, ctx);
+  };
+  AffineExpr unused = getAffineConstantExpr(0, ctx);
+  for (unsigned d = 0; d < map.getNumDims(); ++d)
+    dims.push_back(expr.isFunctionOfDim(d) ? number(operands[d]) : unused);
+  for (unsigned i = 0; i < map.getNumSymbols(); ++i)
+    symbols.push_back(expr.isFunctionOfSymbol(i)
+                          ? number(operands[map.getNumDims() + i])
+                          : unused);
+  return expr.replaceDimsAndSymbols(dims, symbols);
+}
+
 bool haveSameConstantRange(AffineForOp a, AffineForOp b) {
   return a.hasConstantBounds() && b.hasConstantBounds() &&
          a.getStepAsInt() == 1 && b.getStepAsInt() == 1 &&
@@ -132,14 +157,26 @@ std::optional<BandFill> matchBandFill(ArrayRef<AffineForOp> band) {
   AffineMap fillMap = fillStore.getAffineMap(), map = store.getAffineMap();
   BandFill result{fill, SmallVector<AffineForOp>(band.size())};
   unsigned matched = 0;
+  // Values an index of C computed from outside both nests may use.
+  auto isOutside = [&](Value value) {
+    Operation *owner = value.getParentBlock()->getParentOp();
+    return !fill->isAncestor(owner) && !root->isAncestor(owner);
+  };
   for (auto [fillExpr, expr] :
        llvm::zip_equal(fillMap.getResults(), map.getResults())) {
     if (isa<AffineConstantExpr>(fillExpr) && fillExpr == expr)
       continue;
     Value fillIndex = indexOperand(fillStore, fillExpr);
     Value index = indexOperand(store, expr);
-    if (!fillIndex || !index)
-      return std::nullopt;
+    if (!fillIndex || !index) {
+      // A compound index, the same in both from the same outer values.
+      llvm::MapVector<Value, unsigned> numbering;
+      if (overValues(fillStore, fillExpr, numbering) !=
+              overValues(store, expr, numbering) ||
+          !llvm::all_of(llvm::make_first_range(numbering), isOutside))
+        return std::nullopt;
+      continue;
+    }
     const auto *fillLoop = llvm::find_if(fillLoops, [&](AffineForOp loop) {
       return loop.getInductionVar() == fillIndex;
     });

@@ -105,6 +105,44 @@ func.func @unbounded(%a: memref<2x32xf32>, %b: memref<32x256xf32>, %c: memref<2x
   return
 }
 
+// A fill whose index of C is computed from loops outside both nests the
+// same way as the band's (a merged convolution's row 2 * oh + r) moves into
+// the tile loops too.
+// CHECK-LABEL: func.func @merged_rows
+// CHECK: affine.for %[[OH:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.for %[[R:.*]] = 0 to 2 {
+// CHECK-NEXT: affine.for %[[WT:.*]] = 0 to 200 step 50 {
+// CHECK-NEXT: affine.for %[[KT:.*]] = 0 to 8 step 8 {
+// CHECK-NEXT: affine.for %[[W:.*]] = 0 to 50 {
+// CHECK-NEXT: affine.for %[[K:.*]] = 0 to 8 {
+// CHECK-NEXT: affine.store %{{.*}}, %{{.*}}[%[[OH]] * 2 + %[[R]], %[[W]] + %[[WT]], %[[K]] + %[[KT]]]
+// CHECK: } {dl.gemm_band}
+func.func @merged_rows(%a: memref<4x200x4xf32>, %b: memref<4x8xf32>, %c: memref<4x200x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  affine.for %oh = 0 to 2 {
+    affine.for %r = 0 to 2 {
+      affine.for %w = 0 to 200 {
+        affine.for %k = 0 to 8 {
+          affine.store %zero, %c[%oh * 2 + %r, %w, %k] : memref<4x200x8xf32>
+        }
+      }
+      affine.for %w = 0 to 200 {
+        affine.for %ch = 0 to 4 {
+          affine.for %k = 0 to 8 {
+            %x = affine.load %a[%oh * 2 + %r, %w, %ch] : memref<4x200x4xf32>
+            %y = affine.load %b[%ch, %k] : memref<4x8xf32>
+            %p = arith.mulf %x, %y : f32
+            %s = affine.load %c[%oh * 2 + %r, %w, %k] : memref<4x200x8xf32>
+            %t = arith.addf %s, %p : f32
+            affine.store %t, %c[%oh * 2 + %r, %w, %k] : memref<4x200x8xf32>
+          }
+        }
+      } {dl.gemm_band}
+    }
+  }
+  return
+}
+
 // Dynamic trip counts: left alone.
 // CHECK-LABEL: func.func @dynamic
 // CHECK-NOT: step

@@ -777,7 +777,11 @@ def DL_GemmDispatchOp : DL_Op<"gemm_dispatch",
     `A_i * B_i` into `C`: with `stride_a`/`stride_b` the blocks are
     `A + i * stride_a`, `B + i * stride_b`; with `batch_offsets` their
     offsets are given at the call. A handle of 0 means no microkernel exists
-    for these sizes and the caller must run its loops.
+    for these sizes and the caller must run its loops. With `stream_c` (and
+    `beta_zero`), the kernel stores C with non-temporal stores, past the
+    caches, wherever a call's block of C starts 64-byte aligned (the runtime
+    checks at each call and uses plain stores elsewhere): for a C written
+    once and read by nothing soon (dl-outline-microkernels decides).
 
     The op is `Pure`, so it is hoisted out of the loops around the call.
 
@@ -811,7 +815,8 @@ def DL_GemmDispatchOp : DL_Op<"gemm_dispatch",
                        OptionalAttr<I64Attr>:$stride_a,
                        OptionalAttr<I64Attr>:$stride_b,
                        UnitAttr:$batch_offsets,
-                       UnitAttr:$beta_zero);
+                       UnitAttr:$beta_zero,
+                       UnitAttr:$stream_c);
   let results = (outs I64:$kernel);
   let assemblyFormat = [{
     (`sizes` `(` $sizes^ `)`)? (`leading_dims` `(` $leading_dims^ `)`)?
