@@ -1347,7 +1347,9 @@ def TileGemmBands : Pass<"dl-tile-gemm-bands", "::mlir::func::FuncOp"> {
     of C stays in registers over its whole reduction). The zero fill of C
     right before the band, when it covers exactly what the band writes,
     moves into the tile loops over C, one block per tile, so that each call
-    may skip reading C (beta = 0). A GEMM's bound on its calls' batch (its
+    may skip reading C (beta = 0); an index of C the fill and the band
+    compute alike from loops outside both (a merged convolution's row
+    `2 * oh + r`) matches as well. A GEMM's bound on its calls' batch (its
     `batch_blocks`, put on the band as `dl.max_batch` by the lowering)
     limits the loops around taken into the batch to the innermost ones whose
     iterations stay within it: the others stay outside the tile loops over
@@ -1571,7 +1573,13 @@ def OutlineMicrokernels
     band's M and N iterations and store at C's index), the kernel is
     dispatched with `beta_zero` (it
     writes `C` without reading it) and the fill moves into the fallback
-    branch.
+    branch. Such a call also gets `stream_c` (non-temporal stores of `C`,
+    past the caches, where the runtime finds a call's `C` 64-byte aligned)
+    when `C` is at least as large as the last cache level and 16 L2s of the
+    target, so its blocks leave the caches before anything reads them, and
+    nothing else in the loop nest around the band reads `C` (an epilogue on
+    each block): a write of `C` then costs its bytes once, not a read for
+    ownership and a write (`docs/heuristics.md`, *Streamed C*).
     LIBXSMM's AVX-512 kernels keep a row of up to 4 vector registers of `C`
     and compute `C`'s rows in register passes of 6 (one pass for exactly 7
     rows; 14 rows per pass with rows of 2 vectors), each running the whole
