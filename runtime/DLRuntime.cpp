@@ -175,6 +175,18 @@ const int *streamingFlags(int64_t beta_zero, int64_t n, int64_t ldc) {
              ? &flags
              : nullptr;
 }
+
+/// The handle of the kernels `dispatch` (given LIBXSMM's flags, or null
+/// for its defaults) makes of a `kind` of GEMM: the plain kernel, or, with
+/// beta_zero == DL_RUNTIME_STREAM_C where streamingFlags allows, the pair.
+template <typename DispatchFn>
+int64_t dispatchKernels(DispatchFn dispatch, const char *kind, int64_t m,
+                        int64_t n, int64_t k, int64_t ldc, int64_t beta_zero) {
+  int64_t plain = toHandle(dispatch(nullptr), kind, m, n, k);
+  const int *flags = streamingFlags(beta_zero, n, ldc);
+  return flags ? pairHandle(reinterpret_cast<int64_t>(dispatch(flags)), plain)
+               : plain;
+}
 } // namespace
 
 namespace {
@@ -188,10 +200,7 @@ int64_t dispatchGemm(int64_t m, int64_t n, int64_t k, int64_t lda, int64_t ldb,
     return reinterpret_cast<const void *>(libxsmm_smmdispatch(
         n, m, k, &xlda, &xldb, &xldc, &alpha, &beta, flags, nullptr));
   };
-  int64_t plain = toHandle(dispatch(nullptr), "GEMM", m, n, k);
-  const int *flags = streamingFlags(beta_zero, n, ldc);
-  return flags ? pairHandle(reinterpret_cast<int64_t>(dispatch(flags)), plain)
-               : plain;
+  return dispatchKernels(dispatch, "GEMM", m, n, k, ldc, beta_zero);
 }
 
 int64_t dispatchStridedBatch(int64_t m, int64_t n, int64_t k, int64_t lda,
@@ -207,11 +216,8 @@ int64_t dispatchStridedBatch(int64_t m, int64_t n, int64_t k, int64_t lda,
         n, m, k, stride_b * sizeof(float), stride_a * sizeof(float), &xlda,
         &xldb, &xldc, &alpha, &beta, flags, nullptr));
   };
-  int64_t plain =
-      toHandle(dispatch(nullptr), "strided batch-reduce GEMM", m, n, k);
-  const int *flags = streamingFlags(beta_zero, n, ldc);
-  return flags ? pairHandle(reinterpret_cast<int64_t>(dispatch(flags)), plain)
-               : plain;
+  return dispatchKernels(dispatch, "strided batch-reduce GEMM", m, n, k, ldc,
+                         beta_zero);
 }
 
 int64_t dispatchOffsetBatch(int64_t m, int64_t n, int64_t k, int64_t lda,
@@ -224,11 +230,8 @@ int64_t dispatchOffsetBatch(int64_t m, int64_t n, int64_t k, int64_t lda,
     return reinterpret_cast<const void *>(libxsmm_smmdispatch_reducebatch_offs(
         n, m, k, &xlda, &xldb, &xldc, &alpha, &beta, flags, nullptr));
   };
-  int64_t plain =
-      toHandle(dispatch(nullptr), "offset batch-reduce GEMM", m, n, k);
-  const int *flags = streamingFlags(beta_zero, n, ldc);
-  return flags ? pairHandle(reinterpret_cast<int64_t>(dispatch(flags)), plain)
-               : plain;
+  return dispatchKernels(dispatch, "offset batch-reduce GEMM", m, n, k, ldc,
+                         beta_zero);
 }
 } // namespace
 
