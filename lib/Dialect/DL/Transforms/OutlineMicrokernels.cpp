@@ -791,8 +791,17 @@ AffineForOp BandOutliner::matchZeroFill(const Access &c,
       replacements.push_back(getAffineDimExpr(loop - fillLoops.begin(), ctx));
       continue;
     }
-    if (!llvm::is_contained(leaves, operand))
-      return nullptr;
+    // The iv of a loop of one iteration around both (a normalized tile loop
+    // over a single block) is its lower bound.
+    if (!llvm::is_contained(leaves, operand)) {
+      auto owner = affine::getForInductionVarOwner(operand);
+      if (!owner || !owner.hasConstantLowerBound() ||
+          affine::getConstantTripCount(owner) != 1)
+        return nullptr;
+      replacements.push_back(
+          getAffineConstantExpr(owner.getConstantLowerBound(), ctx));
+      continue;
+    }
     replacements.push_back(getAffineDimExpr(
         numFill + (llvm::find(leaves, operand) - leaves.begin()), ctx));
   }
