@@ -133,7 +133,8 @@ struct FoldFilterColumnsPass
           !filter.getLayout().isIdentity())
         return;
       if (!foldsFilterColumns(input.getDimSize(1), input.getDimSize(4),
-                              filter.getDimSize(3), filter.getDimSize(5)))
+                              filter.getDimSize(3), filter.getDimSize(5),
+                              output.getDimSize(3)))
         return;
       OpBuilder b(op);
       Location loc = op.getLoc();

@@ -1,6 +1,7 @@
 // Which blocked convolutions dl-fold-filter-columns folds (one input-channel
 // block whose channels times the 16-float vectors of the output-channel block
-// are under 8 vector FMAs, a filter wider than one column) and what it makes of them: a copy of the
+// are under 8 vector FMAs, or under 64 over an output row's columns, a filter
+// wider than one column) and what it makes of them: a copy of the
 // input with the S pixels of each output column's filter row as channels
 // (zeros outside the image), the filter viewed as one column, unit column
 // stride and dilation, no column padding.
@@ -64,9 +65,10 @@ func.func @dilated(%in: memref<1x1x8x8x3xf32>, %f: memref<1x1x3x3x3x16xf32>, %ou
 
 // -----
 
-// Left alone: 3 channels times 64 (12 vector FMAs per tap and pixel), 4
-// times 17 (2 vectors: 8 FMAs), two input-channel blocks, a 1-column filter,
-// the plain layout, dynamic sizes, a schedule.
+// Left alone: 3 channels times 64 (12 vector FMAs per tap and pixel, 84
+// over the 7 output columns), 4 times 17 (2 vectors: 8 FMAs, 64 over 8
+// columns), two input-channel blocks, a 1-column filter, the plain layout,
+// dynamic sizes, a schedule.
 // CHECK-LABEL: func.func @untouched
 // CHECK-NOT: memref.alloc
 // CHECK-COUNT-7: dl.conv2d ins(%arg
@@ -76,9 +78,9 @@ func.func @untouched(%in: memref<1x1x9x9x3xf32>, %f: memref<1x1x3x3x3x64xf32>, %
                      %f31: memref<1x1x3x1x2x16xf32>, %out31: memref<1x1x7x9x16xf32>, %in1: memref<1x1x9x9x2xf32>,
                      %pin: memref<1x2x9x9xf32>, %pf: memref<16x2x3x3xf32>, %pout: memref<1x16x7x7xf32>,
                      %din: memref<?x1x9x9x2xf32>, %dout: memref<?x1x7x7x16xf32>, %f1: memref<1x1x3x3x2x16xf32>,
-                     %in4: memref<1x1x9x9x4xf32>, %f4: memref<1x1x3x3x4x17xf32>, %out4: memref<1x1x7x7x17xf32>) {
+                     %in4: memref<1x1x9x10x4xf32>, %f4: memref<1x1x3x3x4x17xf32>, %out4: memref<1x1x7x8x17xf32>) {
   dl.conv2d ins(%in, %f : memref<1x1x9x9x3xf32>, memref<1x1x3x3x3x64xf32>) outs(%out : memref<1x1x7x7x64xf32>)
-  dl.conv2d ins(%in4, %f4 : memref<1x1x9x9x4xf32>, memref<1x1x3x3x4x17xf32>) outs(%out4 : memref<1x1x7x7x17xf32>)
+  dl.conv2d ins(%in4, %f4 : memref<1x1x9x10x4xf32>, memref<1x1x3x3x4x17xf32>) outs(%out4 : memref<1x1x7x8x17xf32>)
   dl.conv2d ins(%in2, %f2 : memref<1x2x9x9x2xf32>, memref<1x2x3x3x2x16xf32>) outs(%out2 : memref<1x1x7x7x16xf32>)
   dl.conv2d ins(%in1, %f31 : memref<1x1x9x9x2xf32>, memref<1x1x3x1x2x16xf32>) outs(%out31 : memref<1x1x7x9x16xf32>)
   dl.conv2d ins(%pin, %pf : memref<1x2x9x9xf32>, memref<16x2x3x3xf32>) outs(%pout : memref<1x16x7x7xf32>)
@@ -99,5 +101,17 @@ func.func @untouched(%in: memref<1x1x9x9x3xf32>, %f: memref<1x1x3x3x3x64xf32>, %
 // CHECK: dl.conv2d
 func.func @large(%in: memref<1x1x200x200x3xf32>, %f: memref<1x1x3x3x3x16xf32>, %out: memref<1x1x198x198x16xf32>) {
   dl.conv2d ins(%in, %f : memref<1x1x200x200x3xf32>, memref<1x1x3x3x3x16xf32>) outs(%out : memref<1x1x198x198x16xf32>)
+  return
+}
+
+// -----
+
+// 4 channels times 17 (8 vector FMAs per pixel) over 7 output columns: 56
+// FMAs a batch element, folded (4 x 3 = 12 channels).
+// CHECK-LABEL: func.func @short_rows
+// CHECK: memref.alloc() {alignment = 64 : i64} : memref<1x1x9x7x12xf32>
+// CHECK: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<1x1x9x7x12xf32>, memref<1x1x3x1x12x17xf32>)
+func.func @short_rows(%in: memref<1x1x9x9x4xf32>, %f: memref<1x1x3x3x4x17xf32>, %out: memref<1x1x7x7x17xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x1x9x9x4xf32>, memref<1x1x3x3x4x17xf32>) outs(%out : memref<1x1x7x7x17xf32>)
   return
 }

@@ -183,23 +183,32 @@ inline int64_t paddedVectorBlock(int64_t channels, int64_t limit,
 
 /// Whether dl-fold-filter-columns folds a blocked convolution's filter
 /// columns into its input channels: its input channels are one block
-/// (`channelBlocks`) and a batch element of its microkernel calls, one
-/// filter tap, does under kMinElementWork vector FMAs per output pixel
-/// (`channelBlock` times the 16-float vectors of `outChannelBlock`), which
-/// its fixed cost outweighs; its filter is wider than one column. A 1 -> 71
-/// channel 21x21 5x5 convolution (blocks of 48: 3 FMAs) ran 0.020 ms
-/// unfolded, 0.016 folded (oneDNN 0.028). With 8 FMAs or more the copy
-/// costs more than the elements save (one core, median of 5 interleaved
-/// runs): 5 -> 24 channels, 4x107x107, 5x5 (10 FMAs): 3.47 ms folded, 2.92
-/// unfolded; 7 -> 17, 2x56x56, 3x3 (14): 0.268 and 0.225; 4 -> 30, 64x64,
-/// 7x7 stride 2 (8): 0.131 and 0.116.
+/// (`channelBlocks`), its filter is wider than one column, and a batch
+/// element of its microkernel calls (one filter tap) does little work
+/// against its fixed cost (offsets, pointers, loop):
+/// - under kMinElementWork vector FMAs per output pixel (`channelBlock`
+///   times the 16-float vectors of `outChannelBlock`). A 1 -> 71 channel
+///   21x21 5x5 convolution (blocks of 48: 3 FMAs) ran 0.020 ms unfolded,
+///   0.016 folded (oneDNN 0.028). With 8 FMAs or more over long rows the
+///   copy costs more than the elements save (one core, median of 5
+///   interleaved runs): 5 -> 24 channels, 4x107x107, 5x5 (10 FMAs): 3.47 ms
+///   folded, 2.92 unfolded; 7 -> 17, 2x56x56, 3x3 (14): 0.268 and 0.225;
+///   4 -> 30, 64x64, 7x7 stride 2 (8 FMAs, 32 columns): 0.131 and 0.116;
+/// - or under kMinElementRowWork vector FMAs over the kernel's rows (the
+///   `outputColumns` of an output row): 2 -> 400 channels, 11x11, 7x7 pad
+///   1 (8 FMAs, 7 columns: 56) 41.8 us unfolded, 19.6 folded (oneDNN 26.5);
+///   2 -> 64, 13x13, 7x7 (56) 6.3 and 3.0; at 14 columns (112) 11.7 and
+///   11.6; 4 -> 30, 24x24, 7x7 stride 2 (12 columns: 96) 8.2 and 9.0 (one
+///   Zen 5 core).
 inline bool foldsFilterColumns(int64_t channelBlocks, int64_t channelBlock,
-                               int64_t filterColumns, int64_t outChannelBlock) {
-  constexpr int64_t kMinElementWork = 8;
+                               int64_t filterColumns, int64_t outChannelBlock,
+                               int64_t outputColumns) {
+  constexpr int64_t kMinElementWork = 8, kMinElementRowWork = 64;
   int64_t vectors =
       (outChannelBlock + kLoweringVectorFloats - 1) / kLoweringVectorFloats;
+  int64_t work = channelBlock * vectors;
   return channelBlocks == 1 && filterColumns > 1 &&
-         channelBlock * vectors < kMinElementWork;
+         (work < kMinElementWork || work * outputColumns < kMinElementRowWork);
 }
 
 /// The last input column the taps of a plain `pixel_vectors` convolution

@@ -431,8 +431,9 @@ def FoldFilterColumns : Pass<"dl-fold-filter-columns", "::mlir::func::FuncOp"> {
     microkernel calls whose batch elements are its `R x S` filter taps, each
     `c` multiply-adds deep per output pixel and channel. With a few input
     channels and a narrow output-channel block `k` (`c` times the 16-float
-    vectors of `k` under 8 vector FMAs per pixel) the elements' fixed cost (offsets,
-    pointers, loop) outweighs their work. The pass then folds the filter's
+    vectors of `k` under 8 vector FMAs per pixel), or short output rows
+    (those FMAs times the output columns, a call's rows, under 64), the
+    elements' fixed cost (offsets, pointers, loop) outweighs their work. The pass then folds the filter's
     `S` columns into the channels: a copy of the input holds, at each output
     column, the `S` pixels its filter row covers,
     `copy[n][0][h][ow][s * c + ch] = input[n][0][h][ow * stride_w + s *
