@@ -399,11 +399,12 @@ struct DecideParallelismPass
     if (failed(verifyBufferForm(getOperation(), getArgument())))
       return signalPassFailure();
     if (coreGflops < 0.0 || coreBandwidth <= 0.0 || handoffBandwidth <= 0.0 ||
-        forkJoinMicros < 0.0 || sharedLineMicros < 0.0 || margin <= 0.0) {
+        forkJoinMicros < 0.0 || sharedLineMicros < 0.0 ||
+        nearLineMicros < 0.0 || margin <= 0.0) {
       getOperation().emitError(
           "dl-decide-parallelism: core-bandwidth, handoff-bandwidth and "
-          "margin must be > 0, core-gflops, fork-join-us and shared-line-us "
-          ">= 0");
+          "margin must be > 0, core-gflops, fork-join-us, shared-line-us and "
+          "near-line-us >= 0");
       return signalPassFailure();
     }
     if (threads <= 1)
@@ -418,6 +419,7 @@ struct DecideParallelismPass
     costs.forkJoinMicros = forkJoinMicros;
     costs.handoffBandwidth = handoffBandwidth;
     costs.sharedLineMicros = sharedLineMicros;
+    costs.nearLineMicros = nearLineMicros;
     costs.margin = margin;
     SmallVector<Operation *> ops;
     getOperation().walk([&](Operation *op) {
@@ -610,6 +612,9 @@ struct DecideParallelismPass
     if (auto conv = dyn_cast<Conv2DOp>(op))
       moved.handoffBytes += copiedInputHandoffBytes(
           conv, dims[loops[position].dim].name, costs.threads);
+    moved.nearLines = countNearWriteLines(
+        op, costs.threads,
+        isa<MatmulOp>(op) && dims[loops[position].dim].name == "j");
     if (auto matmul = dyn_cast<MatmulOp>(op)) {
       moved.sharedLines =
           countSharedLinesOfC(matmul, dims, loops, position, costs.threads);
@@ -619,7 +624,8 @@ struct DecideParallelismPass
     LLVM_DEBUG(llvm::dbgs()
                << "  " << describeLoop(dims, loops, position) << ": "
                << moved.handoffBytes << " bytes handed over, "
-               << moved.sharedLines << " lines shared, "
+               << moved.sharedLines << " lines shared, " << moved.nearLines
+               << " lines written near another thread's, "
                << moved.undividedMicros << " us undivided, "
                << modelLoopMicros(oneThread, loops, position, otherRegions,
                                   moved, costs)

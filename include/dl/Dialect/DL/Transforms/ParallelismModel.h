@@ -53,6 +53,11 @@ struct ParallelCosts {
   /// region (the columns of a row of C divided between them off a line
   /// boundary): the line moves between the cores as each writes its part.
   double sharedLineMicros = 0.06;
+  /// Microseconds a cache line of an op's output costs that a thread
+  /// writes near (within kNearWriteBytes of) another thread's writes in the
+  /// same region, where the op does little work per output element
+  /// (countNearWriteLines).
+  double nearLineMicros = 0.003;
   /// A parallel loop is taken only when its modeled time is at most this
   /// fraction of the time on one thread.
   double margin = 0.9;
@@ -74,15 +79,38 @@ struct LoopTraffic {
   double handoffBytes = 0.0;
   int64_t sharedLines = 0;
   double undividedMicros = 0.0;
+  /// Lines of the output written near another thread's writes, weighted by
+  /// how little work hides them (countNearWriteLines).
+  double nearLines = 0.0;
 };
+
+/// The lines of `op`'s output (its one destination, static shape) that
+/// the threads of a loop dividing it write near another thread's part.
+/// Dividing contiguous memory, each thread but the first starts where the
+/// previous one's part ends, and its lines within kNearWriteBytes of that
+/// boundary move between the cores as both write: writing two halves of a
+/// 230 KB C at two threads, the thread writing the second took 4.6 us
+/// where it took 1.4 alone, 1.8 with 256 KB between the parts (one Zen 5
+/// VM, 2 cores; docs/heuristics.md, "Parallelism model"). A GEMM's C is
+/// counted by its rows (a part of a GEMM split along N is a view of pieces
+/// of them) where a loop over M divides them, not for a loop over N
+/// (`dividesColumns`), whose threads write pieces of every row (their
+/// shared lines, countSharedLinesOfC). Work per element hides the cost:
+/// weighted by 1 - f / kHidingFlops (0 from kHidingFlops on) for f FLOPs
+/// per output element (the extra time per line measured for GEMMs with K =
+/// 3, 8, 16, 32 and 64: 2.5, 2.7, 1.5, 1.1 and 0 ns). Other ops' outputs
+/// count only where contiguous; 0 for ops without one destination.
+constexpr int64_t kNearWriteBytes = 256 * 1024;
+constexpr double kHidingFlops = 128.0;
+double countNearWriteLines(Operation *op, int64_t threads, bool dividesColumns);
 
 /// The modeled time in microseconds of work that takes `oneThread` on one
 /// thread with a loop of `tripCount` iterations in parallel, entered `forks`
 /// times, whose threads move `traffic` between the cores: each thread runs
 /// at most ceil(tripCount / threads) of the iterations, each entry forks and
 /// joins once (no thread faster than `traffic`'s undivided reads), the
-/// handed-over bytes come at `handoffBandwidth` and each shared line costs
-/// `sharedLineMicros`.
+/// handed-over bytes come at `handoffBandwidth`, each shared line costs
+/// `sharedLineMicros` and each near-written line `nearLineMicros`.
 double modelParallelMicros(double oneThread, int64_t tripCount, int64_t forks,
                            const LoopTraffic &traffic,
                            const ParallelCosts &costs);

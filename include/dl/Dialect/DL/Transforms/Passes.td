@@ -1231,6 +1231,12 @@ def DecideParallelism : Pass<"dl-decide-parallelism", "::mlir::ModuleOp"> {
     threads are moved at `handoff-bandwidth`. A GEMM's loop over N divides
     every row of C between the threads: each row whose boundary falls
     inside a cache line shares that line, at `shared-line-us` a line.
+    Each thread but the first writes its part of the output right after
+    the previous thread's part: its lines within 256 KiB of that boundary
+    cost `near-line-us` each as both write them, weighted by `1 - f / 128`
+    for `f` FLOPs per output element (none from 128 on: the work hides the
+    writes), so a GEMM of a few K steps whose C is a few hundred KB stays
+    on one thread (1879x32x3: 2.3 us on one thread, 8.0 on two).
     Where B is read in place, row-major and from memory (larger than the
     threads' L2s together), and each thread's
     columns of a row are less than a 4096-byte page, the prefetchers
@@ -1274,6 +1280,11 @@ def DecideParallelism : Pass<"dl-decide-parallelism", "::mlir::ModuleOp"> {
     Option<"sharedLineMicros", "shared-line-us", "double", /*default=*/"0.06",
            "Microseconds a cache line costs that two threads write in one "
            "region (a row of C divided between them off a line boundary)">,
+    Option<"nearLineMicros", "near-line-us", "double", /*default=*/"0.003",
+           "Microseconds a line of an op's output costs that a thread writes "
+           "within 256 KiB of another thread's part in one region, at no "
+           "work per element (less with more work: none from 128 FLOPs an "
+           "element)">,
     Option<"margin", "margin", "double", /*default=*/"0.9",
            "Run in parallel only when the modeled time is at most this "
            "fraction of the time on one thread">,

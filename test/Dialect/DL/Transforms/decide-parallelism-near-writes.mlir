@@ -1,0 +1,33 @@
+// dl-decide-parallelism counts the lines of an op's output that a thread
+// writes within 256 KiB of another thread's part (near-line-us each),
+// weighted by how little work per output element hides them: a GEMM of 3 K
+// steps whose C is 232 KiB stays on one thread, the same C over 128 K steps
+// runs its rows in parallel. Without the term (near-line-us=0) both run in
+// parallel.
+// RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=48K,L2=1M,L3=32M" --dl-decide-parallelism="threads=2 report-fallbacks" --verify-diagnostics | FileCheck %s
+// RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=48K,L2=1M,L3=32M" --dl-decide-parallelism="threads=2 near-line-us=0" | FileCheck %s --check-prefix=FREE
+// RUN: not dl-opt %s --dl-decide-parallelism="threads=2 near-line-us=-1" 2>&1 | FileCheck %s --check-prefix=INVALID
+
+// INVALID: near-line-us >= 0
+
+// CHECK-LABEL: func.func @few_steps
+// CHECK: dl.sequential
+// FREE-LABEL: func.func @few_steps
+// FREE: schedule = #dl.schedule<[i, j, k], parallel = 0>
+func.func @few_steps(%a: memref<1856x3xf32>, %b: memref<3x32xf32>, %c: memref<1856x32xf32>) {
+  // expected-remark @+1 {{dl-decide-parallelism: runs on one thread: modeled 5.94 us on one thread, 9.88 us on 2 threads at best (loop 0 (i, 29 iterations))}}
+  dl.matmul ins(%a, %b : memref<1856x3xf32>, memref<3x32xf32>) outs(%c : memref<1856x32xf32>)
+      {pack_blocks = array<i64: 64, 32, 3>, schedule = #dl.schedule<[i, j, k]>}
+  return
+}
+
+// CHECK-LABEL: func.func @many_steps
+// CHECK-NOT: dl.sequential
+// CHECK: schedule = #dl.schedule<[i, j, k], parallel = 0>
+// FREE-LABEL: func.func @many_steps
+// FREE: schedule = #dl.schedule<[i, j, k], parallel = 0>
+func.func @many_steps(%a: memref<1856x128xf32>, %b: memref<128x32xf32>, %c: memref<1856x32xf32>) {
+  dl.matmul ins(%a, %b : memref<1856x128xf32>, memref<128x32xf32>) outs(%c : memref<1856x32xf32>)
+      {pack_blocks = array<i64: 64, 32, 128>, schedule = #dl.schedule<[i, j, k]>}
+  return
+}
