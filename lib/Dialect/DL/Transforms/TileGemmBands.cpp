@@ -20,9 +20,9 @@
 
 #include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Affine/IR/AffineValueMap.h"
 #include "mlir/Dialect/Affine/LoopUtils.h"
 #include "mlir/IR/IRMapping.h"
-#include "llvm/ADT/MapVector.h"
 
 namespace mlir {
 namespace dl {
@@ -109,28 +109,25 @@ struct BandFill {
   SmallVector<AffineForOp> ofBandLoop;
 };
 
-/// `expr`, an index of `store`, over dimensions numbered by the values they
-/// stand for (`numbering`, shared between stores), so that two stores' index
-/// expressions compare equal where they compute the same index from the same
-/// values (a merged convolution's row `2 * oh + r` in a fill and a band).
-AffineExpr overValues(affine::AffineStoreOp store, AffineExpr expr,
-                      llvm::MapVector<Value, unsigned> &numbering) {
-  AffineMap map = store.getAffineMap();
-  MLIRContext *ctx = store.getContext();
-  SmallVector<AffineExpr> dims, symbols;
-  ValueRange operands = store.getMapOperands();
-  auto number = [&](Value value) {
-    auto [it, inserted] = numbering.insert({value, numbering.size()});
-    return getAffineDimExpr(it->second, ctx);
+/// Whether index `i` of `fill`'s and of `store`'s memref is the same value
+/// computed from the same values, all of them `isOutside` (a merged
+/// convolution's row `2 * oh + r` in a fill and a band).
+bool isSameOuterIndex(affine::AffineStoreOp fill, affine::AffineStoreOp store,
+                      unsigned i, function_ref<bool(Value)> isOutside) {
+  affine::AffineValueMap fillIndex(fill.getAffineMap().getSubMap({i}),
+                                   fill.getMapOperands());
+  affine::AffineValueMap index(store.getAffineMap().getSubMap({i}),
+                               store.getMapOperands());
+  auto usesOutsideOnly = [&](const affine::AffineValueMap &map) {
+    return llvm::all_of(map.getOperands(), [&](Value value) {
+      return !map.isFunctionOf(0, value) || isOutside(value);
+    });
   };
-  AffineExpr unused = getAffineConstantExpr(0, ctx);
-  for (unsigned d = 0; d < map.getNumDims(); ++d)
-    dims.push_back(expr.isFunctionOfDim(d) ? number(operands[d]) : unused);
-  for (unsigned i = 0; i < map.getNumSymbols(); ++i)
-    symbols.push_back(expr.isFunctionOfSymbol(i)
-                          ? number(operands[map.getNumDims() + i])
-                          : unused);
-  return expr.replaceDimsAndSymbols(dims, symbols);
+  affine::AffineValueMap difference;
+  affine::AffineValueMap::difference(fillIndex, index, &difference);
+  auto zero = dyn_cast<AffineConstantExpr>(difference.getResult(0));
+  return zero && zero.getValue() == 0 && usesOutsideOnly(fillIndex) &&
+         usesOutsideOnly(index);
 }
 
 bool haveSameConstantRange(AffineForOp a, AffineForOp b) {
@@ -162,18 +159,16 @@ std::optional<BandFill> matchBandFill(ArrayRef<AffineForOp> band) {
     Operation *owner = value.getParentBlock()->getParentOp();
     return !fill->isAncestor(owner) && !root->isAncestor(owner);
   };
-  for (auto [fillExpr, expr] :
-       llvm::zip_equal(fillMap.getResults(), map.getResults())) {
+  for (auto [i, exprs] : llvm::enumerate(
+           llvm::zip_equal(fillMap.getResults(), map.getResults()))) {
+    auto [fillExpr, expr] = exprs;
     if (isa<AffineConstantExpr>(fillExpr) && fillExpr == expr)
       continue;
     Value fillIndex = indexOperand(fillStore, fillExpr);
     Value index = indexOperand(store, expr);
     if (!fillIndex || !index) {
       // A compound index, the same in both from the same outer values.
-      llvm::MapVector<Value, unsigned> numbering;
-      if (overValues(fillStore, fillExpr, numbering) !=
-              overValues(store, expr, numbering) ||
-          !llvm::all_of(llvm::make_first_range(numbering), isOutside))
+      if (!isSameOuterIndex(fillStore, store, i, isOutside))
         return std::nullopt;
       continue;
     }
