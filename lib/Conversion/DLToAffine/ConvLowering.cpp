@@ -30,15 +30,43 @@ using affine::AffineForOp;
 
 namespace {
 
+/// The dimension of a blocked convolution's input (images 0, rows 2) that
+/// the loop its schedule runs in parallel divides among the threads: a loop
+/// over the images or the output rows. None for other loops (every thread
+/// then reads all of the input) and without a parallel loop.
+std::optional<unsigned> getParallelInputDim(Conv2DOp op) {
+  ScheduleAttr schedule = op.getScheduleAttr();
+  std::optional<SmallVector<ScheduleDim>> dims = op.getScheduleDims();
+  if (!schedule || !dims || !schedule.getParallelLoop())
+    return std::nullopt;
+  FailureOr<SmallVector<ScheduledLoop>> loops =
+      schedule.getLoops(*dims, [] { return InFlightDiagnostic(); });
+  if (failed(loops))
+    return std::nullopt;
+  StringRef name = (*dims)[(*loops)[*schedule.getParallelLoop()].dim].name;
+  if (name == "n")
+    return 0;
+  if (name == "oh")
+    return 2;
+  return std::nullopt;
+}
+
 /// A copy of the blocked activation `input` with `left` and `right` zero
 /// columns beside each row, for a convolution without skip_padding_columns:
 /// the accumulation nest then reads in bounds without affine.if and its
 /// innermost band stays a GEMM (the form LIBXSMM kernels take); the padding
 /// rows are never read (the filter-row bounds skip them). Only the padding
 /// columns are zeroed: the interior is written once, by the copy (zeroing
-/// all of it first wrote conv1's 635 KB copy twice).
+/// all of it first wrote conv1's 635 KB copy twice). With `parallelDim`
+/// (getParallelInputDim), the loop over that dimension is the copy's
+/// outermost and runs in parallel alone, so that each thread copies about
+/// the rows it then reads: divided along the images and rows together
+/// (dl-parallelize-outer-loops' coalescing), a thread reading half of
+/// every image's rows finds half of them copied by the other core (docs/heuristics.md,
+/// "Parallelism model").
 Value buildColumnPaddedCopy(OpBuilder &b, Location loc, Value input,
-                            int64_t left, int64_t right) {
+                            int64_t left, int64_t right,
+                            std::optional<unsigned> parallelDim) {
   auto type = cast<MemRefType>(input.getType());
   SmallVector<int64_t> shape(type.getShape());
   SmallVector<Value> dynamicSizes;
@@ -65,12 +93,24 @@ Value buildColumnPaddedCopy(OpBuilder &b, Location loc, Value input,
   constexpr unsigned kColumnDim = 3;
   Value zero = f32Constant(b, loc, 0.0);
   SmallVector<OpFoldResult> inputSizes = getSizes(b, loc, input);
-  ArrayRef<OpFoldResult> rowSizes =
-      ArrayRef<OpFoldResult>(inputSizes).take_front(kColumnDim);
+  // The row loops in nest order: `parallelDim` first.
+  SmallVector<unsigned> rowOrder = {0, 1, 2};
+  if (parallelDim)
+    std::rotate(rowOrder.begin(), rowOrder.begin() + *parallelDim,
+                rowOrder.begin() + *parallelDim + 1);
+  SmallVector<OpFoldResult> rowSizes;
+  for (unsigned dim : rowOrder)
+    rowSizes.push_back(inputSizes[dim]);
   ArrayRef<OpFoldResult> elementSizes =
       ArrayRef<OpFoldResult>(inputSizes).drop_front(kColumnDim + 1);
+  Value outermostIv;
   buildNest(
-      b, loc, rowSizes, [&](OpBuilder &rb, Location rl, ValueRange rowIvs) {
+      b, loc, rowSizes,
+      [&](OpBuilder &rb, Location rl, ValueRange nestIvs) {
+        SmallVector<Value> rowIvs(kColumnDim);
+        for (auto [position, dim] : llvm::enumerate(rowOrder))
+          rowIvs[dim] = nestIvs[position];
+        outermostIv = nestIvs.front();
         // Columns [first, first + count) of the row: `copy` reads them from
         // the input's columns [0, count), else they are zeros.
         auto writeColumns = [&](OpFoldResult count, int64_t first,
@@ -107,6 +147,9 @@ Value buildColumnPaddedCopy(OpBuilder &b, Location loc, Value input,
         if (right > 0)
           writeColumns(rb.getIndexAttr(right), left, true, false);
       });
+  // Tagged once the nest is built: while it is, its loops have no block.
+  if (parallelDim)
+    tagParallelLoop(b, outermostIv);
   return padded;
 }
 
@@ -153,8 +196,8 @@ struct Conv2DLowering : OpRewritePattern<Conv2DOp> {
     if (op.getSkipPaddingColumns()) {
       tapRuns = op.getTapColumns();
     } else if (blocked && (padding[1] != 0 || padding[3] != 0)) {
-      inputCopy =
-          buildColumnPaddedCopy(rewriter, loc, input, padding[1], padding[3]);
+      inputCopy = buildColumnPaddedCopy(rewriter, loc, input, padding[1],
+                                        padding[3], getParallelInputDim(op));
       padding[1] = padding[3] = 0;
       input = inputCopy;
     }

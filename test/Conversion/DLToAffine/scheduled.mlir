@@ -86,3 +86,55 @@ func.func @conv_multi_level(%in: memref<1x4x8x8x4xf32>, %f: memref<8x4x1x1x4x4xf
   dl.conv2d ins(%in, %f : memref<1x4x8x8x4xf32>, memref<8x4x1x1x4x4xf32>) outs(%out : memref<1x8x8x8x4xf32>) {schedule = #dl.schedule<[n, kb:4, cb:2, oh, kb:2, kb, cb]>}
   return
 }
+
+// -----
+
+// The column-padded copy of a convolution whose parallel loop is over the
+// output rows runs over the input rows outermost, tagged parallel, so each
+// thread copies the rows it reads; the images and channel blocks inside.
+// CHECK-LABEL: func @padded_rows_parallel
+// CHECK:      %[[PAD:.*]] = memref.alloc() : memref<2x2x8x10x4xf32>
+// CHECK:      affine.for %[[H:.*]] = 0 to 8 {
+// CHECK-NEXT:   affine.for %[[N:.*]] = 0 to 2 {
+// CHECK-NEXT:     affine.for %[[CB:.*]] = 0 to 2 {
+// CHECK:            affine.store %{{.*}}, %[[PAD]][%[[N]], %[[CB]], %[[H]], %{{.*}}, %{{.*}}]
+// CHECK:      } {dl.parallel}
+// CHECK:      affine.for %{{.*}} = 0 to 1 {
+// CHECK-NEXT:   affine.for %{{.*}} = 0 to 8 {
+// CHECK:        } {dl.parallel}
+func.func @padded_rows_parallel(%in: memref<2x2x8x8x4xf32>, %f: memref<1x2x3x3x4x4xf32>, %out: memref<2x1x8x8x4xf32>) {
+  dl.conv2d ins(%in, %f : memref<2x2x8x8x4xf32>, memref<1x2x3x3x4x4xf32>) outs(%out : memref<2x1x8x8x4xf32>) {padding = array<i64: 1, 1, 1, 1>, schedule = #dl.schedule<[kb, oh, n], parallel = 1>}
+  return
+}
+
+// -----
+
+// Over the images: the copy's loop over them is its outermost, tagged.
+// CHECK-LABEL: func @padded_images_parallel
+// CHECK:      %[[PAD:.*]] = memref.alloc() : memref<2x2x8x10x4xf32>
+// CHECK:      affine.for %[[N:.*]] = 0 to 2 {
+// CHECK-NEXT:   affine.for %[[CB:.*]] = 0 to 2 {
+// CHECK-NEXT:     affine.for %[[H:.*]] = 0 to 8 {
+// CHECK:            affine.store %{{.*}}, %[[PAD]][%[[N]], %[[CB]], %[[H]], %{{.*}}, %{{.*}}]
+// CHECK:      } {dl.parallel}
+func.func @padded_images_parallel(%in: memref<2x2x8x8x4xf32>, %f: memref<1x2x3x3x4x4xf32>, %out: memref<2x1x8x8x4xf32>) {
+  dl.conv2d ins(%in, %f : memref<2x2x8x8x4xf32>, memref<1x2x3x3x4x4xf32>) outs(%out : memref<2x1x8x8x4xf32>) {padding = array<i64: 1, 1, 1, 1>, schedule = #dl.schedule<[n, kb, oh], parallel = 0>}
+  return
+}
+
+// -----
+
+// Over the output-channel blocks, every thread reads all of the input: the
+// copy is left to dl-parallelize-outer-loops (no tag).
+// CHECK-LABEL: func @padded_channels_parallel
+// CHECK:      %[[PAD:.*]] = memref.alloc() : memref<1x2x8x10x4xf32>
+// CHECK:      affine.for %{{.*}} = 0 to 1 {
+// CHECK-NEXT:   affine.for %{{.*}} = 0 to 2 {
+// CHECK-NEXT:     affine.for %{{.*}} = 0 to 8 {
+// CHECK-NOT:  dl.parallel
+// CHECK:      affine.for %{{.*}} = 0 to 2 {
+// CHECK:      } {dl.parallel}
+func.func @padded_channels_parallel(%in: memref<1x2x8x8x4xf32>, %f: memref<2x2x3x3x4x4xf32>, %out: memref<1x2x8x8x4xf32>) {
+  dl.conv2d ins(%in, %f : memref<1x2x8x8x4xf32>, memref<2x2x3x3x4x4xf32>) outs(%out : memref<1x2x8x8x4xf32>) {padding = array<i64: 1, 1, 1, 1>, schedule = #dl.schedule<[kb, n, oh], parallel = 0>}
+  return
+}
