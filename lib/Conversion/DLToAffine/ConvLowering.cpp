@@ -62,8 +62,8 @@ std::optional<unsigned> getParallelInputDim(Conv2DOp op) {
 /// outermost and runs in parallel alone, so that each thread copies about
 /// the rows it then reads: divided along the images and rows together
 /// (dl-parallelize-outer-loops' coalescing), a thread reading half of
-/// every image's rows finds half of them copied by the other core (docs/heuristics.md,
-/// "Parallelism model").
+/// every image's rows finds half of them copied by the other core
+/// (docs/heuristics.md, "Parallelism model").
 Value buildColumnPaddedCopy(OpBuilder &b, Location loc, Value input,
                             int64_t left, int64_t right,
                             std::optional<unsigned> parallelDim) {
@@ -105,8 +105,7 @@ Value buildColumnPaddedCopy(OpBuilder &b, Location loc, Value input,
       ArrayRef<OpFoldResult>(inputSizes).drop_front(kColumnDim + 1);
   Value outermostIv;
   buildNest(
-      b, loc, rowSizes,
-      [&](OpBuilder &rb, Location rl, ValueRange nestIvs) {
+      b, loc, rowSizes, [&](OpBuilder &rb, Location rl, ValueRange nestIvs) {
         SmallVector<Value> rowIvs(kColumnDim);
         for (auto [position, dim] : llvm::enumerate(rowOrder))
           rowIvs[dim] = nestIvs[position];
