@@ -1066,10 +1066,10 @@ struct OutlineMicrokernelsPass
     // A C beyond the last cache level and beyond kStreamedCL2s L2s leaves
     // the caches before anything reads it again. The last level holds a
     // core's stores well past what dl-probe finds it holds of its reads:
-    // on a Zen 5 VM of 512 KiB L2s, the probe's 2 MB against stores
-    // faster than non-temporal ones up to 32 MB (docs/heuristics.md,
-    // "Streamed C").
-    constexpr int64_t kStreamedCL2s = 64;
+    // on a Zen 5 VM of 512 KiB L2s and a 32 MiB L3, the probe's 2 MB
+    // against stores faster than non-temporal ones up to about 20 MB
+    // (docs/heuristics.md, "Streamed C").
+    constexpr int64_t kStreamedCL2s = 32;
     int64_t streamedCBytes = target.l2Bytes() > 0
                                  ? std::max(target.cache.levels.back().bytes,
                                             kStreamedCL2s * target.l2Bytes())

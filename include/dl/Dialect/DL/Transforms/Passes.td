@@ -1587,7 +1587,7 @@ def OutlineMicrokernels
     writes `C` without reading it) and the fill moves into the fallback
     branch. Such a call also gets `stream_c` (non-temporal stores of `C`,
     past the caches, where the runtime finds a call's `C` 64-byte aligned)
-    when `C` is at least as large as the last cache level and 64 L2s of the
+    when `C` is at least as large as the last cache level and 32 L2s of the
     target, so its blocks leave the caches before anything reads them, and
     nothing else in the loop nest around the band reads `C` (an epilogue on
     each block): a write of `C` then costs its bytes once, not a read for
