@@ -27,6 +27,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -270,20 +271,89 @@ affine::AffineForOp getCopyNest(Value input) {
   return nullptr;
 }
 
+/// The band of an input copy made for `conv` (getCopyNest) and the position
+/// in it of the loop over the copy's dimension that `conv`'s parallel loop
+/// over `dim` divides (images for `n`, rows for `oh`): the loop to run the
+/// copy in parallel over, so that each thread copies about what it reads.
+/// None where the convolution reads the copy through a view (merged rows:
+/// its rows are not the copy's) or no loop of the copy's outer band indexes
+/// that dimension alone.
+std::optional<std::pair<SmallVector<affine::AffineForOp>, unsigned>>
+getCopyDivision(Conv2DOp conv, StringRef dim) {
+  std::optional<unsigned> copyDim =
+      llvm::StringSwitch<std::optional<unsigned>>(dim)
+          .Case("n", 0)
+          .Case("oh", 2)
+          .Default(std::nullopt);
+  affine::AffineForOp copy = getCopyNest(conv.getInput());
+  if (!copyDim || !copy || !conv.getInput().getDefiningOp<memref::AllocOp>())
+    return std::nullopt;
+  SmallVector<affine::AffineForOp> band;
+  affine::getPerfectlyNestedLoops(band, copy);
+  // Every store into the copy indexes `copyDim` by one loop of the band.
+  std::optional<unsigned> position;
+  bool consistent = true;
+  copy.walk([&](affine::AffineWriteOpInterface store) {
+    if (store.getMemRef() != conv.getInput())
+      return;
+    AffineExpr index = store.getAffineMap().getResult(*copyDim);
+    auto dimExpr = dyn_cast<AffineDimExpr>(index);
+    std::optional<unsigned> found;
+    if (dimExpr)
+      for (auto [i, loop] : llvm::enumerate(band))
+        if (store.getMapOperands()[dimExpr.getPosition()] ==
+            loop.getInductionVar())
+          found = i;
+    if (!found || (position && *position != *found))
+      consistent = false;
+    position = found;
+  });
+  if (!consistent || !position)
+    return std::nullopt;
+  return std::make_pair(band, *position);
+}
+
+/// Runs an input copy made for `conv` in parallel over the loop that
+/// divides it as `conv`'s parallel loop over `dim` divides its reads
+/// (getCopyDivision): that loop moved outermost in the copy's band, where
+/// that keeps the copy's dependences, and marked `dl.parallel`. Divided over
+/// its images and rows together (dl-parallelize-outer-loops' coalescing),
+/// the copy crossed the convolution's division: a 2 -> 12 channel 7x7
+/// stride-2 convolution of 3 104x104 images, its folded copy (2.9 MB)
+/// divided by images and rows and its output rows in parallel, took 130 us
+/// at 2 threads, 192 on one (docs/heuristics.md, "Parallelism model").
+void alignInputCopy(Conv2DOp conv, StringRef dim) {
+  auto division = getCopyDivision(conv, dim);
+  affine::AffineForOp copy = getCopyNest(conv.getInput());
+  if (!division || copy->hasAttr(DLDialect::getSequentialAttrName()))
+    return;
+  auto [band, position] = *division;
+  SmallVector<unsigned> permutation;
+  for (unsigned i = 0; i < band.size(); ++i)
+    permutation.push_back(i == position ? 0 : i < position ? i + 1 : i);
+  if (position != 0) {
+    if (!affine::isValidLoopInterchangePermutation(band, permutation))
+      return;
+    affine::permuteLoops(band, permutation);
+  }
+  band[position]->setAttr(DLDialect::getParallelLoopAttrName(),
+                          UnitAttr::get(conv.getContext()));
+}
+
 /// The bytes each thread of a convolution's parallel loop over `dim` reads
 /// of an input copy made for it (dl-fold-filter-columns,
 /// dl-reduce-conv-strides: a nest writing the buffer, its outer loops over
 /// the images and rows) that another thread wrote: its share of the input,
 /// of which (threads - 1) / threads comes from the other cores, unless the
-/// copy ran in parallel and the loop is over the images (`n`) too, as the
-/// copy divides them. The scratch lowering sees the copy as an argument and
-/// counts none. A 3 -> 11 channel 13x13 5x5 convolution over 3 images, its
-/// folded copy divided by images and rows and its loop over output rows in
-/// parallel, took 16 us at 2 threads, 11 on one.
+/// copy runs in parallel divided as the loop divides its reads
+/// (getCopyDivision, alignInputCopy). The scratch lowering sees the copy as
+/// an argument and counts none. A 3 -> 11 channel 13x13 5x5 convolution over 3
+/// images, its folded copy divided by images and rows and its loop over output
+/// rows in parallel, took 16 us at 2 threads, 11 on one.
 double copiedInputHandoffBytes(Conv2DOp conv, StringRef dim, int64_t threads) {
   affine::AffineForOp copy = getCopyNest(conv.getInput());
-  if (!copy ||
-      (!copy->hasAttr(DLDialect::getSequentialAttrName()) && dim == "n"))
+  if (!copy || (!copy->hasAttr(DLDialect::getSequentialAttrName()) &&
+                getCopyDivision(conv, dim)))
     return 0.0;
   auto type = cast<MemRefType>(conv.getInput().getType());
   double bytes = static_cast<double>(type.getNumElements()) *
@@ -868,6 +938,8 @@ struct DecideParallelismPass
     if (parallel != schedule.getParallel())
       setSchedule(op, ScheduleAttr::get(op->getContext(), schedule.getDims(),
                                         schedule.getTiles(), parallel));
+    if (auto conv = dyn_cast<Conv2DOp>(op); conv && choice.loop)
+      alignInputCopy(conv, (*dims)[(*loops)[*choice.loop].dim].name);
     // Operands every thread reads whole: copied by each thread for itself
     // where its parallel loop allows (private panels).
     if (auto matmul = dyn_cast<MatmulOp>(op); matmul && choice.loop) {

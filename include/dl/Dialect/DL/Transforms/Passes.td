@@ -1219,7 +1219,12 @@ def DecideParallelism : Pass<"dl-decide-parallelism", "::mlir::ModuleOp"> {
     sequential; so are the copies made for it (a convolution's input copy,
     a GEMM's im2col A), which it would otherwise read from the other
     cores' caches (a 36x2600x3 im2col GEMM took 64 us at 2 threads with its
-    copy in parallel, 29 with it on one thread). Otherwise a scheduled op's `parallel` is the chosen loop.
+    copy in parallel, 29 with it on one thread). Otherwise a scheduled op's `parallel` is the chosen loop,
+    and a convolution's input copy made by an earlier pass, where that loop
+    is over the images or the output rows, runs in parallel over the same
+    dimension (its loop over it moved outermost and marked `dl.parallel`),
+    so each thread copies about what it then reads; such a copy hands
+    nothing over in the model.
     `E` is counted on a scratch lowering of the op. Ops with dynamic sizes
     and ops already marked `dl.sequential` are left as they are. With
     `report-fallbacks`, a remark on each op made sequential or run in
