@@ -19,6 +19,7 @@
 #include "dl/Dialect/DL/Transforms/Blocking.h"
 #include "dl/Dialect/DL/Transforms/ParallelismModel.h"
 #include "dl/Dialect/DL/Transforms/Passes.h"
+#include "dl/Dialect/DL/Transforms/Target.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -132,9 +133,15 @@ struct FoldFilterColumnsPass
           !output.hasStaticShape() || !input.getLayout().isIdentity() ||
           !filter.getLayout().isIdentity())
         return;
+      // The copy: per image and input row, S pixels per output column.
+      int64_t copyBytes = input.getDimSize(0) * input.getDimSize(2) *
+                          output.getDimSize(3) * filter.getDimSize(3) *
+                          input.getDimSize(4) *
+                          (input.getElementTypeBitWidth() / 8);
       if (!foldsFilterColumns(input.getDimSize(1), input.getDimSize(4),
                               filter.getDimSize(3), filter.getDimSize(5),
-                              output.getDimSize(3)))
+                              output.getDimSize(3), copyBytes,
+                              getTarget(op).l2Bytes()))
         return;
       OpBuilder b(op);
       Location loc = op.getLoc();

@@ -200,14 +200,23 @@ inline int64_t paddedVectorBlock(int64_t channels, int64_t limit,
 ///   2 -> 64, 13x13, 7x7 (56) 6.3 and 3.0; at 14 columns (112) 11.7 and
 ///   11.6; 4 -> 30, 24x24, 7x7 stride 2 (12 columns: 96) 8.2 and 9.0 (one
 ///   Zen 5 core).
+/// The copy (`copyBytes`: S input pixels per output column) must stay within
+/// the L2 (`l2Bytes`, 0: unknown): beyond it, writing and reading it again
+/// costs more than the elements save, the more so at a stride, where it
+/// holds each input pixel up to S / stride times. One Zen 5 core, folded
+/// and unfolded: 5 -> 9 channels, 4x199x199, 5x5 stride 2 (5 FMAs, a 7.8
+/// MB copy) 1.27 and 0.87 ms (oneDNN 1.0); 3 -> 11, 4x126x159, 5x5 stride
+/// 2 pad 1 (3 FMAs, 2.4 MB) 0.379 and 0.309 (0.29).
 inline bool foldsFilterColumns(int64_t channelBlocks, int64_t channelBlock,
                                int64_t filterColumns, int64_t outChannelBlock,
-                               int64_t outputColumns) {
+                               int64_t outputColumns, int64_t copyBytes,
+                               int64_t l2Bytes) {
   constexpr int64_t kMinElementWork = 8, kMinElementRowWork = 64;
   int64_t vectors =
       (outChannelBlock + kLoweringVectorFloats - 1) / kLoweringVectorFloats;
   int64_t work = channelBlock * vectors;
   return channelBlocks == 1 && filterColumns > 1 &&
+         (l2Bytes <= 0 || copyBytes <= l2Bytes) &&
          (work < kMinElementWork || work * outputColumns < kMinElementRowWork);
 }
 

@@ -433,7 +433,10 @@ def FoldFilterColumns : Pass<"dl-fold-filter-columns", "::mlir::func::FuncOp"> {
     channels and a narrow output-channel block `k` (`c` times the 16-float
     vectors of `k` under 8 vector FMAs per pixel), or short output rows
     (those FMAs times the output columns, a call's rows, under 64), the
-    elements' fixed cost (offsets, pointers, loop) outweighs their work. The pass then folds the filter's
+    elements' fixed cost (offsets, pointers, loop) outweighs their work,
+    unless the copy below would not fit the target's L2, where writing it
+    and reading it again costs more than the elements save. The pass then
+    folds the filter's
     `S` columns into the channels: a copy of the input holds, at each output
     column, the `S` pixels its filter row covers,
     `copy[n][0][h][ow][s * c + ch] = input[n][0][h][ow * stride_w + s *
