@@ -30,10 +30,9 @@ using affine::AffineForOp;
 
 namespace {
 
-/// The dimension of a blocked convolution's input (images 0, rows 2) that
-/// the loop its schedule runs in parallel divides among the threads: a loop
-/// over the images or the output rows. None for other loops (every thread
-/// then reads all of the input) and without a parallel loop.
+/// The dimension of a blocked convolution's input that the loop its
+/// schedule runs in parallel divides among the threads (getDividedInputDim);
+/// none without a parallel loop.
 std::optional<unsigned> getParallelInputDim(Conv2DOp op) {
   ScheduleAttr schedule = op.getScheduleAttr();
   std::optional<SmallVector<ScheduleDim>> dims = op.getScheduleDims();
@@ -43,12 +42,8 @@ std::optional<unsigned> getParallelInputDim(Conv2DOp op) {
       schedule.getLoops(*dims, [] { return InFlightDiagnostic(); });
   if (failed(loops))
     return std::nullopt;
-  StringRef name = (*dims)[(*loops)[*schedule.getParallelLoop()].dim].name;
-  if (name == "n")
-    return 0;
-  if (name == "oh")
-    return 2;
-  return std::nullopt;
+  return getDividedInputDim(
+      (*dims)[(*loops)[*schedule.getParallelLoop()].dim].name);
 }
 
 /// A copy of the blocked activation `input` with `left` and `right` zero

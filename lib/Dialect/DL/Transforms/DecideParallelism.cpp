@@ -12,6 +12,7 @@
 
 #include "dl/Conversion/DLToAffine.h"
 #include "dl/Dialect/DL/IR/DLOps.h"
+#include "dl/Dialect/DL/Transforms/Blocking.h"
 #include "dl/Dialect/DL/Transforms/ParallelismModel.h"
 #include "dl/Dialect/DL/Transforms/Passes.h"
 #include "dl/Dialect/DL/Transforms/Target.h"
@@ -27,7 +28,6 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -280,11 +280,7 @@ affine::AffineForOp getCopyNest(Value input) {
 /// that dimension alone.
 std::optional<std::pair<SmallVector<affine::AffineForOp>, unsigned>>
 getCopyDivision(Conv2DOp conv, StringRef dim) {
-  std::optional<unsigned> copyDim =
-      llvm::StringSwitch<std::optional<unsigned>>(dim)
-          .Case("n", 0)
-          .Case("oh", 2)
-          .Default(std::nullopt);
+  std::optional<unsigned> copyDim = getDividedInputDim(dim);
   affine::AffineForOp copy = getCopyNest(conv.getInput());
   if (!copyDim || !copy || !conv.getInput().getDefiningOp<memref::AllocOp>())
     return std::nullopt;
@@ -324,10 +320,12 @@ getCopyDivision(Conv2DOp conv, StringRef dim) {
 /// at 2 threads, 192 on one (docs/heuristics.md, "Parallelism model").
 void alignInputCopy(Conv2DOp conv, StringRef dim) {
   auto division = getCopyDivision(conv, dim);
-  affine::AffineForOp copy = getCopyNest(conv.getInput());
-  if (!division || copy->hasAttr(DLDialect::getSequentialAttrName()))
+  if (!division)
     return;
   auto [band, position] = *division;
+  // The band's outermost loop is the copy nest.
+  if (band.front()->hasAttr(DLDialect::getSequentialAttrName()))
+    return;
   SmallVector<unsigned> permutation;
   for (unsigned i = 0; i < band.size(); ++i)
     permutation.push_back(i == position ? 0 : i < position ? i + 1 : i);

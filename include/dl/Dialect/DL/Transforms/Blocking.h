@@ -181,6 +181,19 @@ inline int64_t paddedVectorBlock(int64_t channels, int64_t limit,
   return best;
 }
 
+/// The dimension of a blocked convolution's input (N x C/c x H x W x c, or
+/// a copy made for it in that shape) that a parallel loop over schedule
+/// dimension `scheduleDim` divides among the threads: the images for `n`,
+/// the rows for `oh`. None for the other dimensions, over which every thread
+/// reads all of the input.
+inline std::optional<unsigned> getDividedInputDim(llvm::StringRef scheduleDim) {
+  if (scheduleDim == "n")
+    return 0;
+  if (scheduleDim == "oh")
+    return 2;
+  return std::nullopt;
+}
+
 /// Whether dl-fold-filter-columns folds a blocked convolution's filter
 /// columns into its input channels: its input channels are one block
 /// (`channelBlocks`), its filter is wider than one column, and a batch
