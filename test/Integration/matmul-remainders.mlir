@@ -2,7 +2,9 @@
 // the reference lowering: prime sizes (split into whole blocks and
 // remainders by dl-split-gemm-remainders), with transposes, alpha and beta,
 // block multiples + 1, a blocked B with a prime M, skinny shapes and sizes
-// of 1, B beyond the L2 read in whole rows; sequential and with 2 and 3
+// of 1, B beyond the L2 read in whole rows, one row of C (a whole GEMM and
+// a split's remainder) whose B rows of a partial vector are read in whole
+// vectors (overlapping rows); sequential and with 2 and 3
 // threads (chunks of the parallel loops that do not divide their iterations
 // evenly). No band stays loops.
 // RUN: dl-compile %s --run --threads=1 | FileCheck %s
@@ -191,5 +193,17 @@ func.func @stream_k_rest(%a: memref<37x29xf32>, %b: memref<29x2xf32>, %c: memref
 // CHECK: kernels_short_k: max_abs_err={{.*}} ok
 func.func @kernels_short_k(%a: memref<37x29xf32>, %b: memref<29x4xf32>, %c: memref<37x4xf32>) {
   dl.matmul ins(%a, %b : memref<37x29xf32>, memref<29x4xf32>) outs(%c : memref<37x4xf32>)
+  return
+}
+
+// CHECK: one_row_partial_vector: max_abs_err={{.*}} ok
+func.func @one_row_partial_vector(%a: memref<1x983xf32>, %b: memref<983x11xf32>, %c: memref<1x11xf32>) {
+  dl.matmul ins(%a, %b : memref<1x983xf32>, memref<983x11xf32>) outs(%c : memref<1x11xf32>)
+  return
+}
+
+// CHECK: one_row_remainder_scaled: max_abs_err={{.*}} ok
+func.func @one_row_remainder_scaled(%a: memref<97x281xf32>, %b: memref<281x15xf32>, %c: memref<97x15xf32>) {
+  dl.matmul ins(%a, %b : memref<97x281xf32>, memref<281x15xf32>) outs(%c : memref<97x15xf32>) {alpha = 0.5 : f32, beta = 2.0 : f32}
   return
 }

@@ -12,7 +12,8 @@
 // parts measured faster, so splitting is the default. On targets without
 // masked partial vectors, a GEMM of a few rows whose N does not fill whole
 // vectors reads B's rows in whole vectors in place (overlapping rows) rather
-// than from a zero-padded copy (readRowsInWholeVectors).
+// than from a zero-padded copy (readRowsInWholeVectors); with masked partial
+// vectors, so does a GEMM of one row whose masked kernel would be slow.
 //
 //===----------------------------------------------------------------------===//
 
@@ -169,8 +170,7 @@ struct SplitGemmRemaindersPass
     });
     for (MatmulOp op : ops)
       for (MatmulOp part : split(op, rows, columns))
-        if (wholeVectors)
-          readRowsInWholeVectors(part, columns);
+        readRowsInWholeVectors(part, columns);
   }
 
   /// Splits `op` into its parts, or pads it (`pad`); returns the ops that
@@ -276,7 +276,9 @@ struct SplitGemmRemaindersPass
   /// of whole vectors (dl-pack-gemm-operands). Where B is larger than C
   /// (K >= M) and so costs more to copy than C to pass over twice, and the
   /// microkernel reads B in at most kMaxRowBatchPasses register tiles, B is
-  /// read in place instead, its rows in whole vectors: each row read on
+  /// read in place instead, its rows in whole vectors; so is it, with
+  /// masked partial vectors, for one row of C whose masked kernels are slow
+  /// (readsOneRowInWholeVectors). Each row is read on
   /// into the next one, through a `memref.reinterpret_cast` to overlapping
   /// rows. The columns past N, computed from the next row's values, land
   /// in a padded scratch C and are dropped. The last rows of K, whose
@@ -305,8 +307,11 @@ struct SplitGemmRemaindersPass
     constexpr int64_t kMaxRowBatchPasses = 4;
     int64_t passes = llvm::divideCeilSigned(
         m, registerTileRows(padded, vectorFloats, vectorRegisters));
-    if (!takesWholeVectors(false, m, n, k) || n > columns || padded == n ||
-        k < m || passes > kMaxRowBatchPasses)
+    bool inWholeVectors =
+        wholeVectors ? takesWholeVectors(false, m, n, k) && n <= columns &&
+                           padded != n && k >= m && passes <= kMaxRowBatchPasses
+                     : readsOneRowInWholeVectors(m, n, k, vectorFloats, true);
+    if (!inWholeVectors)
       return;
     SmallVector<int64_t> strides;
     int64_t offset;

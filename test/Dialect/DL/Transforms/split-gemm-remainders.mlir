@@ -259,3 +259,38 @@ func.func @overlapping_rows(%a: memref<10x1312xf32>, %b: memref<1312x31xf32>, %c
   dl.matmul ins(%a3, %b3 : memref<3x100xf32>, memref<100x11xf32>) outs(%c3 : memref<3x11xf32>)
   return
 }
+
+// -----
+
+// With masked partial vectors (AVX-512), one row of C whose N is a partial
+// vector (not a power of two) reads B's rows in whole vectors too, from
+// kMinOneRowDepth rows of B on: the whole op of one row, and the one-row
+// remainder of a split M (97 = 3 x 32 + 1). Not so: two rows, N a power of
+// two, N beyond a vector, fewer than 96 rows of B.
+// CHECK-LABEL: func @one_row_whole_vectors
+// CHECK-SAME: (%[[A:.*]]: memref<1x983xf32>, %[[B:.*]]: memref<983x11xf32>, %[[C:.*]]: memref<1x11xf32>
+// CHECK: %[[ROWS:.*]] = memref.reinterpret_cast %[[B]] to offset: [0], sizes: [982, 16], strides: [11, 1] : memref<983x11xf32> to memref<982x16xf32, strided<[11, 1]>>
+// CHECK: %[[SCRATCH:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1x16xf32>
+// CHECK: dl.matmul ins(%{{.*}}, %[[ROWS]] : memref<1x982xf32, strided<[983, 1]>>, memref<982x16xf32, strided<[11, 1]>>) outs(%[[SCRATCH]] : memref<1x16xf32>)
+// CHECK: dl.matmul ins(%{{.*}}, %{{.*}} : memref<1x1xf32, strided<[983, 1], offset: 982>>, memref<1x11xf32, strided<[11, 1], offset: 10802>>) outs(%[[C]] : memref<1x11xf32>)
+// CHECK: dl.add
+// CHECK: dl.matmul ins(%{{.*}}, %{{.*}} : memref<96x281xf32, strided<[281, 1]>>, memref<281x15xf32>) outs(%{{.*}} : memref<96x15xf32, strided<[15, 1]>>)
+// CHECK: memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [280, 16], strides: [15, 1]
+// CHECK: dl.matmul ins(%{{.*}}, %{{.*}} : memref<1x280xf32, strided<[281, 1], offset: 26976>>, memref<280x16xf32, strided<[15, 1]>>) outs(%{{.*}} : memref<1x16xf32>)
+// CHECK: dl.add
+// CHECK-NOT: reinterpret_cast
+// CHECK: return
+func.func @one_row_whole_vectors(%a: memref<1x983xf32>, %b: memref<983x11xf32>, %c: memref<1x11xf32>,
+                                 %a97: memref<97x281xf32>, %b97: memref<281x15xf32>, %c97: memref<97x15xf32>,
+                                 %a2: memref<2x983xf32>, %c2: memref<2x11xf32>,
+                                 %b8: memref<983x8xf32>, %c8: memref<1x8xf32>,
+                                 %b25: memref<983x25xf32>, %c25: memref<1x25xf32>,
+                                 %a64: memref<1x64xf32>, %b64: memref<64x11xf32>) {
+  dl.matmul ins(%a, %b : memref<1x983xf32>, memref<983x11xf32>) outs(%c : memref<1x11xf32>)
+  dl.matmul ins(%a97, %b97 : memref<97x281xf32>, memref<281x15xf32>) outs(%c97 : memref<97x15xf32>)
+  dl.matmul ins(%a2, %b : memref<2x983xf32>, memref<983x11xf32>) outs(%c2 : memref<2x11xf32>)
+  dl.matmul ins(%a, %b8 : memref<1x983xf32>, memref<983x8xf32>) outs(%c8 : memref<1x8xf32>)
+  dl.matmul ins(%a, %b25 : memref<1x983xf32>, memref<983x25xf32>) outs(%c25 : memref<1x25xf32>)
+  dl.matmul ins(%a64, %b64 : memref<1x64xf32>, memref<64x11xf32>) outs(%c : memref<1x11xf32>)
+  return
+}

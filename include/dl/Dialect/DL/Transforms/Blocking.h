@@ -104,6 +104,26 @@ inline bool takesWholeVectors(bool masksPartialVectors, int64_t m, int64_t n,
   return !masksPartialVectors && 2 * m * n * k >= kMinWholeVectorFlops;
 }
 
+/// Whether a GEMM of one row of C on a target with masked partial vectors
+/// reads B's rows in whole vectors in place (an overlapping view, see
+/// dl-split-gemm-remainders) rather than through LIBXSMM 1.17's kernels of
+/// one row and one partial vector (N below a vector, not a power of two),
+/// which take about 16 cycles per row of B where a whole vector's take 4.
+/// One Zen 5 core, kernels against whole vectors (oneDNN), us: 1x11x983 4.3
+/// and 1.4 (1.7), 1x15x983 5.4 and 1.4, 1x13x2000 6.8 and 2.6, 1x9x500 1.10
+/// and 0.76, 1x11x150 0.63 and 0.36, 1x11x100 0.38 and 0.27; below
+/// kMinOneRowDepth rows of B the scratch C and its addition cost what they
+/// save (1x11x64 0.24 and 0.23, 1x13x64 0.20 and 0.23, 1x15x30 0.14 and
+/// 0.19). Two rows and wider N run fast kernels (2x11x983 0.87 us, 1x25x983
+/// 1.2 us, 1.7 in whole vectors).
+inline bool readsOneRowInWholeVectors(int64_t m, int64_t n, int64_t k,
+                                      int64_t vectorFloats,
+                                      bool masksPartialVectors) {
+  constexpr int64_t kMinOneRowDepth = 96;
+  return masksPartialVectors && m == 1 && n < vectorFloats &&
+         wholeVectorsOf(n, vectorFloats) != n && k >= kMinOneRowDepth;
+}
+
 /// The block of a microkernel's vector dimension (a convolution's output
 /// channels) in a blocked layout whose last block may be padded: all
 /// channels when they fit `limit`; otherwise, among the divisors of
