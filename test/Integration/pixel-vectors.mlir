@@ -7,14 +7,15 @@
 // do not divide the register tile's, rows that do not divide the row
 // tile's, pointwise convolutions whose rows join into one, a stride on rows
 // only, and strides 2 and 3 read directly from the input (the last vector
-// of each strided tap ending at its last column).
+// of each strided tap ending at its last column), and, at a unit column
+// stride, output channels beyond half a vector (two channel tiles).
 // RUN: dl-compile %s --run --threads=1 | FileCheck %s
 // RUN: dl-compile %s --run --threads=2 | FileCheck %s
 // RUN: dl-compile %s --run --threads=1 --vector-bits=256 | FileCheck %s
 // RUN: dl-opt %s --dl-set-target="vector-bits=512" --dl-block-conv-layouts | FileCheck %s --check-prefix=DECIDED
 // RUN: dl-compile %s --vector-bits=512 --remarks -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARKS --allow-empty
 
-// DECIDED-COUNT-12: pixel_vectors
+// DECIDED-COUNT-13: pixel_vectors
 // DECIDED-NOT: dl.pack
 // REMARKS-NOT: kept as loops
 // REMARKS-NOT: lanes of the microkernels' vectors
@@ -98,5 +99,12 @@ func.func @stride_rows_only(%x: memref<1x3x21x33xf32>, %w: memref<2x3x3x3xf32>, 
 func.func @stride3_direct(%x: memref<1x5x10x60xf32>, %w: memref<2x5x3x3xf32>, %y: memref<1x2x3x20xf32>) {
   dl.conv2d ins(%x, %w : memref<1x5x10x60xf32>, memref<2x5x3x3xf32>) outs(%y : memref<1x2x3x20xf32>)
       {strides = array<i64: 3, 3>, padding = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>}
+  return
+}
+
+// CHECK: channels_beyond_half: max_abs_err={{.*}} ok
+func.func @channels_beyond_half(%x: memref<2x3x12x46xf32>, %w: memref<13x3x3x3xf32>, %y: memref<2x13x12x46xf32>) {
+  dl.conv2d ins(%x, %w : memref<2x3x12x46xf32>, memref<13x3x3x3xf32>) outs(%y : memref<2x13x12x46xf32>)
+      {strides = array<i64: 1, 1>, padding = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>}
   return
 }

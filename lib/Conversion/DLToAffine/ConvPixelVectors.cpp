@@ -133,11 +133,11 @@ Value deinterleave(OpBuilder &b, Location loc, ArrayRef<Value> vectors,
 /// channels, then output rows, as pixelTileAccumulators holds in the
 /// target's registers (24 of AVX-512's 32, 6 of the 8 16-float vectors in
 /// AVX2's 16); of those, the tile whose channel tiles hold the most
-/// accumulators on average (the last channel tile holds the rest of the
-/// channels). Among equals, with AVX-512 the most vectors (its tiles as
-/// measured there); where a vector takes two registers (AVX2), the fewest,
-/// each broadcast weight then serving the whole vector's rows. On one Zen 3
-/// core, a 4 -> 5-channel 4x117x178 3x3 convolution took 1.71 ms with
+/// accumulators on average (channel tiles of as many channels as can be,
+/// the last one holding the rest). Among equals, with AVX-512 the most vectors
+/// (its tiles as measured there); where a vector takes two registers (AVX2),
+/// the fewest, each broadcast weight then serving the whole vector's rows. On
+/// one Zen 3 core, a 4 -> 5-channel 4x117x178 3x3 convolution took 1.71 ms with
 /// AVX-512's tile (spilled), 0.69 with 4 vectors and 0.55 with 1
 /// (docs/heuristics.md, "Pixel vectors on AVX2").
 std::tuple<int64_t, int64_t, int64_t> choosePixelTile(const PixelConv &conv,
@@ -152,6 +152,10 @@ std::tuple<int64_t, int64_t, int64_t> choosePixelTile(const PixelConv &conv,
        ++vectors) {
     int64_t channels = std::clamp<int64_t>(
         accumulators / vectors, 1, std::min(kMaxChannels, conv.outChannels));
+    // As many channels in each channel tile (9 in 5 and 4, not 8 and 1):
+    // the loop over them may be the parallel one.
+    channels = llvm::divideCeil(conv.outChannels,
+                                llvm::divideCeil(conv.outChannels, channels));
     int64_t rows = std::clamp<int64_t>(accumulators / (vectors * channels), 1,
                                        std::min(kMaxRows, conv.outRows));
     double mean = double(vectors * rows * conv.outChannels) /
@@ -444,34 +448,13 @@ void dl::lowerPixelVectorConv(PatternRewriter &rewriter, Conv2DOp op) {
   }
 
   Value zeroIndex = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  // The tiles of `tile`'s rows and channels along the whole row.
-  auto buildRow = [&](OpBuilder &b, Location l, const PixelConv &tileConv,
-                      ValueRange outer, Tile tile) {
-    if (columnTiles > 0)
-      AffineForOp::create(
-          b, l, 0, columnTiles, 1, ValueRange{},
-          [&](OpBuilder &cb, Location cl, Value columnTile, ValueRange) {
-            SmallVector<Value> operands(outer);
-            operands[ColumnTile] = columnTile;
-            Tile whole = tile;
-            whole.lastLanes = kLanes;
-            for (int64_t v = 0; v < vectors; ++v)
-              whole.columns.push_back(getAffineDimExpr(ColumnTile, ctx) *
-                                          (vectors * kLanes) +
-                                      v * kLanes);
-            buildTile(cb, cl, tileConv, operands, whole);
-            affine::AffineYieldOp::create(cb, cl);
-          });
-    if (!restColumns.empty()) {
-      tile.columns = restColumns;
-      tile.lastLanes = lastLanes;
-      buildTile(b, l, tileConv, outer, tile);
-    }
-  };
   // One nest over n and the row tiles (the last one, when rows do not
   // divide the output's, the rest of the rows: an affine.if in the same
   // loop, so that the parallel loops share it out with the others); in it,
-  // the window copy, then the channel tiles (whole tiles, then the rest).
+  // the window copy, then the column tiles (whole tiles, then the rest of
+  // the row), each computing all channel tiles (whole tiles, then the rest
+  // of the channels), which read the column tile's input from cache. The
+  // loop over the column tiles is the first long one of a single row.
   int64_t wholeRowTiles = conv.outRows / rows;
   int64_t rowTiles = llvm::divideCeil(conv.outRows, rows);
   struct Part {
@@ -484,17 +467,17 @@ void dl::lowerPixelVectorConv(PatternRewriter &rewriter, Conv2DOp op) {
     channelParts.push_back({0, conv.outChannels % channels,
                             conv.outChannels / channels * channels});
   AffineExpr rowTile = getAffineDimExpr(RowTile, ctx);
+  // The tile of `part`'s channels at the columns of `tile`.
   auto buildChannelPart = [&](OpBuilder &b, Location l,
                               const PixelConv &tileConv, ValueRange outer,
-                              const Part &part) {
-    Tile tile;
+                              const Part &part, Tile tile) {
     tile.row = rowTile * rows;
     tile.channel = part.tiles ? getAffineDimExpr(ChannelTile, ctx) * part.size
                               : getAffineConstantExpr(part.first, ctx);
     tile.rows = rows;
     tile.channels = part.size;
     if (wholeRowTiles == rowTiles) {
-      buildRow(b, l, tileConv, outer, tile);
+      buildTile(b, l, tileConv, outer, tile);
       return;
     }
     auto whole =
@@ -502,10 +485,28 @@ void dl::lowerPixelVectorConv(PatternRewriter &rewriter, Conv2DOp op) {
     auto ifOp = affine::AffineIfOp::create(b, l, whole, outer,
                                            /*withElseRegion=*/true);
     OpBuilder thenBuilder = ifOp.getThenBodyBuilder();
-    buildRow(thenBuilder, l, tileConv, outer, tile);
+    buildTile(thenBuilder, l, tileConv, outer, tile);
     OpBuilder elseBuilder = ifOp.getElseBodyBuilder();
     tile.rows = conv.outRows % rows;
-    buildRow(elseBuilder, l, tileConv, outer, tile);
+    buildTile(elseBuilder, l, tileConv, outer, tile);
+  };
+  // Every channel tile at the columns of `tile`.
+  auto buildChannels = [&](OpBuilder &b, Location l, const PixelConv &tileConv,
+                           ValueRange outer, const Tile &tile) {
+    for (const Part &part : channelParts) {
+      if (!part.tiles) {
+        buildChannelPart(b, l, tileConv, outer, part, tile);
+        continue;
+      }
+      AffineForOp::create(
+          b, l, 0, part.tiles, 1, ValueRange{},
+          [&](OpBuilder &cb, Location cl, Value channelTile, ValueRange) {
+            SmallVector<Value> operands(outer);
+            operands[ChannelTile] = channelTile;
+            buildChannelPart(cb, cl, tileConv, operands, part, tile);
+            affine::AffineYieldOp::create(cb, cl);
+          });
+    }
   };
   affine::buildAffineLoopNest(
       rewriter, loc, {0, 0}, {conv.batch, rowTiles}, {1, 1},
@@ -528,20 +529,44 @@ void dl::lowerPixelVectorConv(PatternRewriter &rewriter, Conv2DOp op) {
           tileConv.source = window;
           tileConv.windowRow = rowTile * (rows * conv.strideH);
         }
-        for (const Part &part : channelParts) {
-          if (!part.tiles) {
-            buildChannelPart(b, l, tileConv, outer, part);
-            continue;
-          }
-          AffineForOp::create(
-              b, l, 0, part.tiles, 1, ValueRange{},
-              [&](OpBuilder &cb, Location cl, Value channelTile, ValueRange) {
-                SmallVector<Value> operands(outer);
-                operands[ChannelTile] = channelTile;
-                buildChannelPart(cb, cl, tileConv, operands, part);
-                affine::AffineYieldOp::create(cb, cl);
-              });
-        }
+        // The last column tile also computes the rest of the row (whose
+        // last vector overlaps it), so that no two iterations write the
+        // same columns and the loop nest stays perfect: the parallel loops
+        // then share the column tiles out where the images and row tiles
+        // are few.
+        AffineForOp::create(
+            b, l, 0, std::max<int64_t>(columnTiles, 1), 1, ValueRange{},
+            [&](OpBuilder &cb, Location cl, Value columnTile, ValueRange) {
+              SmallVector<Value> operands(outer);
+              operands[ColumnTile] = columnTile;
+              if (columnTiles > 0) {
+                Tile whole;
+                whole.lastLanes = kLanes;
+                for (int64_t v = 0; v < vectors; ++v)
+                  whole.columns.push_back(getAffineDimExpr(ColumnTile, ctx) *
+                                              (vectors * kLanes) +
+                                          v * kLanes);
+                buildChannels(cb, cl, tileConv, operands, whole);
+              }
+              if (!restColumns.empty()) {
+                Tile rest;
+                rest.columns = restColumns;
+                rest.lastLanes = lastLanes;
+                if (columnTiles <= 1) {
+                  buildChannels(cb, cl, tileConv, operands, rest);
+                } else {
+                  auto last = IntegerSet::get(
+                      NumOuter, 0,
+                      {getAffineDimExpr(ColumnTile, ctx) - (columnTiles - 1)},
+                      {true});
+                  auto ifOp = affine::AffineIfOp::create(
+                      cb, cl, last, operands, /*withElseRegion=*/false);
+                  OpBuilder thenBuilder = ifOp.getThenBodyBuilder();
+                  buildChannels(thenBuilder, cl, tileConv, operands, rest);
+                }
+              }
+              affine::AffineYieldOp::create(cb, cl);
+            });
         if (window)
           memref::DeallocOp::create(b, l, window);
       });

@@ -147,7 +147,8 @@ dl::chooseConvChannelBlocks(Conv2DOp op, int64_t blockC, int64_t blockK,
   if (isStatic && !gathersFromMemory &&
       vectorizesPixels(
           outChannels, output[3], vectorFloats, wholeVectors,
-          pixelTileAccumulators(getTarget(op).loweringVectorRegisters())))
+          pixelTileAccumulators(getTarget(op).loweringVectorRegisters()),
+          op.getStrides()[1] == 1))
     return std::nullopt;
   // Dynamic channels take whole blocks of the limit, the last one padded.
   int64_t cb = ShapedType::isDynamic(channels)

@@ -129,6 +129,31 @@ func.func @left_alone(%in: memref<1x8x9x9xf32>, %f: memref<1x8x3x3xf32>, %out: m
 
 // -----
 
+// With masked partial vectors (AVX-512), a convolution of unit column
+// stride stays plain with up to a vector's lanes of output channels (taps
+// load their input vectors whole) where its rows fill more of their
+// vectors: 12 channels of 54 columns (54 of 64 lanes against 12 of 16).
+// Blocked: 12 channels at column stride 2 (its taps would shuffle, so only
+// under half a vector), 15 channels of 14 columns (14 of 16 lanes against
+// 15 of 16), and 16 channels (a whole vector).
+// AVX512-LABEL: func @unit_stride_pixels
+// AVX512: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<2x16x56x56xf32>, memref<12x16x3x3xf32>) outs(%{{.*}} : memref<2x12x54x54xf32>) {pixel_vectors}
+// AVX512: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<2x1x56x56x16xf32>, memref<1x1x3x3x16x12xf32>) outs(%{{.*}} : memref<2x1x27x27x12xf32>)
+// AVX512: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<1x1x16x16x16xf32>, memref<1x1x3x3x16x15xf32>) outs(%{{.*}} : memref<1x1x14x14x15xf32>)
+// AVX512: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<2x1x56x56x16xf32>, memref<1x1x3x3x16x16xf32>) outs(%{{.*}} : memref<2x1x54x54x16xf32>)
+func.func @unit_stride_pixels(%in: memref<2x16x56x56xf32>, %f12: memref<12x16x3x3xf32>, %out12: memref<2x12x54x54xf32>,
+                              %out12s: memref<2x12x27x27xf32>,
+                              %sin: memref<1x16x16x16xf32>, %f15: memref<15x16x3x3xf32>, %out15: memref<1x15x14x14xf32>,
+                              %f16: memref<16x16x3x3xf32>, %out16: memref<2x16x54x54xf32>) {
+  dl.conv2d ins(%in, %f12 : memref<2x16x56x56xf32>, memref<12x16x3x3xf32>) outs(%out12 : memref<2x12x54x54xf32>)
+  dl.conv2d ins(%in, %f12 : memref<2x16x56x56xf32>, memref<12x16x3x3xf32>) outs(%out12s : memref<2x12x27x27xf32>) {strides = array<i64: 2, 2>}
+  dl.conv2d ins(%sin, %f15 : memref<1x16x16x16xf32>, memref<15x16x3x3xf32>) outs(%out15 : memref<1x15x14x14xf32>)
+  dl.conv2d ins(%in, %f16 : memref<2x16x56x56xf32>, memref<16x16x3x3xf32>) outs(%out16 : memref<2x16x54x54xf32>)
+  return
+}
+
+// -----
+
 // Without masked partial vectors (AVX2) a convolution also stays plain
 // (pixel_vectors) when all its output channels fit one register tile of one
 // 16-float vector per row (6 accumulators of AVX2's 8 such vectors) and its

@@ -281,22 +281,27 @@ inline int64_t pixelTileAccumulators(int64_t registers) {
 /// `outColumns` output columns is vectorized along its output pixels
 /// (`pixel_vectors`) instead of blocked: when its output channels fill
 /// under half of a `vectorFloats`-lane register, which the blocked kernels
-/// vectorize along, and its rows fill more of their vectors than the
-/// channels would. Without masked partial vectors (`wholeVectors`, AVX2)
-/// also when all its output channels fit one register tile of one vector
-/// per row (`tileAccumulators`) and its rows fill 3/4 of their vectors: the
+/// vectorize along, or, with masked partial vectors at a unit column
+/// stride (`unitColumnStride`: its taps load their input vectors whole,
+/// where strided ones shuffle several into one), under a whole register;
+/// and its rows fill more of
+/// their vectors than the channels would (docs/heuristics.md, "A few output
+/// channels"). Without masked partial vectors (`wholeVectors`, AVX2) also
+/// when all its output channels fit one register tile of one vector per
+/// row (`tileAccumulators`) and its rows fill 3/4 of their vectors: the
 /// blocked kernels' rows of one 8-float vector ran 1.7-2.8x slower there
 /// (docs/heuristics.md, "Pixel vectors on AVX2").
 inline bool vectorizesPixels(int64_t outChannels, int64_t outColumns,
                              int64_t vectorFloats, bool wholeVectors,
-                             int64_t tileAccumulators) {
+                             int64_t tileAccumulators, bool unitColumnStride) {
   constexpr double kMinRowFill = 0.75;
   if (wholeVectors && outChannels <= tileAccumulators &&
       laneFill(outColumns, kLoweringVectorFloats) >= kMinRowFill)
     return true;
-  return 2 * outChannels < vectorFloats &&
-         laneFill(outColumns, vectorFloats) >
-             laneFill(outChannels, vectorFloats);
+  int64_t maxChannels =
+      unitColumnStride && !wholeVectors ? vectorFloats : vectorFloats / 2;
+  return outChannels < maxChannels && laneFill(outColumns, vectorFloats) >
+                                          laneFill(outChannels, vectorFloats);
 }
 
 /// The blocks of `channels` in blocks of `block`, the last one padded.

@@ -290,8 +290,10 @@ def BlockConvLayouts : Pass<"dl-block-conv-layouts", "::mlir::func::FuncOp"> {
     (`docs/heuristics.md`, *Grouped convolutions*).
 
     A convolution with a few output channels (under half of a vector's
-    lanes, `block-k / 4`) whose output rows fill more of their vectors than
-    its channels would stays plain, marked `pixel_vectors`: it is lowered
+    lanes, `block-k / 4`; with masked partial vectors and a unit column
+    stride, under a whole vector's) whose output rows fill more of their
+    vectors than its channels would stays plain, marked `pixel_vectors`: it
+    is lowered
     with the output pixels of a row as the vector dimension (see
     `dl.conv2d`; `docs/heuristics.md`, *Shapes outside the lists*).
     Otherwise (a
