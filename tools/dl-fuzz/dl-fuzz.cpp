@@ -5,12 +5,13 @@
 // lowering, outlining, LLVM dialect). Diagnostics are expected and dropped;
 // a crash, a sanitizer report or a pipeline that leaves invalid IR is a bug.
 // Inputs with ops outside builtin/func/arith/dl, or with large buffers, are
-// skipped, and ops with a dynamic batch get at most four versions, so the
-// fuzzer explores dl's verifiers and passes (not upstream dialects) at a
-// useful rate.
+// skipped, ops with a dynamic batch get at most four versions, and the tile
+// solver runs only on inputs with few ops to solve, so the fuzzer explores
+// dl's verifiers and passes (not upstream dialects) at a useful rate.
 //
 //===----------------------------------------------------------------------===//
 
+#include "dl/Dialect/DL/IR/DLOps.h"
 #include "dl/InitAllDL.h"
 #include "dl/Pipelines/Pipelines.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -62,6 +63,28 @@ bool isSmallDLInput(ModuleOp module) {
               .wasInterrupted();
 }
 
+/// Most convolutions and GEMMs (a dynamic one counted once per version) an
+/// input may have for the tile solver to run on it: each op's solve is a few
+/// hundred small Ipopt problems, whose fixed costs (MUMPS' setup, Ipopt's
+/// timers) make it ~5 s under the sanitizers, against the fuzzer's 60 s
+/// timeout per input.
+constexpr int64_t kMaxSolvedOps = 2;
+
+/// The ops the tile solver would solve in `module` with `maxVersions`.
+int64_t countSolvedOps(ModuleOp module, int64_t maxVersions) {
+  int64_t count = 0;
+  module->walk([&](Operation *op) {
+    if (!isa<dl::Conv2DOp, dl::MatmulOp>(op))
+      return;
+    bool dynamic = llvm::any_of(op->getOperandTypes(), [](Type type) {
+      auto memref = dyn_cast<MemRefType>(type);
+      return memref && !memref.hasStaticShape();
+    });
+    count += dynamic ? maxVersions : 1;
+  });
+  return count;
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -78,11 +101,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // with the same pipeline.
   dl::DLPipelineOptions options;
   options.numThreads = 1 + size % 2;
-  options.solveTiles = (size / 2) % 2;
   // Each version is ranked (and solved) as an op of its own: the default of
   // up to 13 versions per dynamic op multiplies an input's time past the
   // fuzzer's timeout under the sanitizers.
   options.maxVersions = 1 + (size / 4) % 4;
+  options.solveTiles =
+      (size / 2) % 2 &&
+      countSolvedOps(*module, options.maxVersions) <= kMaxSolvedOps;
   options.cacheSizes = "L1=32K,L2=512K,L3=8M";
   PassManager pm(&context);
   dl::buildDLToLLVMPipeline(pm, options);
