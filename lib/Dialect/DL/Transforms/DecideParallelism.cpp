@@ -443,7 +443,6 @@ int64_t countSharedLinesOfC(MatmulOp op, ArrayRef<ScheduleDim> dims,
 double undividedRowPieceMicros(MatmulOp op, ArrayRef<ScheduleDim> dims,
                                ArrayRef<ScheduledLoop> loops, unsigned position,
                                const ParallelCosts &costs) {
-  constexpr int64_t kPageBytes = 4096;
   const ScheduledLoop &loop = loops[position];
   auto b = cast<MemRefType>(op.getB().getType());
   if (dims[loop.dim].name != "j" || op.hasBlockedB() || op.getPackB() ||
@@ -680,9 +679,15 @@ struct DecideParallelismPass
     if (auto conv = dyn_cast<Conv2DOp>(op))
       moved.handoffBytes += copiedInputHandoffBytes(
           conv, dims[loops[position].dim].name, costs.threads);
-    moved.nearLines = countNearWriteLines(
-        op, costs.threads,
-        isa<MatmulOp>(op) && dims[loops[position].dim].name == "j");
+    std::optional<int64_t> columnsPerThread;
+    if (auto matmul = dyn_cast<MatmulOp>(op);
+        matmul && dims[loops[position].dim].name == "j") {
+      int64_t columns = matmul.getC().getType().getDimSize(1);
+      columnsPerThread =
+          extentPerThread(columns, loops[position].tripCount, costs.threads)
+              .value_or(llvm::divideCeil(columns, costs.threads));
+    }
+    moved.nearLines = countNearWriteLines(op, costs.threads, columnsPerThread);
     if (auto matmul = dyn_cast<MatmulOp>(op)) {
       moved.sharedLines =
           countSharedLinesOfC(matmul, dims, loops, position, costs.threads);

@@ -96,7 +96,7 @@ double dl::modelParallelMicros(double oneThread, int64_t tripCount,
 }
 
 double dl::countNearWriteLines(Operation *op, int64_t threads,
-                               bool dividesColumns) {
+                               std::optional<int64_t> columnsPerThread) {
   constexpr int64_t kLineBytes = 64;
   auto dps = dyn_cast<DestinationStyleOpInterface>(op);
   if (threads <= 1 || !dps || dps.getNumDpsInits() != 1)
@@ -111,17 +111,27 @@ double dl::countNearWriteLines(Operation *op, int64_t threads,
   int64_t elementBytes = output.getElementTypeBitWidth() / 8;
   double lines = 0.0;
   if (isa<MatmulOp>(op)) {
-    // C's rows, `rowBytes` apart in their buffer (a part of a split GEMM is
-    // a view of pieces of them), each thread's first rows after the
-    // previous thread's last. Not counted for a loop over N, whose threads
-    // write pieces of every row (their shared lines are counted instead):
-    // at 2 threads 251x3913x1 ran 0.059 ms so, 0.069 on one thread.
     SmallVector<int64_t> strides;
     int64_t offset;
-    if (dividesColumns || output.getRank() != 2 ||
+    if (output.getRank() != 2 ||
         failed(output.getStridesAndOffset(strides, offset)) ||
         ShapedType::isDynamic(strides[0]))
       return 0.0;
+    if (columnsPerThread) {
+      // Pieces of every row: those of a page or more are not counted (at 2
+      // threads 251x3913x1, 7.8 KB pieces, ran 0.059 ms so, 0.069 on one
+      // thread), nor those of GEMMs doing kPieceHidingFlops per element.
+      int64_t pieceBytes = *columnsPerThread * elementBytes;
+      double pieceExposed = std::max(0.0, 1.0 - perElement / kPieceHidingFlops);
+      if (pieceBytes >= kPageBytes)
+        return 0.0;
+      lines = static_cast<double>((threads - 1) * output.getDimSize(0) *
+                                  llvm::divideCeil(pieceBytes, kLineBytes));
+      return lines * pieceExposed;
+    }
+    // C's rows, `rowBytes` apart in their buffer (a part of a split GEMM is
+    // a view of pieces of them), each thread's first rows after the
+    // previous thread's last.
     int64_t rowBytes = std::max<int64_t>(strides[0] * elementBytes, 1);
     int64_t nearRows = std::min(output.getDimSize(0) / threads,
                                 kNearWriteBytes / rowBytes + 1);

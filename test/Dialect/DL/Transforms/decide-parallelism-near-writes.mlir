@@ -2,8 +2,10 @@
 // writes within 256 KiB of another thread's part (near-line-us each),
 // weighted by how little work per output element hides them: a GEMM of 3 K
 // steps whose C is 232 KiB stays on one thread, the same C over 128 K steps
-// runs its rows in parallel. Without the term (near-line-us=0) both run in
-// parallel.
+// runs its rows in parallel. A loop over N divides every row of C: each
+// thread's pieces shorter than a page count, where a GEMM does fewer than
+// 32 FLOPs per element of C. Without the term (near-line-us=0) every GEMM
+// here runs in parallel.
 // RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=48K,L2=1M,L3=32M" --dl-decide-parallelism="threads=2 report-fallbacks" --verify-diagnostics | FileCheck %s
 // RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=48K,L2=1M,L3=32M" --dl-decide-parallelism="threads=2 near-line-us=0" | FileCheck %s --check-prefix=FREE
 // RUN: not dl-opt %s --dl-decide-parallelism="threads=2 near-line-us=-1" 2>&1 | FileCheck %s --check-prefix=INVALID
@@ -29,5 +31,49 @@ func.func @few_steps(%a: memref<1856x3xf32>, %b: memref<3x32xf32>, %c: memref<18
 func.func @many_steps(%a: memref<1856x128xf32>, %b: memref<128x32xf32>, %c: memref<1856x32xf32>) {
   dl.matmul ins(%a, %b : memref<1856x128xf32>, memref<128x32xf32>) outs(%c : memref<1856x32xf32>)
       {pack_blocks = array<i64: 64, 32, 128>, schedule = #dl.schedule<[i, j, k]>}
+  return
+}
+
+// 704 rows of two 256-byte pieces, 3 K steps: on one thread.
+// CHECK-LABEL: func.func @column_pieces
+// CHECK: dl.sequential
+// FREE-LABEL: func.func @column_pieces
+// FREE: schedule = #dl.schedule<[j, i, k], parallel = 0>
+func.func @column_pieces(%a: memref<704x3xf32>, %b: memref<3x128xf32>, %c: memref<704x128xf32>) {
+  // expected-remark @+1 {{dl-decide-parallelism: runs on one thread: modeled 9.01 us on one thread, 12.87 us on 2 threads at best (loop 0 (j, 2 iterations))}}
+  dl.matmul ins(%a, %b : memref<704x3xf32>, memref<3x128xf32>) outs(%c : memref<704x128xf32>)
+      {pack_blocks = array<i64: 64, 64, 3>, schedule = #dl.schedule<[j, i, k]>}
+  return
+}
+
+// Pieces of 3,840 bytes (15 blocks of 64 columns a thread) count...
+// CHECK-LABEL: func.func @column_pieces_below_page
+// CHECK: dl.sequential
+// FREE-LABEL: func.func @column_pieces_below_page
+// FREE: schedule = #dl.schedule<[j, i, k], parallel = 0>
+func.func @column_pieces_below_page(%a: memref<64x3xf32>, %b: memref<3x1920xf32>, %c: memref<64x1920xf32>) {
+  // expected-remark @+1 {{dl-decide-parallelism: runs on one thread: modeled 12.29 us on one thread, 17.00 us on 2 threads at best (loop 0 (j, 30 iterations))}}
+  dl.matmul ins(%a, %b : memref<64x3xf32>, memref<3x1920xf32>) outs(%c : memref<64x1920xf32>)
+      {pack_blocks = array<i64: 64, 64, 3>, schedule = #dl.schedule<[j, i, k]>}
+  return
+}
+
+// ... pieces of a page (16 blocks) do not.
+// CHECK-LABEL: func.func @column_pages
+// CHECK-NOT: dl.sequential
+// CHECK: schedule = #dl.schedule<[j, i, k], parallel = 0>
+func.func @column_pages(%a: memref<64x3xf32>, %b: memref<3x2048xf32>, %c: memref<64x2048xf32>) {
+  dl.matmul ins(%a, %b : memref<64x3xf32>, memref<3x2048xf32>) outs(%c : memref<64x2048xf32>)
+      {pack_blocks = array<i64: 64, 64, 3>, schedule = #dl.schedule<[j, i, k]>}
+  return
+}
+
+// 16 K steps (32 FLOPs per element) hide the pieces.
+// CHECK-LABEL: func.func @column_pieces_more_steps
+// CHECK-NOT: dl.sequential
+// CHECK: schedule = #dl.schedule<[j, i, k], parallel = 0>
+func.func @column_pieces_more_steps(%a: memref<704x16xf32>, %b: memref<16x128xf32>, %c: memref<704x128xf32>) {
+  dl.matmul ins(%a, %b : memref<704x16xf32>, memref<16x128xf32>) outs(%c : memref<704x128xf32>)
+      {pack_blocks = array<i64: 64, 64, 16>, schedule = #dl.schedule<[j, i, k]>}
   return
 }

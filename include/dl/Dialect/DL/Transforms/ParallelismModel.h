@@ -93,16 +93,28 @@ struct LoopTraffic {
 /// where it took 1.4 alone, 1.8 with 256 KB between the parts (one Zen 5
 /// VM, 2 cores; docs/heuristics.md, "Parallelism model"). A GEMM's C is
 /// counted by its rows (a part of a GEMM split along N is a view of pieces
-/// of them) where a loop over M divides them, not for a loop over N
-/// (`dividesColumns`), whose threads write pieces of every row (their
-/// shared lines, countSharedLinesOfC). Work per element hides the cost:
+/// of them) where a loop over M divides them. Where a loop over N divides
+/// them (`columnsPerThread`, the columns of each thread's piece of a row),
+/// the pieces of every row but the first thread's count where they are
+/// shorter than a page (kPageBytes), within whose bounds the hardware
+/// prefetchers run ahead of one thread's writes into the next thread's
+/// piece: 704 rows of C of N = 64, 128 and 1024 columns written as two
+/// halves of every row at 2 threads took 14, 75 and 301 us, on one thread
+/// 3.3, 7.3 and 51, as two halves of the rows 3.6, 5.7 and 29; with N =
+/// 4096 (8 KB pieces), 302 against 782 on one thread. Such pieces are
+/// weighted by 1 - f / kPieceHidingFlops: GEMMs of K = 22-37 ran faster
+/// with their 2-3 KB pieces in parallel (8x1446x37 5.2 us at 2 threads, 8.3
+/// on one). Work per element hides the cost of the others:
 /// weighted by 1 - f / kHidingFlops (0 from kHidingFlops on) for f FLOPs
 /// per output element (the extra time per line measured for GEMMs with K =
 /// 3, 8, 16, 32 and 64: 2.5, 2.7, 1.5, 1.1 and 0 ns). Other ops' outputs
 /// count only where contiguous; 0 for ops without one destination.
 constexpr int64_t kNearWriteBytes = 256 * 1024;
+constexpr int64_t kPageBytes = 4096;
 constexpr double kHidingFlops = 128.0;
-double countNearWriteLines(Operation *op, int64_t threads, bool dividesColumns);
+constexpr double kPieceHidingFlops = 32.0;
+double countNearWriteLines(Operation *op, int64_t threads,
+                           std::optional<int64_t> columnsPerThread);
 
 /// The modeled time in microseconds of work that takes `oneThread` on one
 /// thread with a loop of `tripCount` iterations in parallel, entered `forks`

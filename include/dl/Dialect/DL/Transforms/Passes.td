@@ -1251,7 +1251,11 @@ def DecideParallelism : Pass<"dl-decide-parallelism", "::mlir::ModuleOp"> {
     cost `near-line-us` each as both write them, weighted by `1 - f / 128`
     for `f` FLOPs per output element (none from 128 on: the work hides the
     writes), so a GEMM of a few K steps whose C is a few hundred KB stays
-    on one thread (1879x32x3: 2.3 us on one thread, 8.0 on two).
+    on one thread (1879x32x3: 2.3 us on one thread, 8.0 on two). With a
+    loop over N, the pieces of each row but the first thread's count where
+    they are shorter than a page (the prefetchers run ahead into the next
+    thread's piece), weighted by `1 - f / 32` (743x128x3: 22 us at 2
+    threads divided so, 7-10 on one thread).
     Where B is read in place, row-major and from memory (larger than the
     threads' L2s together), and each thread's
     columns of a row are less than a 4096-byte page, the prefetchers
