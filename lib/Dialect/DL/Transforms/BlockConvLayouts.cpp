@@ -239,7 +239,9 @@ private:
     int64_t vectorFloats = blockVectorFloats(blockK);
     // The kernels' vector dimension is the output channels: a few of them
     // leave most lanes of every register idle.
-    if (!ShapedType::isDynamic(outChannels) && 2 * outChannels < vectorFloats)
+    // Not where the convolution becomes a GEMM along its input windows.
+    if (!ShapedType::isDynamic(outChannels) && 2 * outChannels < vectorFloats &&
+        !runsAsWindowGemm(op, vectorFloats))
       op.emitRemark("dl-block-conv-layouts: ")
           << outChannels << " output channels fill " << outChannels << " of "
           << vectorFloats

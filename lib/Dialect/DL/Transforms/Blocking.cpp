@@ -112,6 +112,20 @@ chooseGroupedChannelBlocks(int64_t outChannels, int64_t channels,
                                oneGroup};
 }
 
+bool dl::runsAsWindowGemm(Conv2DOp op, int64_t vectorFloats) {
+  ArrayRef<int64_t> output = op.getOutput().getType().getShape();
+  auto filter = op.getFilter().getType();
+  if (!op.getInput().getType().hasStaticShape() || !filter.hasStaticShape() ||
+      !op.getOutput().getType().hasStaticShape() || op.getGroups() != 1 ||
+      op.hasJoinableRows() || getConvOutChannels(op) > vectorFloats ||
+      output[3] >= kIm2colMinVectors)
+    return false;
+  int64_t copyBytes = output[0] * output[2] * output[3] *
+                      getConvChannels(op) * filter.getDimSize(2) *
+                      filter.getDimSize(3) * int64_t(sizeof(float));
+  return copyBytes <= kIm2colMaxCopyBytes;
+}
+
 std::optional<dl::ConvChannelBlocks>
 dl::chooseConvChannelBlocks(Conv2DOp op, int64_t blockC, int64_t blockK,
                             bool wholeVectors) {
@@ -144,7 +158,9 @@ dl::chooseConvChannelBlocks(Conv2DOp op, int64_t blockC, int64_t blockK,
       l2Bytes > 0 &&
       op.getInput().getType().getNumElements() * int64_t(sizeof(float)) >
           l2Bytes;
-  if (isStatic && !gathersFromMemory &&
+  // Rows for a GEMM on the input windows (runsAsWindowGemm): blocked.
+  bool becomesGemm = isStatic && runsAsWindowGemm(op, vectorFloats);
+  if (isStatic && !gathersFromMemory && !becomesGemm &&
       vectorizesPixels(
           outChannels, output[3], vectorFloats, wholeVectors,
           pixelTileAccumulators(getTarget(op).loweringVectorRegisters()),

@@ -154,6 +154,27 @@ func.func @unit_stride_pixels(%in: memref<2x16x56x56xf32>, %f12: memref<12x16x3x
 
 // -----
 
+// Output rows too short for pixel vectors and the blocked kernels (3
+// pixels: under dl-im2col-convs' 5 vectors) are blocked in one block of the
+// output channels, which dl-im2col-convs runs as one GEMM on the input
+// windows (Integration/padded-channels.mlir checks that the remark on the
+// channels' lanes is not made for it). Rows of 5 pixels stay plain.
+// CHECK-LABEL: func @rows_for_a_gemm
+// CHECK: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<3x4x8x8x22xf32>, memref<1x4x7x7x22x2xf32>) outs(%{{.*}} : memref<3x1x3x3x2xf32>)
+// CHECK: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<4x11x9x9xf32>, memref<2x11x1x1xf32>) outs(%{{.*}} : memref<4x2x5x5xf32>) {pixel_vectors, strides = array<i64: 2, 2>}
+// AVX512-LABEL: func @rows_for_a_gemm
+// AVX512: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<3x2x8x8x44xf32>, memref<1x2x7x7x44x2xf32>) outs(%{{.*}} : memref<3x1x3x3x2xf32>)
+// AVX512: dl.conv2d ins(%{{.*}}, %{{.*}} : memref<4x11x9x9xf32>, memref<2x11x1x1xf32>) outs(%{{.*}} : memref<4x2x5x5xf32>) {pixel_vectors, strides = array<i64: 2, 2>}
+func.func @rows_for_a_gemm(%in: memref<3x88x8x8xf32>, %f: memref<2x88x7x7xf32>, %out: memref<3x2x3x3xf32>,
+                           %in5: memref<4x11x9x9xf32>, %f5: memref<2x11x1x1xf32>, %out5: memref<4x2x5x5xf32>) {
+  dl.conv2d ins(%in, %f : memref<3x88x8x8xf32>, memref<2x88x7x7xf32>) outs(%out : memref<3x2x3x3xf32>)
+      {strides = array<i64: 2, 2>, padding = array<i64: 2, 2, 2, 2>}
+  dl.conv2d ins(%in5, %f5 : memref<4x11x9x9xf32>, memref<2x11x1x1xf32>) outs(%out5 : memref<4x2x5x5xf32>) {strides = array<i64: 2, 2>}
+  return
+}
+
+// -----
+
 // Without masked partial vectors (AVX2) a convolution also stays plain
 // (pixel_vectors) when all its output channels fit one register tile of one
 // 16-float vector per row (6 accumulators of AVX2's 8 such vectors) and its

@@ -573,11 +573,31 @@ inline int64_t batchElementBytes(int64_t m, int64_t n, int64_t k) {
   return (m * k + k * n) * int64_t(sizeof(float));
 }
 
+/// The defaults of dl-im2col-convs' options (Passes.td repeats them): a
+/// blocked convolution of one output-channel block whose microkernel calls
+/// hold fewer than kIm2colMinVectors vectors of C runs as one GEMM on a copy
+/// of its input windows of at most kIm2colMaxCopyBytes.
+constexpr int64_t kIm2colMinVectors = 5;
+constexpr int64_t kIm2colMaxCopyBytes = int64_t(64) << 20;
+
 /// Most rows of a blocked convolution's microkernel calls (output columns)
 /// where its output width is dynamic: convert-dl-to-affine runs such a row
 /// in blocks of this many columns, the last one partial (its kernels get
 /// their rows at run time). dl-tile-gemm-bands' `max-block` default.
 constexpr int64_t kMaxKernelRows = 128;
+
+/// Whether plain convolution `op`, blocked in one block of its output
+/// channels (at most `vectorFloats`), would run as one GEMM on a copy of its
+/// input windows (dl-im2col-convs with its default options): static sizes,
+/// one group, output rows of fewer than kIm2colMinVectors pixels (not
+/// joinable), a copy within kIm2colMaxCopyBytes. Its dot products along the
+/// windows fill whole vectors where pixel vectors fill a row's few lanes:
+/// one Zen 5 core, pixel vectors against blocked, 88 -> 2 channels 7x7
+/// stride 2 3 x 8x8 (rows of 3) 45 against 12.6 us, 3 -> 1 5x5 stride 2 3 x
+/// 10x10 (rows of 4) 1.2 against 0.9; rows of 5 and 7, kept as blocked
+/// convolutions, ran as fast or faster as pixel vectors (11 -> 2 1x1 stride
+/// 2 4 x 9x9 0.2 against 0.5 us, 1 -> 3 7x7 3 x 7x7 1.4 against 1.8).
+bool runsAsWindowGemm(Conv2DOp op, int64_t vectorFloats);
 
 /// The channel blocks of a convolution's blocked layout: input channels
 /// (the kernels' K) and output channels (their vector dimension N).
