@@ -13,6 +13,7 @@
 #include "dl/Dialect/DL/Transforms/Target.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 #include <algorithm>
 #include <numeric>
@@ -120,10 +121,13 @@ bool dl::runsAsWindowGemm(Conv2DOp op, int64_t vectorFloats) {
       op.hasJoinableRows() || getConvOutChannels(op) > vectorFloats ||
       output[3] >= kIm2colMinVectors)
     return false;
-  int64_t copyBytes = output[0] * output[2] * output[3] *
-                      getConvChannels(op) * filter.getDimSize(2) *
-                      filter.getDimSize(3) * int64_t(sizeof(float));
-  return copyBytes <= kIm2colMaxCopyBytes;
+  // The copy's bytes, without overflowing on absurd static sizes.
+  std::optional<int64_t> copyBytes = int64_t(sizeof(float));
+  for (int64_t size : {output[0], output[2], output[3], getConvChannels(op),
+                       filter.getDimSize(2), filter.getDimSize(3)})
+    if (copyBytes)
+      copyBytes = llvm::checkedMul(*copyBytes, size);
+  return copyBytes && *copyBytes <= kIm2colMaxCopyBytes;
 }
 
 std::optional<dl::ConvChannelBlocks>
