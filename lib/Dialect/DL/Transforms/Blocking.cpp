@@ -163,8 +163,7 @@ dl::chooseConvChannelBlocks(Conv2DOp op, int64_t blockC, int64_t blockK,
       op.getInput().getType().getNumElements() * int64_t(sizeof(float)) >
           l2Bytes;
   // Rows for a GEMM on the input windows (runsAsWindowGemm): blocked.
-  bool becomesGemm = isStatic && runsAsWindowGemm(op, vectorFloats);
-  if (isStatic && !gathersFromMemory && !becomesGemm &&
+  if (isStatic && !gathersFromMemory && !runsAsWindowGemm(op, vectorFloats) &&
       vectorizesPixels(
           outChannels, output[3], vectorFloats, wholeVectors,
           pixelTileAccumulators(getTarget(op).loweringVectorRegisters()),

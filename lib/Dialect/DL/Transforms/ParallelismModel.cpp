@@ -120,14 +120,14 @@ double dl::countNearWriteLines(Operation *op, int64_t threads,
     if (columnsPerThread) {
       // Pieces of every row: those of a page or more are not counted (at 2
       // threads 251x3913x1, 7.8 KB pieces, ran 0.059 ms so, 0.069 on one
-      // thread), nor those of GEMMs doing kPieceHidingFlops per element.
+      // thread), nor those of GEMMs doing kPieceHidingFlops or more per
+      // element.
       int64_t pieceBytes = *columnsPerThread * elementBytes;
-      double pieceExposed = std::max(0.0, 1.0 - perElement / kPieceHidingFlops);
       if (pieceBytes >= kPageBytes)
         return 0.0;
       lines = static_cast<double>((threads - 1) * output.getDimSize(0) *
                                   llvm::divideCeil(pieceBytes, kLineBytes));
-      return lines * pieceExposed;
+      return lines * std::max(0.0, 1.0 - perElement / kPieceHidingFlops);
     }
     // C's rows, `rowBytes` apart in their buffer (a part of a split GEMM is
     // a view of pieces of them), each thread's first rows after the
