@@ -40,6 +40,10 @@ if config.dl_sanitizer_runtime:
 if os.access(os.path.join(config.dl_tools_dir, "onednn-bench"), os.X_OK):
     config.available_features.add("onednn-bench")
 
+# dl-probe measures what cores cost each other where it may run on two CPUs.
+if hasattr(os, "sched_getaffinity") and len(os.sched_getaffinity(0)) >= 2:
+    config.available_features.add("two-cpus")
+
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 

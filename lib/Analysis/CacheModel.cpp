@@ -151,6 +151,14 @@ FailureOr<CacheModel> CacheModel::readMachineFile(StringRef path,
     return fail("memory needs positive latency and bandwidth");
   model.memoryLatency = *latency;
   model.memoryBandwidth = *bandwidth;
+  if (const llvm::json::Value *cores = root->get("cores")) {
+    const llvm::json::Object *object = cores->getAsObject();
+    std::optional<double> nearWrite =
+        object ? object->getNumber("near_write_line_ns") : std::nullopt;
+    if (!nearWrite || *nearWrite < 0.0)
+      return fail("\"cores\" needs a near_write_line_ns >= 0");
+    model.nearWriteLineNs = *nearWrite;
+  }
   return model;
 }
 
@@ -161,10 +169,14 @@ llvm::json::Object CacheModel::toJSON() const {
                                             {"bytes", level.bytes},
                                             {"latency", level.latency},
                                             {"bandwidth", level.bandwidth}});
-  return llvm::json::Object{
+  llvm::json::Object result{
       {"levels", std::move(levelArray)},
       {"memory", llvm::json::Object{{"latency", memoryLatency},
                                     {"bandwidth", memoryBandwidth}}}};
+  if (nearWriteLineNs)
+    result["cores"] =
+        llvm::json::Object{{"near_write_line_ns", *nearWriteLineNs}};
+  return result;
 }
 
 std::string CacheModel::toMachineFile() const {

@@ -11,7 +11,10 @@
 // level's capacity (of 8x the last level's for memory), repeated for
 // --min-time; latency: a pointer chase through a random cyclic permutation
 // of cache lines in such a buffer. Units: ns and bytes/ns. The probe pins
-// itself to the core it starts on.
+// itself to the core it starts on. Where it may run on a second CPU, it
+// also measures what writing next to another core's writes costs (the
+// machine file's "cores"), which dl-decide-parallelism charges threads
+// dividing an output into adjacent parts.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,11 +27,15 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <memory>
 #include <numeric>
 #include <random>
+#include <thread>
 #include <vector>
 
 #ifdef __linux__
@@ -201,6 +208,140 @@ void stayOnThisCore() {
 #endif
 }
 
+/// The CPUs this process may run on, before it pins itself (Linux only).
+std::vector<int> allowedCpus() {
+  std::vector<int> cpus;
+#ifdef __linux__
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) == 0)
+    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+      if (CPU_ISSET(cpu, &set))
+        cpus.push_back(cpu);
+#endif
+  return cpus;
+}
+
+/// Pins the calling thread to `cpu`; false where it cannot.
+bool pinTo(int cpu) {
+#ifdef __linux__
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(cpu, &set);
+  return sched_setaffinity(0, sizeof(set), &set) == 0;
+#else
+  return false;
+#endif
+}
+
+/// Writes `count` words at `data`, each `value`.
+__attribute__((always_inline)) inline void
+writeWordsBody(Word8 *data, size_t count, uint64_t value) {
+  Word8 word = {value, value, value, value};
+  for (size_t i = 0; i < count; ++i)
+    data[i] = word;
+}
+
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) void writeWordsAvx2(Word8 *data, size_t count,
+                                                    uint64_t value) {
+  writeWordsBody(data, count, value);
+}
+#endif
+
+void writeWords(Word8 *data, size_t count, uint64_t value) {
+#if defined(__x86_64__)
+  if (__builtin_cpu_supports("avx2"))
+    return writeWordsAvx2(data, count, value);
+#endif
+  writeWordsBody(data, count, value);
+}
+
+/// Two threads meeting between the rounds of a measurement, as the threads
+/// of a parallel region meet at its fork and join.
+class SpinBarrier {
+public:
+  void wait() {
+    unsigned generation = generation_.load(std::memory_order_acquire);
+    if (arrived_.fetch_add(1, std::memory_order_acq_rel) == 1) {
+      arrived_.store(0, std::memory_order_relaxed);
+      generation_.store(generation + 1, std::memory_order_release);
+      return;
+    }
+    while (generation_.load(std::memory_order_acquire) == generation) {
+    }
+  }
+
+private:
+  std::atomic<unsigned> arrived_{0}, generation_{0};
+};
+
+/// The bytes of each thread's part in the near-write measurement: half of
+/// the 256 KiB within which dl-decide-parallelism counts a thread's writes
+/// as near the previous thread's (kNearWriteBytes).
+constexpr size_t kNearPartBytes = 128 * 1024;
+/// Where the second thread's part starts when it is not adjacent.
+constexpr size_t kApartBytes = 4 << 20;
+
+/// ns per round of two threads, on `cpus`, each writing its
+/// kNearPartBytes part of `buffer` once a round between two barriers: the
+/// second thread's part right after the first's (`adjacent`), or 4 MiB
+/// away. The mean over the rounds of the slower thread's time, as a
+/// parallel region waits for its slower thread.
+double partWriteNs(Word8 *buffer, std::pair<int, int> cpus, bool adjacent,
+                   int rounds) {
+  size_t words = kNearPartBytes / sizeof(Word8);
+  Word8 *parts[2] = {buffer,
+                     buffer + (adjacent ? kNearPartBytes : kApartBytes) /
+                                  sizeof(Word8)};
+  SpinBarrier barrier;
+  double nanos[2] = {0.0, 0.0};
+  auto writer = [&](int index) {
+    pinTo(index == 0 ? cpus.first : cpus.second);
+    for (int round = 0; round < rounds; ++round) {
+      barrier.wait();
+      auto start = Clock::now();
+      writeWords(parts[index], words, static_cast<uint64_t>(round));
+      nanos[index] +=
+          std::chrono::duration<double, std::nano>(Clock::now() - start)
+              .count();
+      barrier.wait();
+    }
+  };
+  std::thread second(writer, 1);
+  writer(0);
+  second.join();
+  return std::max(nanos[0], nanos[1]) / rounds;
+}
+
+/// What a core loses per cache line it writes next to another core's
+/// writes (CacheModel::nearWriteLineNs): two threads each write 128 KiB,
+/// the second thread's part right after the first's, against the same
+/// with the parts 4 MiB apart; the median over 7 pairs of the difference
+/// per line, at least 0. On this project's 2-core VM, writing two halves
+/// of a 230 KB C cost the second thread 3 ns a line in some hours and
+/// nothing in others (docs/heuristics.md, "Parallelism model").
+std::optional<double> nearWriteLineNs(std::pair<int, int> cpus) {
+  constexpr int kPairs = 7, kRounds = 1000;
+  // Page-aligned, as the buffers of the ops are (a std::vector's elements
+  // need not be aligned to a Word8's 32 bytes, which the stores assume).
+  std::unique_ptr<Word8, decltype(&std::free)> buffer(
+      static_cast<Word8 *>(
+          std::aligned_alloc(4096, kApartBytes + kNearPartBytes)),
+      &std::free);
+  if (!buffer)
+    return std::nullopt;
+  partWriteNs(buffer.get(), cpus, true, kRounds / 10); // Warm up.
+  std::vector<double> extra;
+  for (int pair = 0; pair < kPairs; ++pair) {
+    double near = partWriteNs(buffer.get(), cpus, true, kRounds);
+    double apart = partWriteNs(buffer.get(), cpus, false, kRounds);
+    extra.push_back((near - apart) / (kNearPartBytes / 64));
+  }
+  std::nth_element(extra.begin(), extra.begin() + kPairs / 2, extra.end());
+  return std::max(0.0, extra[kPairs / 2]);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -210,6 +351,7 @@ int main(int argc, char **argv) {
       argc, argv,
       "dl-probe: measure cache and memory bandwidths and latencies of this "
       "machine and write a machine file for dl-compile --machine-file\n");
+  std::vector<int> cpus = allowedCpus();
   stayOnThisCore();
   dl::CacheModel model = dl::CacheModel::detect();
   uint64_t sink = 0;
@@ -237,6 +379,21 @@ int main(int argc, char **argv) {
   llvm::errs() << llvm::formatv(
       "memory: read {0:f1} bytes/ns, latency {1:f2} ns (checksum {2})\n",
       model.memoryBandwidth, model.memoryLatency, sink % 10);
+  int here = cpus.empty() ? -1 : sched_getcpu();
+  auto other = llvm::find_if(cpus, [&](int cpu) { return cpu != here; });
+  if (here >= 0 && other != cpus.end()) {
+    model.nearWriteLineNs = nearWriteLineNs({here, *other});
+    pinTo(here);
+  }
+  if (model.nearWriteLineNs) {
+    llvm::errs() << llvm::formatv(
+        "cores: {0:f2} ns more a line written next to another core's writes "
+        "(CPUs {1} and {2})\n",
+        *model.nearWriteLineNs, here, *other);
+  } else {
+    llvm::errs() << "cores: writes next to another core's not measured (one "
+                    "CPU to run on)\n";
+  }
 
   std::error_code ec;
   llvm::raw_fd_ostream os(outputFilename, ec);

@@ -417,6 +417,7 @@ TEST(CacheModelTest, MachineFileRoundTripAndOverrides) {
   model.levels = {{"L1", 49152, 1.5, 120.0}, {"L2", 2 << 20, 4.25, 60.0}};
   model.memoryLatency = 95.0;
   model.memoryBandwidth = 12.5;
+  model.nearWriteLineNs = 0.25;
   llvm::SmallString<64> path;
   ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("machine", "json", path));
   {
@@ -437,6 +438,20 @@ TEST(CacheModelTest, MachineFileRoundTripAndOverrides) {
   EXPECT_DOUBLE_EQ(read->levels[1].latency, 4.25);
   EXPECT_DOUBLE_EQ(read->memoryLatency, 95.0);
   EXPECT_DOUBLE_EQ(read->memoryBandwidth, 12.5);
+  ASSERT_TRUE(read->nearWriteLineNs.has_value());
+  EXPECT_DOUBLE_EQ(*read->nearWriteLineNs, 0.25);
+  // Without the "cores" object (a file of an earlier dl-probe, or of a
+  // machine it measured on one CPU), nothing is measured.
+  model.nearWriteLineNs.reset();
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    ASSERT_FALSE(ec);
+    os << model.toMachineFile();
+  }
+  read = CacheModel::readMachineFile(path, error);
+  ASSERT_TRUE(succeeded(read)) << error;
+  EXPECT_FALSE(read->nearWriteLineNs.has_value());
   llvm::sys::fs::remove(path);
 
   EXPECT_TRUE(failed(CacheModel::readMachineFile(path, error)));

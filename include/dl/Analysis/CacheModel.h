@@ -16,6 +16,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/JSON.h"
 
+#include <optional>
 #include <string>
 
 namespace mlir {
@@ -34,6 +35,13 @@ struct CacheModel {
   SmallVector<CacheLevel> levels; // Fastest first.
   double memoryLatency = 300.0;
   double memoryBandwidth = 8.0;
+  /// Nanoseconds more a core takes per cache line it writes right after
+  /// (within 256 KiB of) the memory another core is writing at the same
+  /// time, against the same writes far from the other core's (dl-probe
+  /// measures it where it may run on two CPUs): what dl-decide-parallelism
+  /// charges a thread for each line of its part of an output next to
+  /// another thread's part. None where not measured.
+  std::optional<double> nearWriteLineNs;
 
   /// Defaults for an x86 core: L1 32 KiB, L2 512 KiB, L3 32 MiB, with
   /// latencies 4/14/50/300 cycles and bandwidths 64/32/16/8 bytes/cycle.
@@ -48,10 +56,12 @@ struct CacheModel {
   /// Reads a machine file (what `dl-probe` writes):
   ///   {"levels": [{"name": "L1", "bytes": 32768, "latency": 4,
   ///                "bandwidth": 64}, ...],
-  ///    "memory": {"latency": 300, "bandwidth": 8}}
-  /// Latency and bandwidth may be in any units (cycles and bytes/cycle, or
-  /// ns and bytes/ns) as long as one file uses the same for all levels: the
-  /// ranking only compares costs computed with one model.
+  ///    "memory": {"latency": 300, "bandwidth": 8},
+  ///    "cores": {"near_write_line_ns": 0.5}}
+  /// ("cores" is optional; its cost is in ns, >= 0). Latency and bandwidth may
+  /// be in any units (cycles and bytes/cycle, or ns and bytes/ns) as long as
+  /// one file uses the same for all levels: the ranking only compares costs
+  /// computed with one model.
   static FailureOr<CacheModel> readMachineFile(StringRef path,
                                                std::string &error);
   /// The model as JSON ({"levels": [...], "memory": {...}}), and as the

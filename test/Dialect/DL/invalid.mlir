@@ -2188,6 +2188,12 @@ module attributes {dl.target = #dl.target<vector_bits = 512, max_batch_bytes = 0
 module attributes {dl.target = #dl.target<vector_bits = 0, max_batch_bytes = 0, cache_bytes = [32768], latencies = [4.0, 300.0], bandwidths = [64.0, 8.0]>} {
 }
 
+// -----
+
+// expected-error @+1 {{near_write_line_ns must be >= 0}}
+module attributes {dl.target = #dl.target<vector_bits = 512, max_batch_bytes = 0, cache_bytes = [32768], latencies = [4.0, 300.0], bandwidths = [64.0, 8.0], near_write_line_ns = -0.5>} {
+}
+
 //===----------------------------------------------------------------------===//
 // dl.max_pool2d, dl.avg_pool2d
 //===----------------------------------------------------------------------===//

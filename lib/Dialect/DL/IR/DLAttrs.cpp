@@ -160,7 +160,8 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  int64_t vectorBits, int64_t maxBatchBytes,
                                  DenseI64ArrayAttr cacheBytes,
                                  DenseF64ArrayAttr latencies,
-                                 DenseF64ArrayAttr bandwidths) {
+                                 DenseF64ArrayAttr bandwidths,
+                                 FloatAttr nearWriteLineNs) {
   if (vectorBits < 1)
     return emitError() << "vector_bits must be >= 1, got " << vectorBits;
   if (maxBatchBytes < 0)
@@ -176,5 +177,7 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << name << " must have " << entries
                          << " positive values (one per cache level, then "
                             "memory)";
+  if (nearWriteLineNs && !(nearWriteLineNs.getValueAsDouble() >= 0.0))
+    return emitError() << "near_write_line_ns must be >= 0";
   return success();
 }

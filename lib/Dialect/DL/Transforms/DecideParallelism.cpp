@@ -467,11 +467,12 @@ struct DecideParallelismPass
       return signalPassFailure();
     if (coreGflops < 0.0 || coreBandwidth <= 0.0 || handoffBandwidth <= 0.0 ||
         forkJoinMicros < 0.0 || sharedLineMicros < 0.0 ||
-        nearLineMicros < 0.0 || margin <= 0.0) {
+        (nearLineMicros < 0.0 && nearLineMicros != -1.0) ||
+        pieceLineMicros < 0.0 || margin <= 0.0) {
       getOperation().emitError(
           "dl-decide-parallelism: core-bandwidth, handoff-bandwidth and "
           "margin must be > 0, core-gflops, fork-join-us, shared-line-us and "
-          "near-line-us >= 0");
+          "piece-line-us >= 0, near-line-us >= 0 or -1 (the target's)");
       return signalPassFailure();
     }
     if (threads <= 1)
@@ -486,7 +487,15 @@ struct DecideParallelismPass
     costs.forkJoinMicros = forkJoinMicros;
     costs.handoffBandwidth = handoffBandwidth;
     costs.sharedLineMicros = sharedLineMicros;
-    costs.nearLineMicros = nearLineMicros;
+    // The target's measured cost where it has one, else the cost measured
+    // on the Zen 5 in the hours the effect showed (docs/heuristics.md).
+    constexpr double kDefaultNearLineMicros = 0.003;
+    costs.nearLineMicros = nearLineMicros >= 0.0
+                               ? nearLineMicros
+                               : target.cache.nearWriteLineNs.value_or(
+                                     kDefaultNearLineMicros * 1e3) /
+                                     1e3;
+    costs.pieceLineMicros = pieceLineMicros;
     costs.margin = margin;
     SmallVector<Operation *> ops;
     getOperation().walk([&](Operation *op) {
@@ -679,15 +688,16 @@ struct DecideParallelismPass
     if (auto conv = dyn_cast<Conv2DOp>(op))
       moved.handoffBytes += copiedInputHandoffBytes(
           conv, dims[loops[position].dim].name, costs.threads);
-    std::optional<int64_t> columnsPerThread;
     if (auto matmul = dyn_cast<MatmulOp>(op);
         matmul && dims[loops[position].dim].name == "j") {
       int64_t columns = matmul.getC().getType().getDimSize(1);
-      columnsPerThread =
+      moved.pieceLines = countRowPieceLines(
+          matmul, costs.threads,
           extentPerThread(columns, loops[position].tripCount, costs.threads)
-              .value_or(llvm::divideCeil(columns, costs.threads));
+              .value_or(llvm::divideCeil(columns, costs.threads)));
+    } else {
+      moved.nearLines = countNearWriteLines(op, costs.threads);
     }
-    moved.nearLines = countNearWriteLines(op, costs.threads, columnsPerThread);
     if (auto matmul = dyn_cast<MatmulOp>(op)) {
       moved.sharedLines =
           countSharedLinesOfC(matmul, dims, loops, position, costs.threads);
@@ -698,8 +708,9 @@ struct DecideParallelismPass
                << "  " << describeLoop(dims, loops, position) << ": "
                << moved.handoffBytes << " bytes handed over, "
                << moved.sharedLines << " lines shared, " << moved.nearLines
-               << " lines written near another thread's, "
-               << moved.undividedMicros << " us undivided, "
+               << " lines written near another thread's, " << moved.pieceLines
+               << " lines of row pieces, " << moved.undividedMicros
+               << " us undivided, "
                << modelLoopMicros(oneThread, loops, position, otherRegions,
                                   moved, costs)
                << " us\n");

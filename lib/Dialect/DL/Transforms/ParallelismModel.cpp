@@ -92,22 +92,32 @@ double dl::modelParallelMicros(double oneThread, int64_t tripCount,
          static_cast<double>(forks) * costs.forkJoinMicros +
          traffic.handoffBytes / (costs.handoffBandwidth * 1e3) +
          static_cast<double>(traffic.sharedLines) * costs.sharedLineMicros +
-         traffic.nearLines * costs.nearLineMicros;
+         traffic.nearLines * costs.nearLineMicros +
+         traffic.pieceLines * costs.pieceLineMicros;
 }
 
-double dl::countNearWriteLines(Operation *op, int64_t threads,
-                               std::optional<int64_t> columnsPerThread) {
-  constexpr int64_t kLineBytes = 64;
+/// The FLOPs `op` does per element of its one static output, or none.
+static std::optional<double> flopsPerOutputElement(Operation *op) {
   auto dps = dyn_cast<DestinationStyleOpInterface>(op);
-  if (threads <= 1 || !dps || dps.getNumDpsInits() != 1)
-    return 0.0;
+  if (!dps || dps.getNumDpsInits() != 1)
+    return std::nullopt;
   auto output = dyn_cast<MemRefType>(dps.getDpsInits()[0].getType());
   std::optional<double> flops = getFlops(op, getStaticShape);
   if (!output || !output.hasStaticShape() || output.getNumElements() == 0 ||
       !flops)
+    return std::nullopt;
+  return *flops / static_cast<double>(output.getNumElements());
+}
+
+static constexpr int64_t kLineBytes = 64;
+
+double dl::countNearWriteLines(Operation *op, int64_t threads) {
+  std::optional<double> perElement = flopsPerOutputElement(op);
+  if (threads <= 1 || !perElement)
     return 0.0;
-  double perElement = *flops / static_cast<double>(output.getNumElements());
-  double exposed = std::max(0.0, 1.0 - perElement / kHidingFlops);
+  auto output = cast<MemRefType>(
+      cast<DestinationStyleOpInterface>(op).getDpsInits()[0].getType());
+  double exposed = std::max(0.0, 1.0 - *perElement / kHidingFlops);
   int64_t elementBytes = output.getElementTypeBitWidth() / 8;
   double lines = 0.0;
   if (isa<MatmulOp>(op)) {
@@ -117,18 +127,6 @@ double dl::countNearWriteLines(Operation *op, int64_t threads,
         failed(output.getStridesAndOffset(strides, offset)) ||
         ShapedType::isDynamic(strides[0]))
       return 0.0;
-    if (columnsPerThread) {
-      // Pieces of every row: those of a page or more are not counted (at 2
-      // threads 251x3913x1, 7.8 KB pieces, ran 0.059 ms so, 0.069 on one
-      // thread), nor those of GEMMs doing kPieceHidingFlops or more per
-      // element.
-      int64_t pieceBytes = *columnsPerThread * elementBytes;
-      if (pieceBytes >= kPageBytes)
-        return 0.0;
-      lines = static_cast<double>((threads - 1) * output.getDimSize(0) *
-                                  llvm::divideCeil(pieceBytes, kLineBytes));
-      return lines * std::max(0.0, 1.0 - perElement / kPieceHidingFlops);
-    }
     // C's rows, `rowBytes` apart in their buffer (a part of a split GEMM is
     // a view of pieces of them), each thread's first rows after the
     // previous thread's last.
@@ -147,6 +145,23 @@ double dl::countNearWriteLines(Operation *op, int64_t threads,
                                 kLineBytes);
   }
   return lines * exposed;
+}
+
+double dl::countRowPieceLines(MatmulOp op, int64_t threads,
+                              int64_t columnsPerThread) {
+  std::optional<double> perElement = flopsPerOutputElement(op);
+  if (threads <= 1 || !perElement)
+    return 0.0;
+  auto output = cast<MemRefType>(op.getC().getType());
+  // Pieces of a page or more are not counted (at 2 threads 251x3913x1, 7.8
+  // KB pieces, ran 0.059 ms so, 0.069 on one thread), nor those of GEMMs
+  // doing kPieceHidingFlops or more per element.
+  int64_t pieceBytes = columnsPerThread * output.getElementTypeBitWidth() / 8;
+  if (pieceBytes >= kPageBytes)
+    return 0.0;
+  double lines = static_cast<double>((threads - 1) * output.getDimSize(0) *
+                                     llvm::divideCeil(pieceBytes, kLineBytes));
+  return lines * std::max(0.0, 1.0 - *perElement / kPieceHidingFlops);
 }
 
 double dl::modelLoopMicros(double oneThread, ArrayRef<ScheduledLoop> loops,

@@ -46,6 +46,8 @@ Target Target::fromAttr(TargetAttr attr) {
                                              latencies[i], bandwidths[i]});
   target.cache.memoryLatency = latencies.back();
   target.cache.memoryBandwidth = bandwidths.back();
+  if (FloatAttr nearWrite = attr.getNearWriteLineNs())
+    target.cache.nearWriteLineNs = nearWrite.getValueAsDouble();
   return target;
 }
 
@@ -60,10 +62,14 @@ TargetAttr Target::toAttr(MLIRContext *context,
   }
   latencies.push_back(cache.memoryLatency);
   bandwidths.push_back(cache.memoryBandwidth);
-  return TargetAttr::getChecked(emitError, context, vectorBits, maxBatchBytes,
-                                DenseI64ArrayAttr::get(context, bytes),
-                                DenseF64ArrayAttr::get(context, latencies),
-                                DenseF64ArrayAttr::get(context, bandwidths));
+  return TargetAttr::getChecked(
+      emitError, context, vectorBits, maxBatchBytes,
+      DenseI64ArrayAttr::get(context, bytes),
+      DenseF64ArrayAttr::get(context, latencies),
+      DenseF64ArrayAttr::get(context, bandwidths),
+      cache.nearWriteLineNs
+          ? FloatAttr::get(Float64Type::get(context), *cache.nearWriteLineNs)
+          : FloatAttr());
 }
 
 Target dl::getTarget(Operation *op) {

@@ -6,9 +6,9 @@
 // take 5.54 us at 2 threads, two regions, against 4.98 on one; it runs on
 // one thread with its copy (3.6 us measured on one Zen 5 core; 8.9 us at 2
 // threads with both in parallel, 4.6 after).
-// near-line-us=0: these decisions without the near-write term
+// near-line-us=0 piece-line-us=0: these decisions without the near-write term
 // (decide-parallelism-near-writes.mlir tests it).
-// RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=48K,L2=1M,L3=32M" --dl-reduce-conv-strides --dl-merge-conv-rows --dl-rank-variants=threads=2 --dl-decide-parallelism="threads=2 near-line-us=0 report-fallbacks" --verify-diagnostics | FileCheck %s
+// RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=48K,L2=1M,L3=32M" --dl-reduce-conv-strides --dl-merge-conv-rows --dl-rank-variants=threads=2 --dl-decide-parallelism="threads=2 near-line-us=0 piece-line-us=0 report-fallbacks" --verify-diagnostics | FileCheck %s
 
 // CHECK-LABEL: func.func @strided_pointwise
 // CHECK: %[[COPY:.*]] = memref.alloc() {alignment = 64 : i64} : memref<4x1x12x5x2xf32>

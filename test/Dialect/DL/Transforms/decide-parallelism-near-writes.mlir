@@ -4,13 +4,28 @@
 // steps whose C is 232 KiB stays on one thread, the same C over 128 K steps
 // runs its rows in parallel. A loop over N divides every row of C: each
 // thread's pieces shorter than a page count, where a GEMM does fewer than
-// 32 FLOPs per element of C. Without the term (near-line-us=0) every GEMM
-// here runs in parallel.
+// 32 FLOPs per element of C (piece-line-us each). Without the terms
+// (near-line-us=0 piece-line-us=0) every GEMM here runs in parallel.
 // RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=48K,L2=1M,L3=32M" --dl-decide-parallelism="threads=2 report-fallbacks" --verify-diagnostics | FileCheck %s
-// RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=48K,L2=1M,L3=32M" --dl-decide-parallelism="threads=2 near-line-us=0" | FileCheck %s --check-prefix=FREE
-// RUN: not dl-opt %s --dl-decide-parallelism="threads=2 near-line-us=-1" 2>&1 | FileCheck %s --check-prefix=INVALID
+// RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=48K,L2=1M,L3=32M" --dl-decide-parallelism="threads=2 near-line-us=0 piece-line-us=0" | FileCheck %s --check-prefix=FREE
+// RUN: not dl-opt %s --dl-decide-parallelism="threads=2 near-line-us=-2" 2>&1 | FileCheck %s --check-prefix=INVALID
+// A machine file's measured near-write cost (dl-probe's near_write_line_ns)
+// replaces the default of near-line-us (0.003 us): at 0.05 ns a line the
+// 232 KiB C of @few_steps runs its rows in parallel; the pieces of rows
+// keep their own cost.
+// RUN: echo '{"levels": [{"name": "L1", "bytes": 49152, "latency": 4, "bandwidth": 64}, {"name": "L2", "bytes": 1048576, "latency": 14, "bandwidth": 32}, {"name": "L3", "bytes": 33554432, "latency": 50, "bandwidth": 16}], "memory": {"latency": 300, "bandwidth": 8}, "cores": {"near_write_line_ns": 0.05}}' > %t.json
+// RUN: dl-opt %s --dl-set-target="vector-bits=512 machine-file=%t.json" --dl-decide-parallelism="threads=2" | FileCheck %s --check-prefix=MEASURED
+// RUN: echo '{"levels": [{"name": "L1", "bytes": 49152, "latency": 4, "bandwidth": 64}], "memory": {"latency": 300, "bandwidth": 8}, "cores": {"near_write_line_ns": -1}}' > %t.bad.json
+// RUN: not dl-opt %s --dl-set-target="machine-file=%t.bad.json" 2>&1 | FileCheck %s --check-prefix=BAD-FILE
 
-// INVALID: near-line-us >= 0
+// INVALID: near-line-us >= 0 or -1 (the target's)
+// BAD-FILE: error: dl-set-target: machine file '{{.*}}': "cores" needs a near_write_line_ns >= 0
+// MEASURED: dl.target = #dl.target<{{.*}}near_write_line_ns = 5.000000e-02
+// MEASURED-LABEL: func.func @few_steps
+// MEASURED-NOT: dl.sequential
+// MEASURED: schedule = #dl.schedule<[i, j, k], parallel = 0>
+// MEASURED-LABEL: func.func @column_pieces
+// MEASURED: dl.sequential
 
 // CHECK-LABEL: func.func @few_steps
 // CHECK: dl.sequential

@@ -6,11 +6,11 @@
 // rows whose lines it holds. With the main part sequential too (one
 // thread), nothing is aligned. With a fork and join of 3 us (pinned), the
 // 35-column part alone does not pay for a region of its own.
-// near-line-us=0: these decisions without the near-write term
+// near-line-us=0 piece-line-us=0: these decisions without the near-write term
 // (decide-parallelism-near-writes.mlir tests it).
-// RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=48K,L2=2M,L3=32M" --dl-decide-parallelism="threads=2 near-line-us=0 fork-join-us=3" | FileCheck %s
-// RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=48K,L2=2M,L3=32M" --dl-decide-parallelism="threads=2 near-line-us=0 fork-join-us=3 report-fallbacks" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
-// RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=48K,L2=2M,L3=32M" --dl-decide-parallelism="threads=2 near-line-us=0 fork-join-us=1000" | FileCheck %s --check-prefix=SEQUENTIAL
+// RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=48K,L2=2M,L3=32M" --dl-decide-parallelism="threads=2 near-line-us=0 piece-line-us=0 fork-join-us=3" | FileCheck %s
+// RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=48K,L2=2M,L3=32M" --dl-decide-parallelism="threads=2 near-line-us=0 piece-line-us=0 fork-join-us=3 report-fallbacks" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=48K,L2=2M,L3=32M" --dl-decide-parallelism="threads=2 near-line-us=0 piece-line-us=0 fork-join-us=1000" | FileCheck %s --check-prefix=SEQUENTIAL
 
 // CHECK-LABEL: func.func @columns_of_the_same_rows
 // CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<770x192xf32, strided<[227, 1]>>) {pack_b, pack_blocks = array<i64: 55, 64, 4>, schedule = #dl.schedule<[i, j, k], parallel = 0>}

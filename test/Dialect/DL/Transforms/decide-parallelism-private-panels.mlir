@@ -4,11 +4,11 @@
 // threads before the nest, whose copy the threads would read from each
 // other's cores. A loop over C's rows of more iterations is tiled to one
 // iteration per thread where that copy weighs in the modeled time.
-// near-line-us=0: these decisions without the near-write term
+// near-line-us=0 piece-line-us=0: these decisions without the near-write term
 // (decide-parallelism-near-writes.mlir tests it).
-// RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=32K,L2=512K,L3=32M" --dl-decide-panels --dl-decide-parallelism="threads=2 near-line-us=0 report-fallbacks" --verify-diagnostics | FileCheck %s
+// RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=32K,L2=512K,L3=32M" --dl-decide-panels --dl-decide-parallelism="threads=2 near-line-us=0 piece-line-us=0 report-fallbacks" --verify-diagnostics | FileCheck %s
 // RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=32K,L2=512K,L3=32M" --dl-decide-panels | FileCheck %s --check-prefix=ONE
-// RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=32K,L2=512K,L3=32M" --dl-decide-panels --dl-decide-parallelism="threads=2 near-line-us=0" --convert-dl-to-affine | FileCheck %s --check-prefix=LOOPS
+// RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=32K,L2=512K,L3=32M" --dl-decide-panels --dl-decide-parallelism="threads=2 near-line-us=0 piece-line-us=0" --convert-dl-to-affine | FileCheck %s --check-prefix=LOOPS
 
 // 120x300x900 in 2 blocks of rows, one per thread: B's blocks are copied
 // inside the parallel loop, a batch before each call (a call per copy: the

@@ -2,10 +2,10 @@
 // where the ranking's order (one thread's traffic) leaves no loop that pays
 // for parallel regions or only one inside another loop, forking once per
 // iteration of it: each thread then writes whole rows of C in one region.
-// near-line-us=0: these decisions without the near-write term
+// near-line-us=0 piece-line-us=0: these decisions without the near-write term
 // (decide-parallelism-near-writes.mlir tests it).
-// RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=48K,L2=2M,L3=32M" --dl-decide-panels --dl-decide-parallelism="threads=2 near-line-us=0 report-fallbacks" --verify-diagnostics | FileCheck %s
-// RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=48K,L2=2M,L3=32M" --dl-decide-panels --dl-decide-parallelism="threads=2 near-line-us=0" --convert-dl-to-affine | FileCheck %s --check-prefix=LOOPS
+// RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=48K,L2=2M,L3=32M" --dl-decide-panels --dl-decide-parallelism="threads=2 near-line-us=0 piece-line-us=0 report-fallbacks" --verify-diagnostics | FileCheck %s
+// RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=48K,L2=2M,L3=32M" --dl-decide-panels --dl-decide-parallelism="threads=2 near-line-us=0 piece-line-us=0" --convert-dl-to-affine | FileCheck %s --check-prefix=LOOPS
 
 // A part of a 368x1066x6 GEMM (rows of C 1066 floats apart): its loop over
 // N in parallel would divide all 368 rows of C off a line boundary, so the

@@ -8,19 +8,19 @@
 // GEMM panels where the lowering will. The modeled times below are with a
 // fork and join of 3 us (`fork-join-us=3`, pinned: the default follows the
 // measured cost of a region).
-// near-line-us=0: these decisions without the near-write term
+// near-line-us=0 piece-line-us=0: these decisions without the near-write term
 // (decide-parallelism-near-writes.mlir tests it).
-// RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=48K,L2=2M,L3=32M" --dl-decide-panels --dl-decide-parallelism="threads=2 near-line-us=0 fork-join-us=3 report-fallbacks" --verify-diagnostics | FileCheck %s
-// RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=48K,L2=2M,L3=32M" --dl-decide-panels --dl-decide-parallelism="threads=2 near-line-us=0 fork-join-us=3" --convert-dl-to-affine --dl-parallelize-outer-loops=threads=2 | FileCheck %s --check-prefix=LOOPS
+// RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=48K,L2=2M,L3=32M" --dl-decide-panels --dl-decide-parallelism="threads=2 near-line-us=0 piece-line-us=0 fork-join-us=3 report-fallbacks" --verify-diagnostics | FileCheck %s
+// RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=48K,L2=2M,L3=32M" --dl-decide-panels --dl-decide-parallelism="threads=2 near-line-us=0 piece-line-us=0 fork-join-us=3" --convert-dl-to-affine --dl-parallelize-outer-loops=threads=2 | FileCheck %s --check-prefix=LOOPS
 // RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=48K,L2=2M,L3=32M" --dl-decide-panels --dl-decide-parallelism | FileCheck %s --check-prefix=ONE
-// RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=48K,L2=2M,L3=32M" --dl-decide-panels --dl-decide-parallelism="threads=2 near-line-us=0 fork-join-us=0" | FileCheck %s --check-prefix=FREE
-// RUN: not dl-opt %s --dl-decide-parallelism="threads=2 near-line-us=0 core-gflops=-1" 2>&1 | FileCheck %s --check-prefix=INVALID
-// RUN: dl-opt %s --dl-set-target="vector-bits=256 cache-sizes=L1=48K,L2=2M,L3=32M" --dl-decide-panels --dl-decide-parallelism="threads=2 near-line-us=0 fork-join-us=3 report-fallbacks" -o /dev/null 2>&1 | FileCheck %s --check-prefix=AVX2
+// RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=48K,L2=2M,L3=32M" --dl-decide-panels --dl-decide-parallelism="threads=2 near-line-us=0 piece-line-us=0 fork-join-us=0" | FileCheck %s --check-prefix=FREE
+// RUN: not dl-opt %s --dl-decide-parallelism="threads=2 near-line-us=0 piece-line-us=0 core-gflops=-1" 2>&1 | FileCheck %s --check-prefix=INVALID
+// RUN: dl-opt %s --dl-set-target="vector-bits=256 cache-sizes=L1=48K,L2=2M,L3=32M" --dl-decide-panels --dl-decide-parallelism="threads=2 near-line-us=0 piece-line-us=0 fork-join-us=3 report-fallbacks" -o /dev/null 2>&1 | FileCheck %s --check-prefix=AVX2
 // The core rate follows the vector width (Target::coreGflops): 200 GFLOPS at
 // 512 bits, 100 at 256, so 64 x 64 x 64 is modeled at twice the time.
 // AVX2: modeled 5.82 us on one thread, no loop over a non-reduction dimension
 
-// INVALID: error: dl-decide-parallelism: core-bandwidth, handoff-bandwidth and margin must be > 0, core-gflops, fork-join-us, shared-line-us and near-line-us >= 0
+// INVALID: error: dl-decide-parallelism: core-bandwidth, handoff-bandwidth and margin must be > 0, core-gflops, fork-join-us, shared-line-us and piece-line-us >= 0, near-line-us >= 0 or -1 (the target's)
 // ONE-LABEL: func.func @small_gemm
 // ONE-NOT: dl.sequential
 // ONE-LABEL: func.func @conv_three_blocks

@@ -81,7 +81,11 @@ def DL_TargetAttr : AttrDef<DL_Dialect, "Target"> {
     kernel call reads (0: no bound). `cache_bytes` are the capacities of the
     cache levels, fastest first; `latencies` and `bandwidths` have one entry
     per level and a last one for memory (any one unit each, as the machine
-    file gives them).
+    file gives them). `near_write_line_ns`, where the machine file has it
+    (`dl-probe` measures it on a machine it can run two threads on), is the
+    time in ns a core loses per cache line it writes next to what another
+    core is writing at the same time, which `dl-decide-parallelism` charges
+    the threads dividing an output (its `near-line-us`).
 
     ```mlir
     module attributes {dl.target = #dl.target<vector_bits = 512,
@@ -93,7 +97,8 @@ def DL_TargetAttr : AttrDef<DL_Dialect, "Target"> {
   let parameters = (ins "int64_t":$vector_bits, "int64_t":$max_batch_bytes,
                         "::mlir::DenseI64ArrayAttr":$cache_bytes,
                         "::mlir::DenseF64ArrayAttr":$latencies,
-                        "::mlir::DenseF64ArrayAttr":$bandwidths);
+                        "::mlir::DenseF64ArrayAttr":$bandwidths,
+                        OptionalParameter<"::mlir::FloatAttr">:$near_write_line_ns);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }

@@ -25,6 +25,7 @@ namespace mlir {
 namespace dl {
 
 class Conv2DOp;
+class MatmulOp;
 
 /// The machine's costs the decision weighs. The defaults were measured on
 /// the 2-core Zen 5 this project targets (see dl-decide-parallelism's
@@ -56,8 +57,12 @@ struct ParallelCosts {
   /// Microseconds a cache line of an op's output costs that a thread
   /// writes near (within kNearWriteBytes of) another thread's writes in the
   /// same region, where the op does little work per output element
-  /// (countNearWriteLines).
+  /// (countNearWriteLines): the target's near_write_line_ns where dl-probe
+  /// measured it.
   double nearLineMicros = 0.003;
+  /// Microseconds a cache line of a thread's pieces of the rows of a GEMM's
+  /// C costs where a loop over N divides every row (countRowPieceLines).
+  double pieceLineMicros = 0.003;
   /// A parallel loop is taken only when its modeled time is at most this
   /// fraction of the time on one thread.
   double margin = 0.9;
@@ -80,41 +85,46 @@ struct LoopTraffic {
   int64_t sharedLines = 0;
   double undividedMicros = 0.0;
   /// Lines of the output written near another thread's writes, weighted by
-  /// how little work hides them (countNearWriteLines).
+  /// how little work hides them (countNearWriteLines), and lines of the
+  /// pieces of rows of C threads write side by side (countRowPieceLines).
   double nearLines = 0.0;
+  double pieceLines = 0.0;
 };
 
 /// The lines of `op`'s output (its one destination, static shape) that
-/// the threads of a loop dividing it write near another thread's part.
-/// Dividing contiguous memory, each thread but the first starts where the
+/// the threads of a loop dividing it into contiguous parts write near
+/// another thread's part. Each thread but the first starts where the
 /// previous one's part ends, and its lines within kNearWriteBytes of that
 /// boundary move between the cores as both write: writing two halves of a
 /// 230 KB C at two threads, the thread writing the second took 4.6 us
 /// where it took 1.4 alone, 1.8 with 256 KB between the parts (one Zen 5
-/// VM, 2 cores; docs/heuristics.md, "Parallelism model"). A GEMM's C is
-/// counted by its rows (a part of a GEMM split along N is a view of pieces
-/// of them) where a loop over M divides them. Where a loop over N divides
-/// them (`columnsPerThread`, the columns of each thread's piece of a row),
-/// the pieces of every row but the first thread's count where they are
-/// shorter than a page (kPageBytes), within whose bounds the hardware
-/// prefetchers run ahead of one thread's writes into the next thread's
-/// piece: 704 rows of C of N = 64, 128 and 1024 columns written as two
-/// halves of every row at 2 threads took 14, 75 and 301 us, on one thread
-/// 3.3, 7.3 and 51, as two halves of the rows 3.6, 5.7 and 29; with N =
-/// 4096 (8 KB pieces), 302 against 782 on one thread. Such pieces are
-/// weighted by 1 - f / kPieceHidingFlops: GEMMs of K = 22-37 ran faster
-/// with their 2-3 KB pieces in parallel (8x1446x37 5.2 us at 2 threads, 8.3
-/// on one). Work per element hides the cost of the others:
-/// weighted by 1 - f / kHidingFlops (0 from kHidingFlops on) for f FLOPs
-/// per output element (the extra time per line measured for GEMMs with K =
-/// 3, 8, 16, 32 and 64: 2.5, 2.7, 1.5, 1.1 and 0 ns). Other ops' outputs
-/// count only where contiguous; 0 for ops without one destination.
+/// VM, 2 cores, in some hours; in others the halves cost nothing more:
+/// docs/heuristics.md, "Parallelism model"). A GEMM's C is counted by its
+/// rows (a part of a GEMM split along N is a view of pieces of them), where
+/// a loop over M divides them. Work per element hides the cost: weighted by
+/// 1 - f / kHidingFlops (0 from kHidingFlops on) for f FLOPs per output
+/// element (the extra time per line measured for GEMMs with K = 3, 8, 16,
+/// 32 and 64: 2.5, 2.7, 1.5, 1.1 and 0 ns). Other ops' outputs count only
+/// where contiguous; 0 for ops without one destination.
 constexpr int64_t kNearWriteBytes = 256 * 1024;
-constexpr int64_t kPageBytes = 4096;
 constexpr double kHidingFlops = 128.0;
+double countNearWriteLines(Operation *op, int64_t threads);
+
+/// The lines of the pieces of GEMM `op`'s rows of C that a loop over N
+/// gives each thread but the first (`columnsPerThread` columns of every
+/// row), where they are shorter than a page (kPageBytes): within a page the
+/// hardware prefetchers run ahead of one thread's writes into the next
+/// thread's piece. 704 rows of C of N = 64, 128 and 1024 columns written as
+/// two halves of every row at 2 threads took 14, 75 and 301 us, on one
+/// thread 3.3, 7.3 and 51, as two halves of the rows 3.6, 5.7 and 29; with
+/// N = 4096 (8 KB pieces), 302 against 782 on one thread. Weighted by 1 -
+/// f / kPieceHidingFlops for f FLOPs per element of C: GEMMs of K = 22-37
+/// ran faster with their 2-3 KB pieces in parallel (8x1446x37 5.2 us at 2
+/// threads, 8.3 on one).
+constexpr int64_t kPageBytes = 4096;
 constexpr double kPieceHidingFlops = 32.0;
-double countNearWriteLines(Operation *op, int64_t threads,
-                           std::optional<int64_t> columnsPerThread);
+double countRowPieceLines(MatmulOp op, int64_t threads,
+                          int64_t columnsPerThread);
 
 /// The modeled time in microseconds of work that takes `oneThread` on one
 /// thread with a loop of `tripCount` iterations in parallel, entered `forks`
@@ -122,7 +132,8 @@ double countNearWriteLines(Operation *op, int64_t threads,
 /// at most ceil(tripCount / threads) of the iterations, each entry forks and
 /// joins once (no thread faster than `traffic`'s undivided reads), the
 /// handed-over bytes come at `handoffBandwidth`, each shared line costs
-/// `sharedLineMicros` and each near-written line `nearLineMicros`.
+/// `sharedLineMicros`, each near-written line `nearLineMicros` and each
+/// line of a row's piece `pieceLineMicros`.
 double modelParallelMicros(double oneThread, int64_t tripCount, int64_t forks,
                            const LoopTraffic &traffic,
                            const ParallelCosts &costs);

@@ -1254,12 +1254,16 @@ def DecideParallelism : Pass<"dl-decide-parallelism", "::mlir::ModuleOp"> {
     the previous thread's part: its lines within 256 KiB of that boundary
     cost `near-line-us` each as both write them, weighted by `1 - f / 128`
     for `f` FLOPs per output element (none from 128 on: the work hides the
-    writes), so a GEMM of a few K steps whose C is a few hundred KB stays
-    on one thread (1879x32x3: 2.3 us on one thread, 8.0 on two). With a
-    loop over N, the pieces of each row but the first thread's count where
-    they are shorter than a page (the prefetchers run ahead into the next
-    thread's piece), weighted by `1 - f / 32` (743x128x3: 22 us at 2
-    threads divided so, 7-10 on one thread).
+    writes). The cost is the target's `near_write_line_ns`, which `dl-probe`
+    measures, where the machine file has it: on the 2-core Zen 5 VM it is
+    about 3 ns in some hours, where a GEMM of a few K steps whose C is a few
+    hundred KB is faster on one thread (1879x32x3: 2.3 us on one thread,
+    8.0 on two), and under 0.5 ns in others, where such GEMMs run 1.5-2x
+    faster on two. With a loop over N, the pieces of each row but the first
+    thread's count where they are shorter than a page (the prefetchers run
+    ahead into the next thread's piece), `piece-line-us` each, weighted by
+    `1 - f / 32` (743x128x3: 22 us at 2 threads divided so, 7-10 on one
+    thread).
     Where B is read in place, row-major and from memory (larger than the
     threads' L2s together), and each thread's
     columns of a row are less than a 4096-byte page, the prefetchers
@@ -1303,11 +1307,16 @@ def DecideParallelism : Pass<"dl-decide-parallelism", "::mlir::ModuleOp"> {
     Option<"sharedLineMicros", "shared-line-us", "double", /*default=*/"0.06",
            "Microseconds a cache line costs that two threads write in one "
            "region (a row of C divided between them off a line boundary)">,
-    Option<"nearLineMicros", "near-line-us", "double", /*default=*/"0.003",
+    Option<"nearLineMicros", "near-line-us", "double", /*default=*/"-1.0",
            "Microseconds a line of an op's output costs that a thread writes "
            "within 256 KiB of another thread's part in one region, at no "
            "work per element (less with more work: none from 128 FLOPs an "
-           "element)">,
+           "element); -1: the target's near_write_line_ns (dl-probe's "
+           "measurement), or 0.003 where it has none">,
+    Option<"pieceLineMicros", "piece-line-us", "double", /*default=*/"0.003",
+           "Microseconds a line costs of a thread's piece of a GEMM's row of "
+           "C shorter than a page, where a loop over N divides every row, at "
+           "no work per element (none from 32 FLOPs an element)">,
     Option<"margin", "margin", "double", /*default=*/"0.9",
            "Run in parallel only when the modeled time is at most this "
            "fraction of the time on one thread">,
