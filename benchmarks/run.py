@@ -234,7 +234,7 @@ def machine_file_args(choice, bindir, out):
                      f"{proc.stdout}{proc.stderr}")
         print(f"machine file {choice} (dl-probe):", flush=True)
         for line in (proc.stdout + proc.stderr).splitlines():
-            if re.match(r"(L[0-9]|memory):", line):
+            if re.match(r"(L[0-9]|memory|cores):", line):
                 print("  " + line, flush=True)
     return [f"--machine-file={choice}"]
 
