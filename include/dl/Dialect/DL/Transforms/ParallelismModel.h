@@ -53,7 +53,7 @@ struct ParallelCosts {
   /// Microseconds a cache line costs that two threads write in the same
   /// region (the columns of a row of C divided between them off a line
   /// boundary): the line moves between the cores as each writes its part.
-  double sharedLineMicros = 0.06;
+  double sharedLineMicros = 0.01;
   /// Microseconds a cache line of an op's output costs that a thread
   /// writes near (within kNearWriteBytes of) another thread's writes in the
   /// same region, where the op does little work per output element

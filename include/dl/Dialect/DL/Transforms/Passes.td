@@ -1304,7 +1304,7 @@ def DecideParallelism : Pass<"dl-decide-parallelism", "::mlir::ModuleOp"> {
     Option<"handoffBandwidth", "handoff-bandwidth", "double",
            /*default=*/"10.0",
            "GB/s a thread reads data at that another thread wrote before">,
-    Option<"sharedLineMicros", "shared-line-us", "double", /*default=*/"0.06",
+    Option<"sharedLineMicros", "shared-line-us", "double", /*default=*/"0.01",
            "Microseconds a cache line costs that two threads write in one "
            "region (a row of C divided between them off a line boundary)">,
     Option<"nearLineMicros", "near-line-us", "double", /*default=*/"-1.0",
