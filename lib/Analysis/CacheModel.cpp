@@ -153,11 +153,18 @@ FailureOr<CacheModel> CacheModel::readMachineFile(StringRef path,
   model.memoryBandwidth = *bandwidth;
   if (const llvm::json::Value *cores = root->get("cores")) {
     const llvm::json::Object *object = cores->getAsObject();
-    std::optional<double> nearWrite =
-        object ? object->getNumber("near_write_line_ns") : std::nullopt;
-    if (!nearWrite || *nearWrite < 0.0)
-      return fail("\"cores\" needs a near_write_line_ns >= 0");
-    model.nearWriteLineNs = *nearWrite;
+    if (!object)
+      return fail("\"cores\" must be an object");
+    for (auto [key, cost] :
+         {std::pair(StringRef("near_write_line_ns"), &model.nearWriteLineNs),
+          std::pair(StringRef("fork_join_ns"), &model.forkJoinNs)}) {
+      if (!object->get(key))
+        continue;
+      std::optional<double> value = object->getNumber(key);
+      if (!value || *value < 0.0)
+        return fail("\"cores\": " + key + " must be a number >= 0");
+      *cost = *value;
+    }
   }
   return model;
 }
@@ -173,9 +180,13 @@ llvm::json::Object CacheModel::toJSON() const {
       {"levels", std::move(levelArray)},
       {"memory", llvm::json::Object{{"latency", memoryLatency},
                                     {"bandwidth", memoryBandwidth}}}};
+  llvm::json::Object cores;
   if (nearWriteLineNs)
-    result["cores"] =
-        llvm::json::Object{{"near_write_line_ns", *nearWriteLineNs}};
+    cores["near_write_line_ns"] = *nearWriteLineNs;
+  if (forkJoinNs)
+    cores["fork_join_ns"] = *forkJoinNs;
+  if (!cores.empty())
+    result["cores"] = std::move(cores);
   return result;
 }
 

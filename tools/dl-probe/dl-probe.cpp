@@ -12,15 +12,17 @@
 // --min-time; latency: a pointer chase through a random cyclic permutation
 // of cache lines in such a buffer. Units: ns and bytes/ns. The probe pins
 // itself to the core it starts on. Where it may run on a second CPU, it
-// also measures what writing next to another core's writes costs (the
-// machine file's "cores"), which dl-decide-parallelism charges threads
-// dividing an output into adjacent parts.
+// also measures what cores cost each other (the machine file's "cores"):
+// writing next to another core's writes, which dl-decide-parallelism
+// charges threads dividing an output into adjacent parts, and an empty
+// parallel region of libomp, the OpenMP runtime the generated code calls.
 //
 //===----------------------------------------------------------------------===//
 
 #include "dl/Analysis/CacheModel.h"
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
@@ -342,6 +344,75 @@ std::optional<double> nearWriteLineNs(std::pair<int, int> cpus) {
   return std::max(0.0, extra[kPairs / 2]);
 }
 
+/// libomp's entry points that the generated code's parallel regions call
+/// (the stable ABI every compiler's OpenMP lowering targets), looked up in
+/// the OpenMP runtime the JIT loads: DL_OPENMP_LIBRARY, else the one CMake
+/// found. The probe does not link it: a missing runtime only leaves the
+/// region's cost unmeasured.
+struct KmpIdent {
+  int32_t reserved1, flags, reserved2, reserved3;
+  const char *source;
+};
+using KmpMicrotask = void (*)(int32_t *, int32_t *, ...);
+using KmpForkCall = void (*)(KmpIdent *, int32_t, KmpMicrotask, ...);
+using KmpPushNumThreads = void (*)(KmpIdent *, int32_t, int32_t);
+using KmpGlobalThreadNum = int32_t (*)(KmpIdent *);
+
+void emptyRegion(int32_t *, int32_t *, ...) {}
+
+/// ns of an empty parallel region of two threads on `cpus` (libomp's fork
+/// and join: what a region costs before its work), the median of 7 runs of
+/// 2000 regions, or none where libomp cannot be loaded.
+std::optional<double> forkJoinNs(std::pair<int, int> cpus) {
+  const char *override = std::getenv("DL_OPENMP_LIBRARY");
+  std::string path = override ? override : DL_OPENMP_LIBRARY_PATH;
+  std::string error;
+  auto library =
+      llvm::sys::DynamicLibrary::getPermanentLibrary(path.c_str(), &error);
+  if (!library.isValid())
+    return std::nullopt;
+  auto forkCall = reinterpret_cast<KmpForkCall>(
+      library.getAddressOfSymbol("__kmpc_fork_call"));
+  auto pushNumThreads = reinterpret_cast<KmpPushNumThreads>(
+      library.getAddressOfSymbol("__kmpc_push_num_threads"));
+  auto globalThreadNum = reinterpret_cast<KmpGlobalThreadNum>(
+      library.getAddressOfSymbol("__kmpc_global_thread_num"));
+  if (!forkCall || !pushNumThreads || !globalThreadNum)
+    return std::nullopt;
+  static KmpIdent ident = {0, /*KMP_IDENT_KMPC*/ 2, 0, 0,
+                           ";unknown;unknown;0;0;;"};
+  auto regions = [&](int count) {
+    int32_t thread = globalThreadNum(&ident);
+    auto start = Clock::now();
+    for (int i = 0; i < count; ++i) {
+      pushNumThreads(&ident, thread, 2);
+      forkCall(&ident, 0, emptyRegion);
+    }
+    return std::chrono::duration<double, std::nano>(Clock::now() - start)
+               .count() /
+           count;
+  };
+  // From a thread of its own that may run on both CPUs, as the generated
+  // code's first thread may (the probe's is pinned to one).
+  constexpr int kRuns = 7, kRegions = 2000;
+  std::vector<double> times;
+  std::thread master([&] {
+#ifdef __linux__
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpus.first, &set);
+    CPU_SET(cpus.second, &set);
+    sched_setaffinity(0, sizeof(set), &set);
+#endif
+    regions(kRegions / 10); // Starts libomp's thread.
+    for (int run = 0; run < kRuns; ++run)
+      times.push_back(regions(kRegions));
+  });
+  master.join();
+  std::nth_element(times.begin(), times.begin() + kRuns / 2, times.end());
+  return times[kRuns / 2];
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -383,16 +454,19 @@ int main(int argc, char **argv) {
   auto other = llvm::find_if(cpus, [&](int cpu) { return cpu != here; });
   if (here >= 0 && other != cpus.end()) {
     model.nearWriteLineNs = nearWriteLineNs({here, *other});
+    model.forkJoinNs = forkJoinNs({here, *other});
     pinTo(here);
-  }
-  if (model.nearWriteLineNs) {
     llvm::errs() << llvm::formatv(
-        "cores: {0:f2} ns more a line written next to another core's writes "
-        "(CPUs {1} and {2})\n",
-        *model.nearWriteLineNs, here, *other);
+        "cores: {0:f2} ns more a line written next to another core's writes, "
+        "{1} (CPUs {2} and {3})\n",
+        *model.nearWriteLineNs,
+        model.forkJoinNs ? llvm::formatv("{0:f0} ns an empty parallel region",
+                                         *model.forkJoinNs)
+                               .str()
+                         : "parallel regions not measured (libomp not found)",
+        here, *other);
   } else {
-    llvm::errs() << "cores: writes next to another core's not measured (one "
-                    "CPU to run on)\n";
+    llvm::errs() << "cores: not measured (one CPU to run on)\n";
   }
 
   std::error_code ec;

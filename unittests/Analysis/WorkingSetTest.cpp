@@ -418,6 +418,7 @@ TEST(CacheModelTest, MachineFileRoundTripAndOverrides) {
   model.memoryLatency = 95.0;
   model.memoryBandwidth = 12.5;
   model.nearWriteLineNs = 0.25;
+  model.forkJoinNs = 450.0;
   llvm::SmallString<64> path;
   ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("machine", "json", path));
   {
@@ -440,9 +441,12 @@ TEST(CacheModelTest, MachineFileRoundTripAndOverrides) {
   EXPECT_DOUBLE_EQ(read->memoryBandwidth, 12.5);
   ASSERT_TRUE(read->nearWriteLineNs.has_value());
   EXPECT_DOUBLE_EQ(*read->nearWriteLineNs, 0.25);
+  ASSERT_TRUE(read->forkJoinNs.has_value());
+  EXPECT_DOUBLE_EQ(*read->forkJoinNs, 450.0);
   // Without the "cores" object (a file of an earlier dl-probe, or of a
   // machine it measured on one CPU), nothing is measured.
   model.nearWriteLineNs.reset();
+  model.forkJoinNs.reset();
   {
     std::error_code ec;
     llvm::raw_fd_ostream os(path, ec);
@@ -452,6 +456,7 @@ TEST(CacheModelTest, MachineFileRoundTripAndOverrides) {
   read = CacheModel::readMachineFile(path, error);
   ASSERT_TRUE(succeeded(read)) << error;
   EXPECT_FALSE(read->nearWriteLineNs.has_value());
+  EXPECT_FALSE(read->forkJoinNs.has_value());
   llvm::sys::fs::remove(path);
 
   EXPECT_TRUE(failed(CacheModel::readMachineFile(path, error)));

@@ -42,6 +42,10 @@ struct CacheModel {
   /// charges a thread for each line of its part of an output next to
   /// another thread's part. None where not measured.
   std::optional<double> nearWriteLineNs;
+  /// Nanoseconds an empty OpenMP parallel region of two threads takes (the
+  /// fork and the join in libomp, which the generated code calls; dl-probe
+  /// measures it as it does nearWriteLineNs). None where not measured.
+  std::optional<double> forkJoinNs;
 
   /// Defaults for an x86 core: L1 32 KiB, L2 512 KiB, L3 32 MiB, with
   /// latencies 4/14/50/300 cycles and bandwidths 64/32/16/8 bytes/cycle.
@@ -57,11 +61,11 @@ struct CacheModel {
   ///   {"levels": [{"name": "L1", "bytes": 32768, "latency": 4,
   ///                "bandwidth": 64}, ...],
   ///    "memory": {"latency": 300, "bandwidth": 8},
-  ///    "cores": {"near_write_line_ns": 0.5}}
-  /// ("cores" is optional; its cost is in ns, >= 0). Latency and bandwidth may
-  /// be in any units (cycles and bytes/cycle, or ns and bytes/ns) as long as
-  /// one file uses the same for all levels: the ranking only compares costs
-  /// computed with one model.
+  ///    "cores": {"near_write_line_ns": 0.5, "fork_join_ns": 450}}
+  /// ("cores" and each of its costs are optional; in ns, >= 0). Latency and
+  /// bandwidth may be in any units (cycles and bytes/cycle, or ns and bytes/ns)
+  /// as long as one file uses the same for all levels: the ranking only
+  /// compares costs computed with one model.
   static FailureOr<CacheModel> readMachineFile(StringRef path,
                                                std::string &error);
   /// The model as JSON ({"levels": [...], "memory": {...}}), and as the

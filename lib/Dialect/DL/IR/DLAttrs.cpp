@@ -161,7 +161,8 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  DenseI64ArrayAttr cacheBytes,
                                  DenseF64ArrayAttr latencies,
                                  DenseF64ArrayAttr bandwidths,
-                                 FloatAttr nearWriteLineNs) {
+                                 FloatAttr nearWriteLineNs,
+                                 FloatAttr forkJoinNs) {
   if (vectorBits < 1)
     return emitError() << "vector_bits must be >= 1, got " << vectorBits;
   if (maxBatchBytes < 0)
@@ -177,7 +178,9 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << name << " must have " << entries
                          << " positive values (one per cache level, then "
                             "memory)";
-  if (nearWriteLineNs && !(nearWriteLineNs.getValueAsDouble() >= 0.0))
-    return emitError() << "near_write_line_ns must be >= 0";
+  for (auto [name, cost] : {std::pair("near_write_line_ns", nearWriteLineNs),
+                            std::pair("fork_join_ns", forkJoinNs)})
+    if (cost && !(cost.getValueAsDouble() >= 0.0))
+      return emitError() << name << " must be >= 0";
   return success();
 }

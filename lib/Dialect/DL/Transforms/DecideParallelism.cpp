@@ -466,13 +466,14 @@ struct DecideParallelismPass
     if (failed(verifyBufferForm(getOperation(), getArgument())))
       return signalPassFailure();
     if (coreGflops < 0.0 || coreBandwidth <= 0.0 || handoffBandwidth <= 0.0 ||
-        forkJoinMicros < 0.0 || sharedLineMicros < 0.0 ||
+        (forkJoinMicros < 0.0 && forkJoinMicros != -1.0) ||
+        sharedLineMicros < 0.0 ||
         (nearLineMicros < 0.0 && nearLineMicros != -1.0) ||
         pieceLineMicros < 0.0 || margin <= 0.0) {
       getOperation().emitError(
           "dl-decide-parallelism: core-bandwidth, handoff-bandwidth and "
-          "margin must be > 0, core-gflops, fork-join-us, shared-line-us and "
-          "piece-line-us >= 0, near-line-us >= 0 or -1 (the target's)");
+          "margin must be > 0, core-gflops, shared-line-us and piece-line-us "
+          ">= 0, fork-join-us and near-line-us >= 0 or -1 (the target's)");
       return signalPassFailure();
     }
     if (threads <= 1)
@@ -484,7 +485,15 @@ struct DecideParallelismPass
     costs.coreBandwidth = coreBandwidth;
     costs.memoryBandwidth = coreBandwidth * target.memoryBandwidthShare();
     costs.cacheBytes = target.l2Bytes();
-    costs.forkJoinMicros = forkJoinMicros;
+    // The target's measured costs where it has them, else those measured on
+    // the Zen 5 (docs/heuristics.md, "Parallelism model"). A region costs
+    // the threads more than an empty one: kRegionsPerEmptyRegion of them.
+    constexpr double kDefaultForkJoinMicros = 1.5, kRegionsPerEmptyRegion = 2.0;
+    costs.forkJoinMicros =
+        forkJoinMicros >= 0.0 ? forkJoinMicros
+        : target.cache.forkJoinNs
+            ? kRegionsPerEmptyRegion * *target.cache.forkJoinNs / 1e3
+            : kDefaultForkJoinMicros;
     costs.handoffBandwidth = handoffBandwidth;
     costs.sharedLineMicros = sharedLineMicros;
     // The target's measured cost where it has one, else the cost measured

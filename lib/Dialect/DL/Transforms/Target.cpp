@@ -48,6 +48,8 @@ Target Target::fromAttr(TargetAttr attr) {
   target.cache.memoryBandwidth = bandwidths.back();
   if (FloatAttr nearWrite = attr.getNearWriteLineNs())
     target.cache.nearWriteLineNs = nearWrite.getValueAsDouble();
+  if (FloatAttr forkJoin = attr.getForkJoinNs())
+    target.cache.forkJoinNs = forkJoin.getValueAsDouble();
   return target;
 }
 
@@ -62,14 +64,15 @@ TargetAttr Target::toAttr(MLIRContext *context,
   }
   latencies.push_back(cache.memoryLatency);
   bandwidths.push_back(cache.memoryBandwidth);
-  return TargetAttr::getChecked(
-      emitError, context, vectorBits, maxBatchBytes,
-      DenseI64ArrayAttr::get(context, bytes),
-      DenseF64ArrayAttr::get(context, latencies),
-      DenseF64ArrayAttr::get(context, bandwidths),
-      cache.nearWriteLineNs
-          ? FloatAttr::get(Float64Type::get(context), *cache.nearWriteLineNs)
-          : FloatAttr());
+  auto cost = [&](std::optional<double> ns) {
+    return ns ? FloatAttr::get(Float64Type::get(context), *ns) : FloatAttr();
+  };
+  return TargetAttr::getChecked(emitError, context, vectorBits, maxBatchBytes,
+                                DenseI64ArrayAttr::get(context, bytes),
+                                DenseF64ArrayAttr::get(context, latencies),
+                                DenseF64ArrayAttr::get(context, bandwidths),
+                                cost(cache.nearWriteLineNs),
+                                cost(cache.forkJoinNs));
 }
 
 Target dl::getTarget(Operation *op) {

@@ -13,14 +13,14 @@
 // replaces the default of near-line-us (0.003 us): at 0.05 ns a line the
 // 232 KiB C of @few_steps runs its rows in parallel; the pieces of rows
 // keep their own cost.
-// RUN: echo '{"levels": [{"name": "L1", "bytes": 49152, "latency": 4, "bandwidth": 64}, {"name": "L2", "bytes": 1048576, "latency": 14, "bandwidth": 32}, {"name": "L3", "bytes": 33554432, "latency": 50, "bandwidth": 16}], "memory": {"latency": 300, "bandwidth": 8}, "cores": {"near_write_line_ns": 0.05}}' > %t.json
+// RUN: echo '{"levels": [{"name": "L1", "bytes": 49152, "latency": 4, "bandwidth": 64}, {"name": "L2", "bytes": 1048576, "latency": 14, "bandwidth": 32}, {"name": "L3", "bytes": 33554432, "latency": 50, "bandwidth": 16}], "memory": {"latency": 300, "bandwidth": 8}, "cores": {"near_write_line_ns": 0.05, "fork_join_ns": 500}}' > %t.json
 // RUN: dl-opt %s --dl-set-target="vector-bits=512 machine-file=%t.json" --dl-decide-parallelism="threads=2" | FileCheck %s --check-prefix=MEASURED
 // RUN: echo '{"levels": [{"name": "L1", "bytes": 49152, "latency": 4, "bandwidth": 64}], "memory": {"latency": 300, "bandwidth": 8}, "cores": {"near_write_line_ns": -1}}' > %t.bad.json
 // RUN: not dl-opt %s --dl-set-target="machine-file=%t.bad.json" 2>&1 | FileCheck %s --check-prefix=BAD-FILE
 
-// INVALID: near-line-us >= 0 or -1 (the target's)
-// BAD-FILE: error: dl-set-target: machine file '{{.*}}': "cores" needs a near_write_line_ns >= 0
-// MEASURED: dl.target = #dl.target<{{.*}}near_write_line_ns = 5.000000e-02
+// INVALID: fork-join-us and near-line-us >= 0 or -1 (the target's)
+// BAD-FILE: error: dl-set-target: machine file '{{.*}}': "cores": near_write_line_ns must be a number >= 0
+// MEASURED: dl.target = #dl.target<{{.*}}near_write_line_ns = 5.000000e-02 : f64, fork_join_ns = 5.000000e+02 : f64>
 // MEASURED-LABEL: func.func @few_steps
 // MEASURED-NOT: dl.sequential
 // MEASURED: schedule = #dl.schedule<[i, j, k], parallel = 0>

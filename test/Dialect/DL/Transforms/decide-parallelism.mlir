@@ -20,7 +20,7 @@
 // 512 bits, 100 at 256, so 64 x 64 x 64 is modeled at twice the time.
 // AVX2: modeled 5.82 us on one thread, no loop over a non-reduction dimension
 
-// INVALID: error: dl-decide-parallelism: core-bandwidth, handoff-bandwidth and margin must be > 0, core-gflops, fork-join-us, shared-line-us and piece-line-us >= 0, near-line-us >= 0 or -1 (the target's)
+// INVALID: error: dl-decide-parallelism: core-bandwidth, handoff-bandwidth and margin must be > 0, core-gflops, shared-line-us and piece-line-us >= 0, fork-join-us and near-line-us >= 0 or -1 (the target's)
 // ONE-LABEL: func.func @small_gemm
 // ONE-NOT: dl.sequential
 // ONE-LABEL: func.func @conv_three_blocks

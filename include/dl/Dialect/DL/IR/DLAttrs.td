@@ -85,7 +85,9 @@ def DL_TargetAttr : AttrDef<DL_Dialect, "Target"> {
     (`dl-probe` measures it on a machine it can run two threads on), is the
     time in ns a core loses per cache line it writes next to what another
     core is writing at the same time, which `dl-decide-parallelism` charges
-    the threads dividing an output (its `near-line-us`).
+    the threads dividing an output (its `near-line-us`); `fork_join_ns`,
+    likewise, the time of an empty OpenMP parallel region of two threads
+    (its `fork-join-us` is twice it).
 
     ```mlir
     module attributes {dl.target = #dl.target<vector_bits = 512,
@@ -98,7 +100,8 @@ def DL_TargetAttr : AttrDef<DL_Dialect, "Target"> {
                         "::mlir::DenseI64ArrayAttr":$cache_bytes,
                         "::mlir::DenseF64ArrayAttr":$latencies,
                         "::mlir::DenseF64ArrayAttr":$bandwidths,
-                        OptionalParameter<"::mlir::FloatAttr">:$near_write_line_ns);
+                        OptionalParameter<"::mlir::FloatAttr">:$near_write_line_ns,
+                        OptionalParameter<"::mlir::FloatAttr">:$fork_join_ns);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }
