@@ -46,9 +46,15 @@ TEST(ParallelismModelTest, ParallelTimeOfALoop) {
   // 20000 bytes handed over at 10 GB/s: 2 us.
   EXPECT_DOUBLE_EQ(modelParallelMicros(100.0, 4, 1, moved(20000.0), costs),
                    55.0);
-  // 100 lines of C written by both threads, 0.06 us each: 6 us.
+  // 100 lines of C written by both threads, 0.01 us each: 1 us.
   EXPECT_DOUBLE_EQ(modelParallelMicros(100.0, 4, 1, moved(0.0, 100), costs),
-                   59.0);
+                   54.0);
+  // 1000 lines written near another thread's part and 2000 lines of pieces
+  // of rows, 0.003 us each (the defaults without a measured target): 9 us.
+  LoopTraffic lines;
+  lines.nearLines = 1000.0;
+  lines.pieceLines = 2000.0;
+  EXPECT_DOUBLE_EQ(modelParallelMicros(100.0, 4, 1, lines, costs), 62.0);
   // Reads no thread shortens (pieces of rows of an operand in memory): no
   // thread takes less than their 80 us.
   LoopTraffic undivided;
