@@ -488,7 +488,7 @@ struct DecideParallelismPass
     // The target's measured costs where it has them, else those measured on
     // the Zen 5 (docs/heuristics.md, "Parallelism model"). A region costs
     // the threads more than an empty one: kRegionsPerEmptyRegion of them.
-    constexpr double kDefaultForkJoinMicros = 1.5, kRegionsPerEmptyRegion = 2.0;
+    constexpr double kDefaultForkJoinMicros = 1.5, kRegionsPerEmptyRegion = 1.3;
     costs.forkJoinMicros =
         forkJoinMicros >= 0.0 ? forkJoinMicros
         : target.cache.forkJoinNs

@@ -87,7 +87,7 @@ def DL_TargetAttr : AttrDef<DL_Dialect, "Target"> {
     core is writing at the same time, which `dl-decide-parallelism` charges
     the threads dividing an output (its `near-line-us`); `fork_join_ns`,
     likewise, the time of an empty OpenMP parallel region of two threads
-    (its `fork-join-us` is twice it).
+    (its `fork-join-us` is 1.3 times it).
 
     ```mlir
     module attributes {dl.target = #dl.target<vector_bits = 512,

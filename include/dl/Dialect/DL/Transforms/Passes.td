@@ -1168,7 +1168,7 @@ def DecideParallelism : Pass<"dl-decide-parallelism", "::mlir::ModuleOp"> {
     parallel. A parallel region costs a fork and a join (`fork-join-us`),
     and a loop whose iterations do not divide among the threads leaves
     some idle (R-Stream's occupation test, `trip(loop) >= c * threads`,
-    made a comparison of times; the cost of a region is twice the
+    made a comparison of times; the cost of a region is 1.3 times the
     target's `fork_join_ns`, an empty region's time that `dl-probe`
     measures, where the machine file has it):
 
@@ -1303,7 +1303,7 @@ def DecideParallelism : Pass<"dl-decide-parallelism", "::mlir::ModuleOp"> {
            "GB/s one core moves an element-wise op's operands at">,
     Option<"forkJoinMicros", "fork-join-us", "double", /*default=*/"-1.0",
            "Microseconds one parallel region costs (fork and join); -1: "
-           "twice the target's fork_join_ns (dl-probe's measurement of an "
+           "1.3 times the target's fork_join_ns (dl-probe's measurement of an "
            "empty region), or 1.5 where it has none">,
     Option<"handoffBandwidth", "handoff-bandwidth", "double",
            /*default=*/"10.0",
