@@ -34,6 +34,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <initializer_list>
 #include <memory>
 #include <numeric>
 #include <random>
@@ -189,6 +190,20 @@ double loadLatency(size_t bytes, uint64_t &sink) {
   return seconds * 1e9 / hops;
 }
 
+/// Lets the calling thread run on `cpus` only; false where it cannot (not
+/// Linux).
+bool pinTo(std::initializer_list<int> cpus) {
+#ifdef __linux__
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  for (int cpu : cpus)
+    CPU_SET(cpu, &set);
+  return sched_setaffinity(0, sizeof(set), &set) == 0;
+#else
+  return false;
+#endif
+}
+
 /// Keeps the probe on the core it started on: every figure is one core's,
 /// and a thread the kernel moves between cores mid-sweep reads its buffer
 /// from another core's caches. Unpinned on this project's 2-core VM, the
@@ -199,12 +214,7 @@ double loadLatency(size_t bytes, uint64_t &sink) {
 void stayOnThisCore() {
 #ifdef __linux__
   int cpu = sched_getcpu();
-  if (cpu < 0)
-    return;
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  CPU_SET(cpu, &set);
-  if (sched_setaffinity(0, sizeof(set), &set) != 0)
+  if (cpu >= 0 && !pinTo({cpu}))
     llvm::errs() << "dl-probe: warning: could not pin to CPU " << cpu
                  << "; figures may mix cores\n";
 #endif
@@ -222,18 +232,6 @@ std::vector<int> allowedCpus() {
         cpus.push_back(cpu);
 #endif
   return cpus;
-}
-
-/// Pins the calling thread to `cpu`; false where it cannot.
-bool pinTo(int cpu) {
-#ifdef __linux__
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  CPU_SET(cpu, &set);
-  return sched_setaffinity(0, sizeof(set), &set) == 0;
-#else
-  return false;
-#endif
 }
 
 /// Writes `count` words at `data`, each `value`.
@@ -299,7 +297,7 @@ double partWriteNs(Word8 *buffer, std::pair<int, int> cpus, bool adjacent,
   SpinBarrier barrier;
   double nanos[2] = {0.0, 0.0};
   auto writer = [&](int index) {
-    pinTo(index == 0 ? cpus.first : cpus.second);
+    pinTo({index == 0 ? cpus.first : cpus.second});
     for (int round = 0; round < rounds; ++round) {
       barrier.wait();
       auto start = Clock::now();
@@ -397,13 +395,7 @@ std::optional<double> forkJoinNs(std::pair<int, int> cpus) {
   constexpr int kRuns = 7, kRegions = 2000;
   std::vector<double> times;
   std::thread master([&] {
-#ifdef __linux__
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(cpus.first, &set);
-    CPU_SET(cpus.second, &set);
-    sched_setaffinity(0, sizeof(set), &set);
-#endif
+    pinTo({cpus.first, cpus.second});
     regions(kRegions / 10); // Starts libomp's thread.
     for (int run = 0; run < kRuns; ++run)
       times.push_back(regions(kRegions));
@@ -455,7 +447,7 @@ int main(int argc, char **argv) {
   if (here >= 0 && other != cpus.end()) {
     model.nearWriteLineNs = nearWriteLineNs({here, *other});
     model.forkJoinNs = forkJoinNs({here, *other});
-    pinTo(here);
+    pinTo({here});
     llvm::errs() << llvm::formatv(
         "cores: {0:f2} ns more a line written next to another core's writes, "
         "{1} (CPUs {2} and {3})\n",
