@@ -23,8 +23,8 @@ func.func @whole_prime_n(%a: memref<2x3502xf32>, %b: memref<3502x1693xf32>, %c: 
 }
 
 // CHECK: blocks_left_over: max_abs_err={{.*}} ok
-func.func @blocks_left_over(%a: memref<30x4352xf32>, %b: memref<4352x20xf32>, %c: memref<30x20xf32>) {
-  dl.matmul ins(%a, %b : memref<30x4352xf32>, memref<4352x20xf32>) outs(%c : memref<30x20xf32>)
+func.func @blocks_left_over(%a: memref<12x4352xf32>, %b: memref<4352x20xf32>, %c: memref<12x20xf32>) {
+  dl.matmul ins(%a, %b : memref<12x4352xf32>, memref<4352x20xf32>) outs(%c : memref<12x20xf32>)
   return
 }
 

@@ -70,10 +70,14 @@ class ScratchLowering {
 public:
   static FailureOr<ScratchLowering> build(Operation *op,
                                           std::optional<unsigned> parallel,
-                                          ScheduleAttr order = nullptr) {
+                                          ScheduleAttr order = nullptr,
+                                          ArrayRef<int64_t> blocks = {}) {
     ScheduleAttr schedule = order ? order : getSchedule(op);
     FailureOr<OwningOpRef<ModuleOp>> module =
         lowerScratchCopy(op, {}, [&](Operation *clone) {
+          if (auto matmul = dyn_cast<MatmulOp>(clone);
+              matmul && !blocks.empty())
+            matmul.setPackBlocks(blocks);
           if (!schedule)
             return;
           setSchedule(clone,
@@ -458,6 +462,18 @@ double undividedRowPieceMicros(MatmulOp op, ArrayRef<ScheduleDim> dims,
   return bytes / (costs.memoryBandwidth * 1e3);
 }
 
+/// Against another loop in parallel (not against one thread, where the
+/// `margin` stands for the model's error, which both loops pay), the one with
+/// fewer regions or better balance wins from this fraction of the other's
+/// modeled time: each region also waits at its join for the slower thread,
+/// which the model does not count (256x192x979 in 11 K blocks, its rows in
+/// parallel inside them: 318 us modeled against 300 with the rows
+/// outermost, 0.42-0.45 ms measured against 0.375 at 2 threads). A near tie
+/// keeps the ranking's order, whose reuse of B across the rows the model
+/// does not see either (1472x1216x1707: 16818 against 16797 us modeled, 18.4
+/// against 19.8 ms measured).
+constexpr double kParallelMargin = 0.97;
+
 struct DecideParallelismPass
     : dl::impl::DecideParallelismBase<DecideParallelismPass> {
   using DecideParallelismBase::DecideParallelismBase;
@@ -550,6 +566,30 @@ struct DecideParallelismPass
     if (failed(loops))
       return std::nullopt;
     return GemmLoops{std::move(*dims), std::move(*loops)};
+  }
+
+  /// The schedule `schedule` with its loop over M (`i`) moved outermost and
+  /// in parallel, if M is not tiled (one loop over it).
+  static ScheduleAttr hoistRowLoop(ScheduleAttr schedule) {
+    ArrayRef<StringAttr> names = schedule.getDims();
+    std::optional<unsigned> row;
+    for (auto [position, name] : llvm::enumerate(names)) {
+      if (name.getValue() != "i")
+        continue;
+      if (row)
+        return nullptr;
+      row = position;
+    }
+    if (!row)
+      return nullptr;
+    SmallVector<StringAttr> hoistedNames(names);
+    SmallVector<int64_t> hoistedTiles(schedule.getTiles());
+    hoistedNames.erase(hoistedNames.begin() + *row);
+    hoistedNames.insert(hoistedNames.begin(), names[*row]);
+    hoistedTiles.erase(hoistedTiles.begin() + *row);
+    hoistedTiles.insert(hoistedTiles.begin(), 0);
+    return ScheduleAttr::get(schedule.getContext(), hoistedNames, hoistedTiles,
+                             /*parallel=*/0);
   }
 
   /// The position of the loop over M (`i`) of `loops` with only
@@ -761,14 +801,7 @@ struct DecideParallelismPass
       if (forks == 1)
         return false;
     }
-    SmallVector<StringAttr> hoistedNames(names);
-    SmallVector<int64_t> hoistedTiles(schedule.getTiles());
-    hoistedNames.erase(hoistedNames.begin() + *row);
-    hoistedNames.insert(hoistedNames.begin(), names[*row]);
-    hoistedTiles.erase(hoistedTiles.begin() + *row);
-    hoistedTiles.insert(hoistedTiles.begin(), 0);
-    auto hoisted = ScheduleAttr::get(op->getContext(), hoistedNames,
-                                     hoistedTiles, /*parallel=*/0);
+    ScheduleAttr hoisted = hoistRowLoop(schedule);
     FailureOr<SmallVector<ScheduledLoop>> hoistedLoops =
         hoisted.getLoops(dims, [] { return InFlightDiagnostic(); });
     FailureOr<ScratchLowering> lowering =
@@ -784,17 +817,7 @@ struct DecideParallelismPass
     double against = choice.loop ? choice.bestMicros : oneThread;
     LLVM_DEBUG(llvm::dbgs() << "  rows outermost: " << micros << " us against "
                             << against << " us\n");
-    // Against one thread the margin stands for the model's error; against
-    // the ranking's parallel loop, which pays the same error, the one with
-    // fewer regions wins from kParallelMargin: each region also waits at its
-    // join for the slower thread, which the model does not count
-    // (256x192x979 in 11 K blocks, its rows in parallel inside them: 318 us
-    // modeled against 300 with the rows outermost, 0.42-0.45 ms measured
-    // against 0.375 at 2 threads). A near tie keeps the ranking's order,
-    // whose reuse of B across the rows the model does not see either
-    // (1472x1216x1707: 16818 against 16797 us modeled, 18.4 against 19.8 ms
-    // measured).
-    constexpr double kParallelMargin = 0.97;
+    // Against the ranking's parallel loop: kParallelMargin.
     if (micros > (choice.loop ? kParallelMargin : costs.margin) * against)
       return false;
     setSchedule(op, hoisted);
@@ -809,6 +832,99 @@ struct DecideParallelismPass
           choice.loop ? " (" + describeLoop(dims, loops, *choice.loop) + ")"
                       : std::string(" (on one thread)"),
           oneThread));
+    return true;
+  }
+
+  /// A GEMM whose rows are fewer blocks than threads (often one block of
+  /// all of M: dl-pack-gemm-operands chooses blocks for one thread) computes
+  /// C in smaller blocks of rows, the largest divisor of M up to M / threads
+  /// and of at least kMinDividedRows, with its loop over them outermost and
+  /// in parallel, where that is modeled at most kParallelMargin times the
+  /// time of its best loop in parallel (columns too few or too uneven for
+  /// the threads, as a remainder part of a split GEMM often has), or
+  /// `margin` times one thread's time for a GEMM of at least
+  /// kMinDividedRowFlops FLOPs per element of C, and faster than K divided
+  /// among the threads (split_k) where that can be. Each thread then reads all
+  /// of B: where B is larger than the L2 it reads it from beyond, which the
+  /// model counts as time no thread saves. Returns whether it did. At 2
+  /// threads 64x190x219 (parts of 128 and 62 columns, the 62 on one thread)
+  /// took 40 us, in blocks of 32 rows 25-29 (oneDNN 27; one thread 47);
+  /// 64x1920x3 (6 FLOPs per element) ran 15 us so against 9.2 on one
+  /// thread, in the hours the Zen 5 VM's two cores writing at once were no
+  /// faster than one (docs/heuristics.md, "Parallelism model").
+  bool dividesRowBlocks(MatmulOp op, ScheduleAttr schedule, double oneThread,
+                        const ParallelChoice &choice,
+                        ArrayRef<ScheduleDim> choiceDims,
+                        ArrayRef<ScheduledLoop> choiceLoops,
+                        const ParallelCosts &costs) {
+    constexpr int64_t kMinDividedRows = 8, kMinDividedRowFlops = 32;
+    std::optional<ArrayRef<int64_t>> blocks = op.getPackBlocks();
+    if (!blocks || op.hasDynamicSizes() || op.getPadBlocks() ||
+        op.getStreamA() || op.getSplitK())
+      return false;
+    int64_t k = op.getA().getType().getDimSize(op.getTransposeA() ? 0 : 1);
+    if (!choice.loop && 2 * k < kMinDividedRowFlops)
+      return false;
+    int64_t m = op.getC().getType().getDimSize(0);
+    int64_t threads = costs.threads;
+    if (m / (*blocks)[0] >= threads)
+      return false;
+    int64_t rowBlock = largestDivisorAtMost(m, m / threads);
+    ScheduleAttr hoisted = hoistRowLoop(schedule);
+    if (rowBlock < kMinDividedRows || !hoisted)
+      return false;
+    SmallVector<int64_t> divided{rowBlock, (*blocks)[1], (*blocks)[2]};
+    MatmulOp probe = op.clone();
+    probe.setPackBlocks(divided);
+    std::optional<SmallVector<ScheduleDim>> dims = probe.getScheduleDims();
+    probe->erase();
+    if (!dims)
+      return false;
+    FailureOr<SmallVector<ScheduledLoop>> loops =
+        hoisted.getLoops(*dims, [] { return InFlightDiagnostic(); });
+    FailureOr<ScratchLowering> lowering =
+        ScratchLowering::build(op, /*parallel=*/0, hoisted, divided);
+    if (failed(loops) || failed(lowering))
+      return false;
+    int64_t otherRegions = lowering->countNests() - 1;
+    LoopTraffic traffic = measureTraffic(op, lowering, *dims, *loops, 0,
+                                         oneThread, otherRegions, costs);
+    auto b = cast<MemRefType>(op.getB().getType());
+    double bBytes = static_cast<double>(b.getNumElements()) *
+                    (b.getElementTypeBitWidth() / 8);
+    double bandwidth =
+        costs.cacheBytes > 0 && bBytes > static_cast<double>(costs.cacheBytes)
+            ? costs.memoryBandwidth
+            : costs.coreBandwidth;
+    traffic.undividedMicros =
+        std::max(traffic.undividedMicros, bBytes / (bandwidth * 1e3));
+    double micros =
+        modelLoopMicros(oneThread, *loops, 0, otherRegions, traffic, costs);
+    double against = choice.loop ? choice.bestMicros : oneThread;
+    LLVM_DEBUG(llvm::dbgs() << "  rows in blocks of " << rowBlock << ": "
+                            << micros << " us against " << against << " us\n");
+    if (micros > (choice.loop ? kParallelMargin : costs.margin) * against)
+      return false;
+    // Dividing K among the threads instead (splitsK) may be faster still.
+    if (std::optional<int64_t> kBlocks = splittableKBlocks(op, threads)) {
+      ShapedType c = op.getC().getType();
+      if (modelSplitKMicros(oneThread, *kBlocks,
+                            c.getDimSize(0) * c.getDimSize(1), costs) < micros)
+        return false;
+    }
+    op.setPackBlocks(divided);
+    setSchedule(op, hoisted);
+    setPanels(op, threads);
+    if (reportFallbacks)
+      op->emitRemark(llvm::formatv(
+          "dl-decide-parallelism: C's {0} rows computed in blocks of {1}, "
+          "their loop run in parallel: modeled {2:f2} us on {3} threads "
+          "against {4:f2} us {5}",
+          m, rowBlock, micros, threads, against,
+          choice.loop
+              ? "with " + describeLoop(choiceDims, choiceLoops, *choice.loop) +
+                    " in parallel"
+              : std::string("on one thread")));
     return true;
   }
 
@@ -953,6 +1069,9 @@ struct DecideParallelismPass
     if (auto matmul = dyn_cast<MatmulOp>(op)) {
       if (hoistsRowLoop(matmul, schedule, oneThread, choice, *dims, *loops,
                         costs))
+        return success();
+      if (dividesRowBlocks(matmul, schedule, oneThread, choice, *dims, *loops,
+                           costs))
         return success();
       if (splitsK(matmul, schedule, oneThread, choice, *dims, *loops, costs))
         return success();

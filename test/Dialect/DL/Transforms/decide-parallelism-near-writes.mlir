@@ -12,7 +12,9 @@
 // A machine file's measured near-write cost (dl-probe's near_write_line_ns)
 // replaces the default of near-line-us (0.003 us): at 0.05 ns a line the
 // 232 KiB C of @few_steps runs its rows in parallel; the pieces of rows
-// keep their own cost.
+// keep their own cost, so @column_pieces runs its rows in parallel (moved
+// outermost), not its columns, and @column_pieces_below_page, one block of
+// rows of 6 FLOPs an element, stays on one thread.
 // RUN: echo '{"levels": [{"name": "L1", "bytes": 49152, "latency": 4, "bandwidth": 64}, {"name": "L2", "bytes": 1048576, "latency": 14, "bandwidth": 32}, {"name": "L3", "bytes": 33554432, "latency": 50, "bandwidth": 16}], "memory": {"latency": 300, "bandwidth": 8}, "cores": {"near_write_line_ns": 0.05, "fork_join_ns": 500}}' > %t.json
 // RUN: dl-opt %s --dl-set-target="vector-bits=512 machine-file=%t.json" --dl-decide-parallelism="threads=2" | FileCheck %s --check-prefix=MEASURED
 // RUN: echo '{"levels": [{"name": "L1", "bytes": 49152, "latency": 4, "bandwidth": 64}], "memory": {"latency": 300, "bandwidth": 8}, "cores": {"near_write_line_ns": -1}}' > %t.bad.json
@@ -24,8 +26,12 @@
 // MEASURED-LABEL: func.func @few_steps
 // MEASURED-NOT: dl.sequential
 // MEASURED: schedule = #dl.schedule<[i, j, k], parallel = 0>
-// MEASURED-LABEL: func.func @column_pieces
+// MEASURED-LABEL: func.func @column_pieces(
+// MEASURED-NOT: dl.sequential
+// MEASURED: schedule = #dl.schedule<[i, j, k], parallel = 0>
+// MEASURED-LABEL: func.func @column_pieces_below_page
 // MEASURED: dl.sequential
+// MEASURED-SAME: schedule = #dl.schedule<[j, i, k]>
 
 // CHECK-LABEL: func.func @few_steps
 // CHECK: dl.sequential

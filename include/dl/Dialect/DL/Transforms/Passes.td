@@ -1216,6 +1216,17 @@ def DecideParallelism : Pass<"dl-decide-parallelism", "::mlir::ModuleOp"> {
       a loop over N in parallel divides every row of C and an inner loop
       forks once per outer iteration (368x1066x6 at 2 threads: 0.080 ->
       0.050 ms, oneDNN 0.041).
+    - a GEMM whose rows are fewer blocks than threads (`dl-pack-gemm-operands`
+      chooses blocks for one thread: often one block of all of M, as in
+      the parts of a GEMM split along N) gets its block of rows divided:
+      the largest divisor of M up to M / threads, of at least 8 rows, its
+      loop over them outermost and in parallel, where that is modeled at
+      most 0.97 times the best loop's time or, for a GEMM of at least 32
+      FLOPs per element of C, `margin` times `t1`. Every thread then reads
+      all of B; a B larger than the L2 costs each thread its bytes at the
+      memory's bandwidth (64x190x219 at 2 threads, parts of 128 and 62
+      columns: 40 -> 25-29 us, oneDNN 27; docs/heuristics.md, *Parallelism
+      model*).
     - a GEMM whose parallel loop leaves a packed operand read whole by
       every thread gets its panels decided again for the threads: where
       each thread runs one iteration of the loop, the operand's blocks are
