@@ -119,7 +119,7 @@ bool dl::runsAsWindowGemm(Conv2DOp op, int64_t vectorFloats) {
   if (!op.getInput().getType().hasStaticShape() || !filter.hasStaticShape() ||
       !op.getOutput().getType().hasStaticShape() || op.getGroups() != 1 ||
       op.hasJoinableRows() || getConvOutChannels(op) > vectorFloats ||
-      output[3] >= kIm2colMinVectors)
+      output[3] >= kDeepWindowMaxColumns)
     return false;
   // The copy's bytes, without overflowing on absurd static sizes.
   std::optional<int64_t> copyBytes = int64_t(sizeof(float));
@@ -127,7 +127,14 @@ bool dl::runsAsWindowGemm(Conv2DOp op, int64_t vectorFloats) {
                        filter.getDimSize(2), filter.getDimSize(3)})
     if (copyBytes)
       copyBytes = llvm::checkedMul(*copyBytes, size);
-  return copyBytes && *copyBytes <= kIm2colMaxCopyBytes;
+  if (!copyBytes || *copyBytes > kIm2colMaxCopyBytes)
+    return false;
+  int64_t windowFloats =
+      getConvChannels(op) * filter.getDimSize(2) * filter.getDimSize(3);
+  return output[3] < kIm2colMinVectors ||
+         runsDeepWindowsAsGemm(getConvOutChannels(op), vectorFloats, output[3],
+                               windowFloats, *copyBytes,
+                               getTarget(op).l2Bytes());
 }
 
 std::optional<dl::ConvChannelBlocks>

@@ -92,12 +92,16 @@ struct Im2colConvPattern : OpRewritePattern<Conv2DOp> {
     if (sizes.kBlocks != 1)
       return rewriter.notifyMatchFailure(op, "more than one channel block");
     int64_t vectors = sizes.ow * ((sizes.kb + vectorFloats - 1) / vectorFloats);
-    if (vectors >= options.minVectors)
-      return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
-        diag << "the microkernel's block of C holds " << vectors << " vectors";
-      });
     int64_t copyBytes = sizes.pixels() * sizes.windowFloats() *
                         input.getElementTypeBitWidth() / 8;
+    if (vectors >= options.minVectors &&
+        !runsDeepWindowsAsGemm(sizes.kb, vectorFloats, sizes.ow,
+                               sizes.windowFloats(), copyBytes,
+                               getTarget(op).l2Bytes()))
+      return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
+        diag << "the microkernel's block of C holds " << vectors
+             << " vectors, its windows " << sizes.windowFloats() << " floats";
+      });
     if (copyBytes > options.maxCopyBytes) {
       if (options.reportFallbacks)
         op.emitRemark() << "dl-im2col-convs: output rows of " << sizes.ow

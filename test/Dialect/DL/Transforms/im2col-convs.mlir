@@ -3,12 +3,14 @@
 // fewer than min-vectors (5) vectors becomes a copy of its input windows
 // and a dl.matmul on views of its filter and output; zeros where a window
 // reads padding. Not with more vectors, nor with two output-channel
-// blocks, nor a pointwise convolution at unit stride. The copy for a
+// blocks, nor a pointwise convolution at unit stride. Rows of 5 to 7 pixels
+// of at most 8 output channels (half a vector) do so too where the windows
+// are deep (at least 256 floats) and their copy fits the L2. The copy for a
 // convolution whose work does not pay for a parallel region is
 // dl.sequential.
-// RUN: dl-opt %s --dl-set-target="vector-bits=512" --dl-im2col-convs | FileCheck %s
-// RUN: dl-opt %s --dl-set-target="vector-bits=512" --dl-im2col-convs | FileCheck %s --check-prefix=SEQUENTIAL
-// RUN: dl-opt %s --dl-set-target="vector-bits=512" --dl-im2col-convs="max-copy-bytes=1000 report-fallbacks" --verify-diagnostics -o /dev/null
+// RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=48K,L2=1M,L3=32M" --dl-im2col-convs | FileCheck %s
+// RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=48K,L2=1M,L3=32M" --dl-im2col-convs | FileCheck %s --check-prefix=SEQUENTIAL
+// RUN: dl-opt %s --dl-set-target="vector-bits=512 cache-sizes=L1=48K,L2=1M,L3=32M" --dl-im2col-convs="max-copy-bytes=1000 report-fallbacks" --verify-diagnostics -o /dev/null
 // RUN: not dl-opt %s --dl-im2col-convs=min-vectors=0 2>&1 | FileCheck %s --check-prefix=INVALID
 
 // INVALID: error: dl-im2col-convs: min-vectors must be >= 1 and max-copy-bytes >= 0
@@ -82,6 +84,36 @@ func.func @rows_of_five(%x: memref<2x1x13x13x48xf32>, %w: memref<1x1x5x5x48x16xf
 func.func @rows_of_seven(%x: memref<2x1x7x7x64xf32>, %w: memref<1x1x3x3x64x10xf32>, %y: memref<2x1x7x7x10xf32>) {
   dl.conv2d ins(%x, %w : memref<2x1x7x7x64xf32>, memref<1x1x3x3x64x10xf32>) outs(%y : memref<2x1x7x7x10xf32>)
       {padding = array<i64: 1, 1, 1, 1>}
+  return
+}
+
+// 5 rows of 3 output channels, windows of 176 x 3 x 3 floats (a 158 KB
+// copy).
+// CHECK-LABEL: func.func @deep_windows
+// CHECK: dl.matmul ins(%{{.*}}, %{{.*}} : memref<25x1584xf32>, memref<1584x3xf32>) outs(%{{.*}} : memref<25x3xf32>)
+// CHECK-NOT: dl.conv2d
+func.func @deep_windows(%x: memref<1x1x11x11x176xf32>, %w: memref<1x1x3x3x176x3xf32>, %y: memref<1x1x5x5x3xf32>) {
+  // expected-remark @+1 {{output rows of 5 pixels (5 vectors a call) kept: the copy of the input windows would take 158400 bytes}}
+  dl.conv2d ins(%x, %w : memref<1x1x11x11x176xf32>, memref<1x1x3x3x176x3xf32>) outs(%y : memref<1x1x5x5x3xf32>)
+      {strides = array<i64: 2, 2>}
+  return
+}
+
+// Windows of 12 x 3 x 3 floats: kept.
+// CHECK-LABEL: func.func @shallow_windows
+// CHECK: dl.conv2d
+func.func @shallow_windows(%x: memref<1x1x11x11x12xf32>, %w: memref<1x1x3x3x12x3xf32>, %y: memref<1x1x5x5x3xf32>) {
+  dl.conv2d ins(%x, %w : memref<1x1x11x11x12xf32>, memref<1x1x3x3x12x3xf32>) outs(%y : memref<1x1x5x5x3xf32>)
+      {strides = array<i64: 2, 2>}
+  return
+}
+
+// Deep windows whose copy (4.4 MB) exceeds the L2: kept.
+// CHECK-LABEL: func.func @deep_windows_beyond_the_l2
+// CHECK: dl.conv2d
+func.func @deep_windows_beyond_the_l2(%x: memref<4x1x71x11x176xf32>, %w: memref<1x1x3x3x176x3xf32>, %y: memref<4x1x35x5x3xf32>) {
+  dl.conv2d ins(%x, %w : memref<4x1x71x11x176xf32>, memref<1x1x3x3x176x3xf32>) outs(%y : memref<4x1x35x5x3xf32>)
+      {strides = array<i64: 2, 2>}
   return
 }
 

@@ -580,6 +580,30 @@ inline int64_t batchElementBytes(int64_t m, int64_t n, int64_t k) {
 constexpr int64_t kIm2colMinVectors = 5;
 constexpr int64_t kIm2colMaxCopyBytes = int64_t(64) << 20;
 
+/// Whether a convolution of `outChannels` output channels, at most half of
+/// a vector's `vectorFloats` lanes, whose output rows hold `columns` pixels,
+/// at least kIm2colMinVectors and under kDeepWindowMaxColumns, runs as one
+/// GEMM on a copy of its input windows all the same: windows of at least
+/// kDeepWindowMinFloats floats (input channels x filter taps), whose dot
+/// products are long, and a copy of `copyBytes` within the L2's `l2Bytes`,
+/// which the GEMM then reads from there. One Zen 5 core and 2 threads,
+/// `sweep.py`, dl/oneDNN before -> after: 176 -> 3 channels 3x3 stride 2 of
+/// a 9x9 image (rows of 5) 0.55 / 0.61 -> 1.67 / 1.22; 113 -> 3 3x3 stride
+/// 2 of 2 7x12 0.85 / 0.95 -> 1.65 / 0.98; 19 -> 3 5x5 stride 2 13x13 1.03
+/// / 1.12 -> 1.94 / 1.61-2.23; 79 -> 1 3x3 8x8 2.85 / 1.84 -> 3.40 / 2.18.
+/// Shallower windows lost at 2 threads (12 -> 5 3x3 stride 2 of 3 14x13:
+/// 1.0-1.2 -> 0.55-0.75), and so did copies beyond the L2 (464 -> 5 7x7 of
+/// a 41x9 image, 25 MB: 1.17 -> 0.55-0.64) (docs/heuristics.md, *Shapes
+/// outside the lists*).
+constexpr int64_t kDeepWindowMaxColumns = 8, kDeepWindowMinFloats = 256;
+inline bool runsDeepWindowsAsGemm(int64_t outChannels, int64_t vectorFloats,
+                                  int64_t columns, int64_t windowFloats,
+                                  int64_t copyBytes, int64_t l2Bytes) {
+  return 2 * outChannels <= vectorFloats && columns < kDeepWindowMaxColumns &&
+         windowFloats >= kDeepWindowMinFloats && l2Bytes > 0 &&
+         copyBytes <= l2Bytes;
+}
+
 /// Most rows of a blocked convolution's microkernel calls (output columns)
 /// where its output width is dynamic: convert-dl-to-affine runs such a row
 /// in blocks of this many columns, the last one partial (its kernels get
@@ -590,7 +614,8 @@ constexpr int64_t kMaxKernelRows = 128;
 /// channels (at most `vectorFloats`), would run as one GEMM on a copy of its
 /// input windows (dl-im2col-convs with its default options): static sizes,
 /// one group, output rows of fewer than kIm2colMinVectors pixels (not
-/// joinable), a copy within kIm2colMaxCopyBytes. Its dot products along the
+/// joinable) or deep windows of a few more (runsDeepWindowsAsGemm), a copy
+/// within kIm2colMaxCopyBytes. Its dot products along the
 /// windows fill whole vectors where pixel vectors fill a row's few lanes:
 /// one Zen 5 core, pixel vectors against blocked, 88 -> 2 channels 7x7
 /// stride 2 3 x 8x8 (rows of 3) 45 against 12.6 us, 3 -> 1 5x5 stride 2 3 x

@@ -300,7 +300,8 @@ def BlockConvLayouts : Pass<"dl-block-conv-layouts", "::mlir::func::FuncOp"> {
     row of one column, or rows of a dynamic width) it is blocked, with a
     remark; without one where its rows are shorter than what
     `dl-im2col-convs` runs as a GEMM on the input windows (fewer than 5
-    pixels, a copy of at most 64 MiB: `runsAsWindowGemm`), rows too short
+    pixels, or 5-7 of deep windows whose copy fits the L2; a copy of at
+    most 64 MiB: `runsAsWindowGemm`), rows too short
     for pixel vectors as well (88 -> 2 channels in rows of 3 pixels: 45 us
     as pixel vectors, 12.6 as that GEMM).
 
@@ -663,6 +664,14 @@ def Im2colConvs : Pass<"dl-im2col-convs", "::mlir::func::FuncOp"> {
     convolution with a `dl.matmul` of the copy and views of the filter and
     output (`memref.collapse_shape`, no copy), which the GEMM passes then
     block, pack and run in parallel as any GEMM.
+
+    A convolution whose rows hold 5 to 7 vectors of at most half a vector's
+    lanes of output channels each (a pixel vector or a row of its kernels
+    then fills 5-7 of the lanes) runs so as well where its windows are deep,
+    at least 256 floats (input channels times filter taps), and their copy
+    fits the target's L2 (`runsDeepWindowsAsGemm`; a 176 -> 3-channel 3x3
+    convolution of stride 2 on a 9x9 image, rows of 5: 16 -> 11 us on one
+    Zen 5 core, oneDNN 8.9; docs/heuristics.md, *Shapes outside the lists*).
 
     Only blocked convolutions with static sizes, one output-channel block,
     one group, an identity layout of filter and output and no epilogue,
