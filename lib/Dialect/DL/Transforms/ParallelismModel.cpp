@@ -219,3 +219,82 @@ bool dl::copiesInParallel(Conv2DOp conv, int64_t iterations) {
          modelParallelMicros(*oneThread, iterations, /*forks=*/1, LoopTraffic(),
                              costs) < costs.margin * *oneThread;
 }
+
+/// The elements of a dimension each thread covers when a loop of
+/// `tripCount` iterations over its `extent` is divided among `threads` as
+/// OpenMP's static schedule and dl-chunk-openmp-loops divide it (contiguous
+/// chunks of ceil(tripCount / threads) iterations), or nullopt where the
+/// iterations are not blocks of equal size.
+std::optional<int64_t> dl::extentPerThread(int64_t extent, int64_t tripCount,
+                                           int64_t threads) {
+  if (tripCount <= 0 || extent % tripCount != 0)
+    return std::nullopt;
+  return llvm::divideCeil(tripCount, threads) * (extent / tripCount);
+}
+
+/// The cache lines of C two threads write with loop `position` of a GEMM's
+/// schedule in parallel: with the loop over N (`j`), the threads divide
+/// every row of C where their chunks of columns meet (ceil(trips / threads)
+/// iterations of N / trips columns each), and a row whose boundary falls
+/// inside a line shares that line. A loop over M shares at most a line per
+/// thread: none are counted.
+int64_t dl::countSharedLinesOfC(MatmulOp op, ArrayRef<ScheduleDim> dims,
+                                ArrayRef<ScheduledLoop> loops,
+                                unsigned position, int64_t threads) {
+  constexpr int64_t kLineBytes = 64;
+  const ScheduledLoop &loop = loops[position];
+  auto c = cast<MemRefType>(op.getC().getType());
+  if (dims[loop.dim].name != "j" || !c.hasStaticShape())
+    return 0;
+  std::optional<int64_t> perThread =
+      extentPerThread(c.getDimSize(1), loop.tripCount, threads);
+  if (!perThread)
+    return 0;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(c.getStridesAndOffset(strides, offset)) || strides[1] != 1 ||
+      ShapedType::isDynamic(strides[0]))
+    return 0;
+  if (ShapedType::isDynamic(offset))
+    offset = 0;
+  int64_t lineElements =
+      std::max<int64_t>(1, kLineBytes * 8 / c.getElementTypeBitWidth());
+  int64_t columns = c.getDimSize(1);
+  int64_t lines = 0;
+  for (int64_t boundary = *perThread; boundary < columns;
+       boundary += *perThread)
+    for (int64_t row = 0; row < c.getDimSize(0); ++row)
+      if ((offset + row * strides[0] + boundary) % lineElements != 0)
+        ++lines;
+  return lines;
+}
+
+/// The microseconds of a GEMM's reads of B that loop `position` of its
+/// schedule in parallel does not shorten: with the loop over N (`j`), each
+/// thread reads its chunk of columns of every row of a row-major B read in
+/// place (no pack_b, no transpose_b); where B does not fit the L2s of the
+/// threads that read it and a chunk is shorter than a page, the hardware
+/// prefetchers, which stop at page boundaries, restart on every row and the
+/// threads read B from memory no faster together than one thread alone
+/// (docs/heuristics.md, *K divided among the threads*). 0 otherwise: each
+/// thread's columns then stay in its own L2 (19x897x183, a 656 KB B, ran
+/// 16 us with its columns divided between 2 Zen 5 cores of 512 KiB of L2,
+/// 29 on one).
+double dl::undividedRowPieceMicros(MatmulOp op, ArrayRef<ScheduleDim> dims,
+                                   ArrayRef<ScheduledLoop> loops,
+                                   unsigned position,
+                                   const ParallelCosts &costs) {
+  const ScheduledLoop &loop = loops[position];
+  auto b = cast<MemRefType>(op.getB().getType());
+  if (dims[loop.dim].name != "j" || op.hasBlockedB() || op.getPackB() ||
+      op.getTransposeB() || !b.hasStaticShape() || costs.cacheBytes <= 0)
+    return 0.0;
+  int64_t elementBytes = b.getElementTypeBitWidth() / 8;
+  double bytes = static_cast<double>(b.getNumElements() * elementBytes);
+  std::optional<int64_t> perThread =
+      extentPerThread(b.getDimSize(1), loop.tripCount, costs.threads);
+  if (bytes <= static_cast<double>(costs.cacheBytes * costs.threads) ||
+      !perThread || *perThread * elementBytes >= kPageBytes)
+    return 0.0;
+  return bytes / (costs.memoryBandwidth * 1e3);
+}

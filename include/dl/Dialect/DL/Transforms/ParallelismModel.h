@@ -160,6 +160,28 @@ struct ParallelChoice {
 /// schedule in parallel.
 using TrafficFn = function_ref<LoopTraffic(unsigned position)>;
 
+/// The elements of a dimension each thread covers when a loop of `tripCount`
+/// iterations over its `extent` is divided among `threads` in contiguous
+/// chunks of ceil(tripCount / threads) iterations (OpenMP's static schedule,
+/// dl-chunk-openmp-loops), or nullopt where the iterations are not blocks of
+/// equal size.
+std::optional<int64_t> extentPerThread(int64_t extent, int64_t tripCount,
+                                       int64_t threads);
+
+/// The cache lines of C two threads write with loop `position` of a GEMM's
+/// schedule in parallel (a loop over N dividing every row of C off a line
+/// boundary; none for a loop over M).
+int64_t countSharedLinesOfC(MatmulOp op, ArrayRef<ScheduleDim> dims,
+                            ArrayRef<ScheduledLoop> loops, unsigned position,
+                            int64_t threads);
+
+/// The microseconds of a GEMM's reads of B that loop `position` of its
+/// schedule in parallel does not shorten (a loop over N whose threads read
+/// pieces of B's rows shorter than a page from beyond their L2s).
+double undividedRowPieceMicros(MatmulOp op, ArrayRef<ScheduleDim> dims,
+                               ArrayRef<ScheduledLoop> loops, unsigned position,
+                               const ParallelCosts &costs);
+
 /// Of the `loops` of a schedule over `dims`, the loop that runs work of
 /// `oneThread` microseconds fastest in parallel: among the loops over a
 /// non-reduction dimension with more than one iteration, the one with the
