@@ -347,18 +347,25 @@ struct DecideParallelismPass
     return GemmLoops{std::move(*dims), std::move(*loops)};
   }
 
+  /// The position in `schedule` of its one loop over M (`i`), if M is not
+  /// tiled (a tiled M's loops stay where the ranking put them).
+  static std::optional<unsigned> untiledRowLoop(ScheduleAttr schedule) {
+    std::optional<unsigned> row;
+    for (auto [position, name] : llvm::enumerate(schedule.getDims())) {
+      if (name.getValue() != "i")
+        continue;
+      if (row)
+        return std::nullopt;
+      row = position;
+    }
+    return row;
+  }
+
   /// The schedule `schedule` with its loop over M (`i`) moved outermost and
   /// in parallel, if M is not tiled (one loop over it).
   static ScheduleAttr hoistRowLoop(ScheduleAttr schedule) {
     ArrayRef<StringAttr> names = schedule.getDims();
-    std::optional<unsigned> row;
-    for (auto [position, name] : llvm::enumerate(names)) {
-      if (name.getValue() != "i")
-        continue;
-      if (row)
-        return nullptr;
-      row = position;
-    }
+    std::optional<unsigned> row = untiledRowLoop(schedule);
     if (!row)
       return nullptr;
     SmallVector<StringAttr> hoistedNames(names);
@@ -561,15 +568,7 @@ struct DecideParallelismPass
                      const ParallelChoice &choice, ArrayRef<ScheduleDim> dims,
                      ArrayRef<ScheduledLoop> loops,
                      const ParallelCosts &costs) {
-    ArrayRef<StringAttr> names = schedule.getDims();
-    std::optional<unsigned> row;
-    for (auto [position, name] : llvm::enumerate(names)) {
-      if (name.getValue() != "i")
-        continue;
-      if (row)
-        return false; // M tiled: its loops stay where the ranking put them.
-      row = position;
-    }
+    std::optional<unsigned> row = untiledRowLoop(schedule);
     if (!row || *row == 0 ||
         loops[*row].tripCount < static_cast<int64_t>(costs.threads))
       return false;
