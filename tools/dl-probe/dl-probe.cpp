@@ -449,9 +449,13 @@ int main(int argc, char **argv) {
     model.forkJoinNs = forkJoinNs({here, *other});
     pinTo({here});
     llvm::errs() << llvm::formatv(
-        "cores: {0:f2} ns more a line written next to another core's writes, "
-        "{1} (CPUs {2} and {3})\n",
-        *model.nearWriteLineNs,
+        "cores: {0}, {1} (CPUs {2} and {3})\n",
+        model.nearWriteLineNs
+            ? llvm::formatv("{0:f2} ns more a line written next to another "
+                            "core's writes",
+                            *model.nearWriteLineNs)
+                  .str()
+            : "writes next to another core's not measured (no buffer)",
         model.forkJoinNs ? llvm::formatv("{0:f0} ns an empty parallel region",
                                          *model.forkJoinNs)
                                .str()

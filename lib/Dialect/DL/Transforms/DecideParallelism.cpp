@@ -670,12 +670,8 @@ struct DecideParallelismPass
     auto b = cast<MemRefType>(op.getB().getType());
     double bBytes = static_cast<double>(b.getNumElements()) *
                     (b.getElementTypeBitWidth() / 8);
-    double bandwidth =
-        costs.cacheBytes > 0 && bBytes > static_cast<double>(costs.cacheBytes)
-            ? costs.memoryBandwidth
-            : costs.coreBandwidth;
     traffic.undividedMicros =
-        std::max(traffic.undividedMicros, bBytes / (bandwidth * 1e3));
+        std::max(traffic.undividedMicros, modelMoveMicros(bBytes, costs));
     double micros =
         modelLoopMicros(oneThread, *loops, 0, otherRegions, traffic, costs);
     double against = choice.loop ? choice.bestMicros : oneThread;

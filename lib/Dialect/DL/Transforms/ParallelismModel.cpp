@@ -71,13 +71,18 @@ std::optional<double> dl::modelOneThreadMicros(Operation *op,
   std::optional<double> bytes = getOperandBytes(op, getStaticShape);
   if (!flops || !bytes)
     return std::nullopt;
+  // GFLOPS are thousands of FLOPs per microsecond.
+  return std::max(*flops / (costs.coreGflops * pathShare(op) * 1e3),
+                  modelMoveMicros(*bytes, costs));
+}
+
+double dl::modelMoveMicros(double bytes, const ParallelCosts &costs) {
   double bandwidth =
-      costs.cacheBytes > 0 && *bytes > static_cast<double>(costs.cacheBytes)
+      costs.cacheBytes > 0 && bytes > static_cast<double>(costs.cacheBytes)
           ? costs.memoryBandwidth
           : costs.coreBandwidth;
-  // GFLOPS and GB/s are thousands of FLOPs and bytes per microsecond.
-  return std::max(*flops / (costs.coreGflops * pathShare(op) * 1e3),
-                  *bytes / (bandwidth * 1e3));
+  // GB/s are thousands of bytes per microsecond.
+  return bytes / (bandwidth * 1e3);
 }
 
 double dl::modelParallelMicros(double oneThread, int64_t tripCount,

@@ -75,6 +75,11 @@ struct ParallelCosts {
 std::optional<double> modelOneThreadMicros(Operation *op,
                                            const ParallelCosts &costs);
 
+/// The microseconds one core takes to move `bytes` of operands: at
+/// `coreBandwidth`, or at `memoryBandwidth` where they exceed the L2
+/// (`cacheBytes`), as modelOneThreadMicros counts an op's operands.
+double modelMoveMicros(double bytes, const ParallelCosts &costs);
+
 /// What the threads of a parallel loop move between the cores: the bytes
 /// each reads that another thread wrote, and the cache lines two threads
 /// write; and the microseconds of its reads that more threads do not
