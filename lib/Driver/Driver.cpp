@@ -44,6 +44,7 @@ void dl::addCompilePipeline(OpPassManager &pm, const CompileOptions &options) {
   pipeline.microkernels = options.microkernels;
   pipeline.rank = options.rank;
   pipeline.fuse = options.fuse;
+  pipeline.prefetch = options.prefetch;
   pipeline.versioning = options.versioning;
   pipeline.maxVersions = options.maxVersions;
   pipeline.solveTiles = options.solveTiles;
@@ -85,6 +86,7 @@ static std::string getCompilationKey(ModuleOp module,
   os << "reference: " << options.reference
      << "\nthreads: " << options.getThreadCount()
      << "\nmicrokernels: " << options.microkernels << "\nfuse: " << options.fuse
+     << "\nprefetch: " << options.prefetch
      << "\nversioning: " << options.versioning
      << "\nmax versions: " << options.maxVersions << "\nrank: " << options.rank
      << "\nsolve tiles: " << options.solveTiles

@@ -177,6 +177,9 @@ void dl::buildDLToLLVMPipeline(OpPassManager &pm,
     dl::OutlineMicrokernelsOptions outlineOptions;
     outlineOptions.reportFallbacks = options.reportFallbacks;
     pm.addPass(dl::createOutlineMicrokernels(outlineOptions));
+    // Before LICM, which hoists the prefetches' loop-invariant views.
+    if (options.prefetch)
+      pm.addNestedPass<func::FuncOp>(dl::createPrefetchNextBlocks());
     // Hoists the Pure dispatches out of all loops.
     pm.addPass(createLoopInvariantCodeMotionPass());
   }

@@ -96,6 +96,12 @@ cl::opt<bool> fuse("fuse",
                             "and batch normalizations that write their "
                             "inputs (dl-fuse-epilogues; default: on)"),
                    cl::init(true), cl::cat(category));
+cl::opt<bool> prefetch(
+    "prefetch",
+    cl::desc("Prefetch the blocks the next outer iteration's microkernel "
+             "calls read, spread over the current iteration's calls "
+             "(dl-prefetch-next-blocks; default: on)"),
+    cl::init(true), cl::cat(category));
 cl::opt<bool> versioning(
     "versioning",
     cl::desc("Run ops with a dynamic batch size (GEMM rows, images) as "
@@ -226,6 +232,7 @@ dl::CompileOptions getCompileOptions(PipelineKind kind) {
   options.microkernels = microkernels;
   options.rank = rank;
   options.fuse = fuse;
+  options.prefetch = prefetch;
   options.versioning = versioning;
   options.maxVersions = maxVersions;
   options.solveTiles = solveTiles;

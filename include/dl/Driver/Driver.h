@@ -37,6 +37,7 @@ struct CompileOptions {
   unsigned threads = 0;
   bool microkernels = true;
   bool fuse = true;
+  bool prefetch = true;
   bool versioning = true;
   int64_t maxVersions = kDefaultMaxVersions;
   bool rank = true;

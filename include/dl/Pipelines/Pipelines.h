@@ -52,6 +52,12 @@ struct DLPipelineOptions : public PassPipelineOptions<DLPipelineOptions> {
                                    "that write their inputs "
                                    "(dl-fuse-epilogues)"),
                     llvm::cl::init(true)};
+  Option<bool> prefetch{
+      *this, "prefetch",
+      llvm::cl::desc("Prefetch the blocks the next outer iteration's "
+                     "microkernel calls read, spread over the current "
+                     "iteration's calls (dl-prefetch-next-blocks)"),
+      llvm::cl::init(true)};
   Option<bool> versioning{
       *this, "versioning",
       llvm::cl::desc("Run ops with a dynamic batch size as static versions "

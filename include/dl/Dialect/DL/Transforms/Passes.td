@@ -1527,6 +1527,48 @@ def ApproximateMath : Pass<"dl-approximate-math"> {
   ];
 }
 
+def PrefetchNextBlocks
+    : Pass<"dl-prefetch-next-blocks", "::mlir::func::FuncOp"> {
+  let summary = "Prefetch the blocks the next outer iteration's microkernel "
+                "calls read, spread over the current iteration's calls";
+  let description = [{
+    A `dl.gemm_invoke` whose block of `A` (or of `B`) does not move along
+    the `affine.for` right around it (through the `scf.if` of a dispatched
+    kernel) and moves along the loop around that one (`affine.for` or a
+    one-dimensional `affine.parallel`, constant bounds) reads the block
+    from memory in the first call of the inner loop and from the caches in
+    the others: a convolution's input rows, re-read for each block of
+    output channels; a GEMM's block of rows of `A`, re-read for each block
+    of columns. The first call then waits on memory (the hardware
+    prefetchers follow one call's streams, which ask for data faster than
+    memory supplies it) and the others compute, without overlap. Before
+    each call of the inner loop, the pass prefetches into the L2
+    (`memref.prefetch ... read, locality<2>`) that call's share of the rows
+    of the next outer iteration's block (the batch's blocks, `stride_a` or
+    `stride_b` apart, each of `m` rows of `k` elements, `lda` apart, for
+    `A`; `k` rows of `n` for `B`), every cache line a row touches once; the
+    outer loop's last iteration prefetches its own block. It applies where
+    the operand is larger than the target's L2 (its blocks come from
+    farther) and the next block takes at most a quarter of it, with static
+    shapes, strides, kernel sizes and batch counts; calls with offset tables
+    are left (`docs/heuristics.md`, *Prefetched blocks*).
+
+    ```mlir
+    affine.for %oh = 0 to 70 {
+      affine.for %kb = 0 to 7 {
+        // %next = min(%oh + 1, 69); rows [%kb * 80, min(%kb * 80 + 80, 560))
+        // of the 8 x 70 rows of 60 floats at %in[%n, 0, 2 * %next, 0, 0]
+        affine.for %row = ... { affine.for %probe = 0 to 5 {
+          memref.prefetch %flat[...], read, locality<2>, data } }
+        dl.gemm_invoke %kernel(%in[%n, %c0, %2, %c0, %c0], ...) batch(%c8)
+      }
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def VectorizeCopies : Pass<"dl-vectorize-copies", "::mlir::func::FuncOp"> {
   let summary = "Copy contiguous or subsampled elements with vector loads and stores";
   let description = [{
