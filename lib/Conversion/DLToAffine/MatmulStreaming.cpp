@@ -187,6 +187,21 @@ void dl::lowerStreamingMatmul(PatternRewriter &rewriter, MatmulOp op) {
       kGroupRegistersOfEight * getTarget(op).loweringVectorRegisters() / 8;
   int64_t rows =
       std::clamp<int64_t>(groupRegisters / (n + 1), 1, kMaxGroupRows);
+  // Groups that divide M, where one of at least half the rows (and two)
+  // does: the rows are then one loop, one parallel region, whose threads
+  // take contiguous rows as the copy that often writes A does (an im2col
+  // copy divided by images), where the one-row loop after the groups is a
+  // second region, some of whose rows the other core wrote: 16x3x5684
+  // after a copy of 4 images, 7-row groups and 2 rows after them, ran 18
+  // us at 2 threads against 15 on one; in groups of 4, 0.95-0.98 of one
+  // thread's time (docs/heuristics.md, "Streamed GEMMs").
+  if (m % rows != 0)
+    for (int64_t divisor = rows - 1; divisor >= 2 && 2 * divisor >= rows;
+         --divisor)
+      if (m % divisor == 0) {
+        rows = divisor;
+        break;
+      }
   int64_t grouped = m / rows * rows;
   auto buildRows = [&](int64_t lower, int64_t upper, int64_t groupRows) {
     if (lower >= upper)

@@ -6,6 +6,8 @@
 // one reduction per element of C, beta * C added.
 // With AVX2's 16 registers (8 such vectors), groups of 2 rows (4
 // accumulators, 2 row vectors), the 9th row alone.
+// 16 rows of N = 3 (groups of 7 by the registers) run in 4 groups of 4,
+// which divide M: one loop over the rows, none after it.
 // RUN: dl-opt %s --dl-set-target=vector-bits=512 --convert-dl-to-affine --split-input-file | FileCheck %s
 // RUN: dl-opt %s --dl-set-target=vector-bits=256 --convert-dl-to-affine --split-input-file | FileCheck %s --check-prefix=AVX2
 
@@ -52,5 +54,17 @@ func.func @stream(%a: memref<9x40xf32>, %b: memref<40x2xf32>, %c: memref<9x2xf32
 // CHECK: affine.for %{{.*}} = 0 to 256 {
 func.func @conflicting_rows(%a: memref<8x256xf32>, %b: memref<256x3xf32>, %c: memref<8x3xf32>) {
   dl.matmul ins(%a, %b : memref<8x256xf32>, memref<256x3xf32>) outs(%c : memref<8x3xf32>) {stream_a}
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @groups_dividing_rows
+// CHECK: affine.for %{{.*}} = 0 to 16 step 4 {
+// CHECK: %{{.*}}:12 = affine.for %{{.*}} = 0 to 64 step 16 iter_args
+// CHECK-NOT: affine.for %{{.*}} = 16 to
+// CHECK: memref.dealloc
+func.func @groups_dividing_rows(%a: memref<16x64xf32>, %b: memref<64x3xf32>, %c: memref<16x3xf32>) {
+  dl.matmul ins(%a, %b : memref<16x64xf32>, memref<64x3xf32>) outs(%c : memref<16x3xf32>) {stream_a}
   return
 }
