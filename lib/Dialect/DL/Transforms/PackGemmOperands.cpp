@@ -119,11 +119,22 @@ struct PackGemmOperandsPass
       if (bn > op.getC().getType().getDimSize(1))
         op.setPadBlocks(true);
     };
-    // Bounds the K blocks of one microkernel call by max-batch-bytes.
-    auto boundBatch = [&](MatmulOp op, int64_t k) {
+    // Bounds the K blocks of one microkernel call by max-batch-bytes. A B
+    // read in place from memory (farB) in blocks of all of N is bounded as
+    // its calls read it, a kernel's tile of columns (kernelTileOf) a batch
+    // element: 11x1223x4096, bounded as 1223 columns to one K block of 32
+    // a call, ran at 26-43 GFLOPS on one core and 52-135 on two, its
+    // 128-column calls with 8 K blocks at 70-75 and 68-180 (oneDNN 50-58
+    // and 124-137). From the caches, whole rows of B, one K block a call,
+    // ran faster: 3x2047x141 (B 1.2 MB) 54-58 GFLOPS, against 39-40 in
+    // batches of 3 (docs/heuristics.md, "Streamed GEMMs").
+    auto boundBatch = [&](MatmulOp op, int64_t k, bool farB) {
       ArrayRef<int64_t> blocks = *op.getPackBlocks();
       int64_t kBlocks = llvm::divideCeilSigned(k, blocks[2]);
-      int64_t blockBytes = batchElementBytes(blocks[0], blocks[1], blocks[2]);
+      int64_t blockBytes =
+          farB ? batchElementBytes(kernelTileOf(blocks[0]),
+                                   kernelTileOf(blocks[1]), blocks[2])
+               : batchElementBytes(blocks[0], blocks[1], blocks[2]);
       if (maxBatchBytes > 0 && kBlocks * blockBytes > maxBatchBytes)
         op.setBatchBlocks(largestDivisorAtMost(
             kBlocks, std::max<int64_t>(1, maxBatchBytes / blockBytes)));
@@ -134,7 +145,7 @@ struct PackGemmOperandsPass
       if (op.getPadBlocks() && !op.getBatchBlocks()) {
         int64_t k = op.getA().getType().getDimSize(op.getTransposeA() ? 0 : 1);
         if (!ShapedType::isDynamic(k))
-          boundBatch(op, k);
+          boundBatch(op, k, /*farB=*/false);
         return;
       }
       if (op.getPackBlocks() || op.getStreamA())
@@ -285,7 +296,9 @@ struct PackGemmOperandsPass
                         (m / bm > 1 && conflictingRows(rowStride(b))) ||
                         rereadsConflictingB(m / bm, bm, bn, bk))));
       setBlocks(op, bm, bn, bk);
-      boundBatch(op, k);
+      boundBatch(op, k,
+                 /*farB=*/!packB && !blockedB && l2Bytes > 0 &&
+                     k * n * int64_t(sizeof(float)) > kFarBL2s * l2Bytes);
       // Streamed rows of a far B: one block of rows a call, so the calls
       // walk along streamedRowsBlock's few rows, not down a batch of blocks.
       if (streamsRowsOfB && bk < k && streamsFarRowsOfB(m, k, n, l2Bytes))

@@ -2,7 +2,10 @@
 // no good block (1223, a prime) keeps N whole (dl-split-gemm-remainders:
 // a part of the last 7 columns would read one line of each of B's rows
 // again, at memory latency) and reads B in blocks of whole rows
-// (dl-pack-gemm-operands), one block a call. A B of more than 16 L2s (here
+// (dl-pack-gemm-operands), one block a call; but a B from memory (more than
+// 16 L2s) read by 8 rows or more takes as many blocks a call as
+// max-batch-bytes allows for the calls' tiles of 128 columns (11 rows:
+// 8 blocks of 32; the NEAR B keeps one a call). A B of more than 16 L2s (here
 // 20-24 MB against 512 KiB) read by fewer than 8 rows takes the largest
 // divisor of K up to 16 rows, at least 4; where K has none (3502 = 2 x 17 x
 // 103, 3499 a prime), its whole blocks of 16 rows are streamed and the rest
@@ -18,7 +21,7 @@
 
 // CHECK-LABEL: func.func @few_rows
 // CHECK-COUNT-1: dl.matmul
-// CHECK-SAME: outs(%{{.*}} : memref<11x1223xf32>) {batch_blocks = 1 : i64, pack_blocks = array<i64: 11, 1223, 32>}
+// CHECK-SAME: outs(%{{.*}} : memref<11x1223xf32>) {batch_blocks = 8 : i64, pack_blocks = array<i64: 11, 1223, 32>}
 // CHECK-NOT: dl.matmul
 // CHECK: return
 // NEAR-LABEL: func.func @few_rows

@@ -610,6 +610,17 @@ inline bool runsDeepWindowsAsGemm(int64_t outChannels, int64_t vectorFloats,
 /// their rows at run time). dl-tile-gemm-bands' `max-block` default.
 constexpr int64_t kMaxKernelRows = 128;
 
+/// The largest tile dl-tile-gemm-bands (default `max-block`) gives a band
+/// loop of `extent` iterations, which a microkernel call then covers: the
+/// loop itself up to kMaxKernelRows, else its largest divisor up to that
+/// where it is a good block, else kMaxKernelRows (whole tiles and a smaller
+/// remainder).
+inline int64_t kernelTileOf(int64_t extent) {
+  if (!hasGoodBlock(extent, kMaxKernelRows))
+    return kMaxKernelRows;
+  return largestDivisorAtMost(extent, kMaxKernelRows);
+}
+
 /// Whether plain convolution `op`, blocked in one block of its output
 /// channels (at most `vectorFloats`), would run as one GEMM on a copy of its
 /// input windows (dl-im2col-convs with its default options): static sizes,
