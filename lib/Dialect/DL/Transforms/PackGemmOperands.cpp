@@ -296,9 +296,7 @@ struct PackGemmOperandsPass
                         (m / bm > 1 && conflictingRows(rowStride(b))) ||
                         rereadsConflictingB(m / bm, bm, bn, bk))));
       setBlocks(op, bm, bn, bk);
-      boundBatch(op, k,
-                 /*farB=*/!packB && !blockedB && l2Bytes > 0 &&
-                     k * n * int64_t(sizeof(float)) > kFarBL2s * l2Bytes);
+      boundBatch(op, k, /*farB=*/!packB && !blockedB && isFarB(k, n, l2Bytes));
       // Streamed rows of a far B: one block of rows a call, so the calls
       // walk along streamedRowsBlock's few rows, not down a batch of blocks.
       if (streamsRowsOfB && bk < k && streamsFarRowsOfB(m, k, n, l2Bytes))

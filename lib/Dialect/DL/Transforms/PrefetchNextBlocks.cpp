@@ -73,23 +73,29 @@ bool dependsOn(Value value, Value iv) {
   return false;
 }
 
-/// `value` as it is in the iteration where `iv` is `next`, built at `b`'s
-/// insertion point from the side-effect free ops that compute it, or
-/// failure where something else does.
-FailureOr<Value> inIteration(OpBuilder &b, Value value, Value iv, Value next,
-                             IRMapping &mapping) {
-  if (value == iv)
-    return next;
+/// Whether `value` can be computed for another value of `iv`: it does not
+/// depend on `iv`, is `iv`, or comes from side-effect free ops without
+/// regions whose operands can.
+bool isRecomputable(Value value, Value iv) {
+  if (value == iv || !dependsOn(value, iv))
+    return true;
+  Operation *def = value.getDefiningOp();
+  return def && isPure(def) && def->getNumRegions() == 0 &&
+         llvm::all_of(def->getOperands(), [&](Value operand) {
+           return isRecomputable(operand, iv);
+         });
+}
+
+/// `value` (isRecomputable) as it is where `iv` is what `mapping` maps it
+/// to, built at `b`'s insertion point.
+Value inIteration(OpBuilder &b, Value value, Value iv, IRMapping &mapping) {
   if (Value mapped = mapping.lookupOrNull(value))
     return mapped;
   if (!dependsOn(value, iv))
     return value;
   Operation *def = value.getDefiningOp();
-  if (!def || !isPure(def) || def->getNumRegions() != 0)
-    return failure();
   for (Value operand : def->getOperands())
-    if (failed(inIteration(b, operand, iv, next, mapping)))
-      return failure();
+    inIteration(b, operand, iv, mapping);
   Operation *clone = b.clone(*def, mapping);
   return clone->getResult(cast<OpResult>(value).getResultNumber());
 }
@@ -128,10 +134,16 @@ KnownLoop enclosingLoop(Operation *op) {
   return loop;
 }
 
-/// The linear element of `memref` at `indices` (from its layout's offset)
-/// and the elements its static shape spans, or nullopt for a dynamic shape,
-/// stride or offset.
-std::optional<std::pair<AffineMap, int64_t>> linearization(MemRefType type) {
+/// A static memref's elements as one dimension: the linear element at its
+/// indices (from its layout's offset), the elements its shape spans and the
+/// offset.
+struct Linearization {
+  AffineMap linear;
+  int64_t extent, offset;
+};
+
+/// `type`'s Linearization, or nullopt for a dynamic shape, stride or offset.
+std::optional<Linearization> linearization(MemRefType type) {
   SmallVector<int64_t> strides;
   int64_t offset;
   if (!type.hasStaticShape() ||
@@ -145,7 +157,8 @@ std::optional<std::pair<AffineMap, int64_t>> linearization(MemRefType type) {
     linear = linear + getAffineDimExpr(d, type.getContext()) * stride;
     extent += (type.getDimSize(d) - 1) * stride;
   }
-  return std::make_pair(AffineMap::get(type.getRank(), 0, linear), extent);
+  return Linearization{AffineMap::get(type.getRank(), 0, linear), extent,
+                       offset};
 }
 
 struct PrefetchNextBlocksPass
@@ -170,11 +183,13 @@ struct PrefetchNextBlocksPass
       }
       int64_t m = dispatch.getM(), n = dispatch.getN(), k = dispatch.getK();
       if (std::optional<int64_t> lda = dispatch.getLda())
-        prefetchNextBlock(call, {call.getA(), call.getAIndices(), m, k, *lda,
-                                 batch, dispatch.getStrideA().value_or(0)});
+        prefetchNextBlock(
+            call, {call.getA(), call.getAIndices(), m, k, *lda, batch,
+                   static_cast<int64_t>(dispatch.getStrideA().value_or(0))});
       if (std::optional<int64_t> ldb = dispatch.getLdb())
-        prefetchNextBlock(call, {call.getB(), call.getBIndices(), k, n, *ldb,
-                                 batch, dispatch.getStrideB().value_or(0)});
+        prefetchNextBlock(
+            call, {call.getB(), call.getBIndices(), k, n, *ldb, batch,
+                   static_cast<int64_t>(dispatch.getStrideB().value_or(0))});
     }
   }
 
@@ -197,7 +212,10 @@ struct PrefetchNextBlocksPass
       movesInner |= dependsOn(index, inner.iv);
       movesOuter |= dependsOn(index, outer.iv);
     }
-    if (movesInner || !movesOuter)
+    if (movesInner || !movesOuter ||
+        !llvm::all_of(block.indices, [&](Value index) {
+          return isRecomputable(index, outer.iv);
+        }))
       return;
     Target target = getTarget(call);
     int64_t elementBytes = type.getElementTypeBitWidth() / 8;
@@ -231,24 +249,15 @@ struct PrefetchNextBlocksPass
     IRMapping mapping;
     mapping.map(outer.iv, next);
     SmallVector<Value> nextIndices;
-    for (Value index : block.indices) {
-      FailureOr<Value> moved = inIteration(b, index, outer.iv, next, mapping);
-      if (failed(moved)) {
-        next.getDefiningOp()->erase();
-        return;
-      }
-      nextIndices.push_back(*moved);
-    }
+    for (Value index : block.indices)
+      nextIndices.push_back(inIteration(b, index, outer.iv, mapping));
     Value start =
-        affine::AffineApplyOp::create(b, loc, linear->first, nextIndices);
-    SmallVector<int64_t> strides;
-    int64_t offset;
-    (void)type.getStridesAndOffset(strides, offset);
+        affine::AffineApplyOp::create(b, loc, linear->linear, nextIndices);
     Value flat = memref::ReinterpretCastOp::create(
         b, loc,
-        MemRefType::get({linear->second}, type.getElementType(),
-                        StridedLayoutAttr::get(ctx, offset, {1})),
-        block.memref, offset, linear->second, 1);
+        MemRefType::get({linear->extent}, type.getElementType(),
+                        StridedLayoutAttr::get(ctx, linear->offset, {1})),
+        block.memref, linear->offset, linear->extent, 1);
 
     // The inner iteration's share of the rows: [t * chunk, (t + 1) * chunk).
     int64_t chunk = llvm::divideCeil(rows, inner.trips);

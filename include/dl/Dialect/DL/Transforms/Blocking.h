@@ -494,10 +494,14 @@ inline bool readsBOnceFromBeyondL2(int64_t m, int64_t n, int64_t k,
 ///   32; 9x664x3534 0.30 with 6 rows, 0.28 with 38, 0.40 with 114.
 constexpr int64_t kStreamedRows = 16, kMinStreamedRows = 4, kFarBL2s = 16,
                   kFarStreamedMaxRows = 8, kStreamedDepth = 512;
+/// Whether a K x N B of more than kFarBL2s L2s comes from memory or the far
+/// L3 whenever it is read.
+inline bool isFarB(int64_t k, int64_t n, int64_t l2Bytes) {
+  return l2Bytes > 0 && k * n * int64_t(sizeof(float)) > kFarBL2s * l2Bytes;
+}
 inline bool streamsFarRowsOfB(int64_t m, int64_t k, int64_t n,
                               int64_t l2Bytes) {
-  return m < kFarStreamedMaxRows && l2Bytes > 0 &&
-         k * n * int64_t(sizeof(float)) > kFarBL2s * l2Bytes;
+  return m < kFarStreamedMaxRows && isFarB(k, n, l2Bytes);
 }
 /// The rows of the whole blocks a K without a streamedRowsBlock is split
 /// into (dl-split-gemm-remainders): the deepest block of the rule above.
