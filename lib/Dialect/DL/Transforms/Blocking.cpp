@@ -29,15 +29,15 @@ int64_t dl::gemmBlockRows(int64_t columns) {
   return std::max<int64_t>(1, (16 << 10) / (columns * 4));
 }
 
-bool dl::conflictsInL1(int64_t stride, int64_t rows, int64_t cols,
-                       int64_t l1Bytes) {
+double dl::l1SetOverload(int64_t stride, int64_t rows, int64_t cols,
+                         int64_t l1Bytes) {
   constexpr int64_t kLineBytes = 64, kWayBytes = 4096;
   constexpr int64_t kSets = kWayBytes / kLineBytes;
   int64_t ways = std::max<int64_t>(1, l1Bytes / kWayBytes);
   // A block larger than the L1 does not stay there however it is laid out.
   if (rows <= ways || cols <= 0 ||
       rows * cols * int64_t(sizeof(float)) > l1Bytes)
-    return false;
+    return 0.0;
   int64_t lines[kSets] = {};
   int64_t rowBytes = stride * int64_t(sizeof(float)),
           colBytes = cols * int64_t(sizeof(float));
@@ -47,10 +47,15 @@ bool dl::conflictsInL1(int64_t stride, int64_t rows, int64_t cols,
     // A row wider than a way fills every set once per way it spans.
     for (int64_t line = first; line <= std::min(last, first + kSets - 1);
          ++line)
-      if (++lines[line % kSets] > ways)
-        return true;
+      ++lines[line % kSets];
   }
-  return false;
+  return static_cast<double>(*std::max_element(lines, lines + kSets)) /
+         static_cast<double>(ways);
+}
+
+bool dl::conflictsInL1(int64_t stride, int64_t rows, int64_t cols,
+                       int64_t l1Bytes) {
+  return l1SetOverload(stride, rows, cols, l1Bytes) > 1.0;
 }
 
 /// A size static in either of two shaped types' dims, or kDynamic.

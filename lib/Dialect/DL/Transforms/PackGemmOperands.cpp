@@ -289,12 +289,40 @@ struct PackGemmOperandsPass
         packConstantB(op, bn, bk);
         blockedB = true;
       }
-      bool packB =
-          !blockedB &&
-          (op.getTransposeB() || bn > n ||
-           (bn != n && (m / bm >= minReuse ||
-                        (m / bm > 1 && conflictingRows(rowStride(b))) ||
-                        rereadsConflictingB(m / bm, bm, bn, bk))));
+      auto packsB = [&](int64_t bn) {
+        return !blockedB &&
+               (op.getTransposeB() || bn > n ||
+                (bn != n && (m / bm >= minReuse ||
+                             (m / bm > 1 && conflictingRows(rowStride(b))) ||
+                             rereadsConflictingB(m / bm, bm, bn, bk))));
+      };
+      // A B block read in place whose rows crowd into a few L1 sets
+      // (l1SetOverload above kCrowdedSets: rows a multiple of 1 KiB apart,
+      // or a few bytes off one, as N = 2047 gives) is read from the L2 by
+      // every register tile of its rows of C. Blocks of two vectors of
+      // columns hold twice the rows a tile (15 with AVX-512, against 7 at
+      // four vectors), so they read B fewer times: taken where they do (and
+      // B stays in place; short tiles, AVX2's, pack such a B instead, see
+      // above). One Zen 5 core, M x 2047 x 1152 (the fullest set
+      // 10 times its ways), four vectors against two (GFLOPS): M = 20 122 /
+      // 145 (oneDNN 139), 31 91 / 133 (148), 40 125 / 168 (164), 48 105 /
+      // 129-139 (165); 31 x 3579 x 1024 (twice its ways) 111-125 / 85-103.
+      constexpr double kCrowdedSets = 2.0;
+      if (!blockedB && !streamsRowsOfB && l1Bytes > 0 && !packsB(bn)) {
+        int64_t vectorFloats = blockVectorFloats(columns),
+                registers = target.vectorRegisters();
+        int64_t narrow = 2 * vectorFloats;
+        auto tileReads = [&](int64_t width) {
+          return llvm::divideCeilSigned(
+              bm, registerTileRows(width, vectorFloats, registers));
+        };
+        if (bn > narrow && bn % narrow == 0 &&
+            registerTileRows(bn, vectorFloats, registers) >= kL2FedTileRows &&
+            tileReads(narrow) < tileReads(bn) && !packsB(narrow) &&
+            l1SetOverload(rowStride(b), bk, bn, l1Bytes) > kCrowdedSets)
+          bn = narrow;
+      }
+      bool packB = packsB(bn);
       setBlocks(op, bm, bn, bk);
       boundBatch(op, k, /*farB=*/!packB && !blockedB && isFarB(k, n, l2Bytes));
       // Streamed rows of a far B: one block of rows a call, so the calls

@@ -31,8 +31,10 @@ func.func @parts_of_the_same_rows(%arg0: memref<64x219xf32>, %arg1: memref<219x1
   return
 }
 
+// Its columns in parallel, each thread reads all of A (112 KB, within the
+// L2): in place, not from the copy one thread would make.
 // CHECK-LABEL: func.func @b_beyond_the_l2
-// CHECK: pack_blocks = array<i64: 16, 64, 97>, panel_a, schedule = #dl.schedule<[i, j, k], parallel = 1>
+// CHECK: {batch_blocks = 6 : i64, pack_blocks = array<i64: 16, 64, 97>, schedule = #dl.schedule<[i, j, k], parallel = 1>
 // BIG-L2-LABEL: func.func @b_beyond_the_l2
 // BIG-L2: pack_blocks = array<i64: 8, 64, 97>, {{.*}}schedule = #dl.schedule<[i, j, k], parallel = 0>
 func.func @b_beyond_the_l2(%a: memref<16x1746xf32>, %b: memref<1746x256xf32>, %c: memref<16x256xf32>) {

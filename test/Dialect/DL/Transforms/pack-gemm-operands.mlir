@@ -248,7 +248,9 @@ func.func @narrow_whole_rows(%a: memref<3136x829xf32>, %b: memref<829x15xf32>, %
 // 512-column B (rows 2 KiB apart) packed. With 512-bit vectors each A block
 // has one call (one column block) and each B block one row block above it:
 // read once, every one stays in place whatever its stride (A, within the
-// L2, in one block of its 64 rows).
+// L2, in one block of its 64 rows); the contiguous B's rows crowd into a
+// few L1 sets, so its blocks are two vectors wide (fewer register tiles
+// re-read them).
 // SMALL-LABEL: func @part_strides
 // SMALL: dl.matmul {{.*}} {pack_a, pack_blocks = array<i64: 32, 16, 25>}
 // SMALL: dl.matmul {{.*}} {pack_blocks = array<i64: 32, 16, 25>}
@@ -258,7 +260,7 @@ func.func @narrow_whole_rows(%a: memref<3136x829xf32>, %b: memref<829x15xf32>, %
 // AVX512: dl.matmul {{.*}} {pack_blocks = array<i64: 64, 32, 125>}
 // AVX512: dl.matmul {{.*}} {pack_blocks = array<i64: 64, 32, 125>}
 // AVX512: dl.matmul {{.*}} {pack_a, pack_blocks = array<i64: 64, 64, 128>}
-// AVX512: dl.matmul {{.*}} {pack_a, pack_blocks = array<i64: 64, 64, 128>}
+// AVX512: dl.matmul {{.*}} {pack_a, pack_blocks = array<i64: 64, 32, 128>}
 func.func @part_strides(%apart: memref<64x250xf32, strided<[1024, 1]>>, %a: memref<64x250xf32>,
                         %b: memref<250x32xf32>, %c: memref<64x32xf32>,
                         %a2: memref<64x256xf32>, %b2: memref<256x512xf32, strided<[547, 1]>>,
@@ -385,5 +387,27 @@ func.func @straddled_lines(%a: memref<45x896xf32>, %b: memref<896x1456xf32, stri
                            %b2: memref<896x1456xf32, strided<[1472, 1]>>, %c2: memref<45x1456xf32, strided<[1472, 1]>>) {
   dl.matmul ins(%a, %b : memref<45x896xf32>, memref<896x1456xf32, strided<[1459, 1]>>) outs(%c : memref<45x1456xf32, strided<[1459, 1]>>)
   dl.matmul ins(%a, %b2 : memref<45x896xf32>, memref<896x1456xf32, strided<[1472, 1]>>) outs(%c2 : memref<45x1456xf32, strided<[1472, 1]>>)
+  return
+}
+
+// -----
+
+// B read in place, one block of C's rows: where a block's rows crowd into
+// a few L1 sets (the fullest set more than twice the L1's ways: rows 8188
+// bytes apart, 4 bytes short of 8 KiB), its blocks are two vectors wide,
+// whose register tiles of 15 rows re-read it 3 times for 31 rows, not 5;
+// rows 14316 bytes apart fill their fullest set to twice its ways and keep
+// blocks of four vectors, as do rows 7936 bytes apart (no crowding).
+// AVX512-LABEL: func @crowded_sets
+// AVX512: dl.matmul {{.*}} {pack_a, pack_blocks = array<i64: 31, 32, 128>}
+// AVX512: dl.matmul {{.*}} pack_a, pack_blocks = array<i64: 31, 64, 128>
+// AVX512: dl.matmul {{.*}} pack_a, pack_blocks = array<i64: 31, 64, 128>
+func.func @crowded_sets(%a: memref<31x1024xf32>,
+                        %b1: memref<1024x1984xf32, strided<[2047, 1]>>, %c1: memref<31x1984xf32, strided<[2047, 1]>>,
+                        %b2: memref<1024x3520xf32, strided<[3579, 1]>>, %c2: memref<31x3520xf32, strided<[3579, 1]>>,
+                        %b3: memref<1024x1984xf32>, %c3: memref<31x1984xf32>) {
+  dl.matmul ins(%a, %b1 : memref<31x1024xf32>, memref<1024x1984xf32, strided<[2047, 1]>>) outs(%c1 : memref<31x1984xf32, strided<[2047, 1]>>)
+  dl.matmul ins(%a, %b2 : memref<31x1024xf32>, memref<1024x3520xf32, strided<[3579, 1]>>) outs(%c2 : memref<31x3520xf32, strided<[3579, 1]>>)
+  dl.matmul ins(%a, %b3 : memref<31x1024xf32>, memref<1024x1984xf32>) outs(%c3 : memref<31x1984xf32>)
   return
 }

@@ -358,6 +358,13 @@ inline bool conflictingRows(int64_t leadingDim) {
 /// 4.6 at K = 1024, N = 2112 (8) 4.7 against 4.5.
 bool conflictsInL1(int64_t stride, int64_t rows, int64_t cols, int64_t l1Bytes);
 
+/// The lines of such a block in its fullest L1 set per way of the L1 (0
+/// for a block that conflictsInL1 cannot judge: not more rows than ways, or
+/// larger than the L1): above 1 the block evicts its own lines, at 2 half
+/// of those in that set at least.
+double l1SetOverload(int64_t stride, int64_t rows, int64_t cols,
+                     int64_t l1Bytes);
+
 /// Whether the rows of a block `cols` floats wide, `stride` floats apart, read
 /// in place, straddle cache lines: rows not a whole number of 64-byte lines
 /// apart, in pieces of at most two lines, which then touch one line more

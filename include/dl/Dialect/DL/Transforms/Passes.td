@@ -891,7 +891,12 @@ def PackGemmOperands : Pass<"dl-pack-gemm-operands", "::mlir::func::FuncOp"> {
     ways (`conflictsInL1`) and that is read 4 times or more is packed, as
     is, with any tiles, a B block read 4 times or more whose rows of one or
     two 64-byte lines lie a number of floats apart that is not a whole
-    number of lines (`straddlesLines`: each row touches a line more). An
+    number of lines (`straddlesLines`: each row touches a line more). With
+    long tiles, a B block read in place whose fullest L1 set holds more
+    than twice the ways of its lines (`l1SetOverload`: N = 2047 gives rows
+    4 bytes short of 8 KiB apart) is two vectors wide where that takes
+    fewer register tiles to cover its rows of C (15 rows a tile against 7
+    at four vectors with AVX-512) and leaves B in place. An
     A larger than the L2 read in place in blocks of part rows whose M has
     no good block up to `prefetch-streams` (a prime) is packed rather than
     blocked by single rows. The stride is that of the operand a part belongs to
@@ -1247,6 +1252,14 @@ def DecideParallelism : Pass<"dl-decide-parallelism", "::mlir::ModuleOp"> {
       ([i, j, k] becomes [i:c, j, i, k]), where B's handed-over copy is at
       least 8% of the loop's modeled time (120x300x900 at 2 threads: 0.28
       -> 0.20 ms, oneDNN 0.17; docs/heuristics.md, *Private panels*).
+    - a GEMM that packs A only to re-read it (not transposed, `alpha` 1,
+      rows not a multiple of 1 KiB apart, A within the L2, no padded
+      blocks) reads A in place (`pack_a` and `panel_a` dropped, with a
+      remark) where its loop over N then runs in parallel and that is
+      modeled faster than its best loop with A packed: every thread reads
+      all of A, from the copy one thread made or from lines both cores keep
+      (37x94x344 at 2 threads: 120 -> 310 GFLOPS, oneDNN 180;
+      docs/heuristics.md, *Private panels*).
 
     When the best time is above `margin` times `t1`, the op runs on one
     thread: it gets the unit attribute `dl.sequential` (and its schedule no
