@@ -187,21 +187,32 @@ void dl::lowerStreamingMatmul(PatternRewriter &rewriter, MatmulOp op) {
       kGroupRegistersOfEight * getTarget(op).loweringVectorRegisters() / 8;
   int64_t rows =
       std::clamp<int64_t>(groupRegisters / (n + 1), 1, kMaxGroupRows);
-  // Groups that divide M, where one of at least half the rows (and two)
-  // does: the rows are then one loop, one parallel region, whose threads
-  // take contiguous rows as the copy that often writes A does (an im2col
-  // copy divided by images), where the one-row loop after the groups is a
-  // second region, some of whose rows the other core wrote: 16x3x5684
-  // after a copy of 4 images, 7-row groups and 2 rows after them, ran 18
-  // us at 2 threads against 15 on one; in groups of 4, 0.95-0.98 of one
-  // thread's time (docs/heuristics.md, "Streamed GEMMs").
-  if (m % rows != 0)
-    for (int64_t divisor = rows - 1; divisor >= 2 && 2 * divisor >= rows;
-         --divisor)
-      if (m % divisor == 0) {
+  // Groups that divide M: the rows are then one loop, one parallel region,
+  // whose threads take contiguous rows as the copy that often writes A does
+  // (an im2col copy divided by images), where the one-row loop after the
+  // groups is a second region, some of whose rows the other core wrote:
+  // 16x3x5684 after a copy of 4 images, 7-row groups and 2 rows after
+  // them, ran 18 us at 2 threads against 15 on one; in groups of 4,
+  // 0.95-0.98 of one thread's time. Smaller groups read bt more often: a bt
+  // within half the L1 takes a divisor of at least half the rows (and two);
+  // one beyond it, a divisor whose groups read bt no more often than the
+  // groups and the single rows after them. 4096x8x1677 (a 54 KB bt) in
+  // groups of 3 and one row ran 63-75 GFLOPS on one Zen 5 core, in groups
+  // of 2 51-55 (oneDNN 68-79); 3548x3x88 (1 KB) at 2 threads 140-181 in
+  // groups of 4, 107-120 in groups of 7 and 6 rows (docs/heuristics.md,
+  // "Streamed GEMMs").
+  if (m % rows != 0) {
+    bool btInL1 = n * k * int64_t(sizeof(float)) <= getTarget(op).l1Bytes() / 2;
+    int64_t reads = m / rows + m % rows;
+    for (int64_t divisor = rows - 1; divisor >= 2; --divisor) {
+      if (btInL1 && 2 * divisor < rows)
+        break;
+      if (m % divisor == 0 && (btInL1 || m / divisor <= reads)) {
         rows = divisor;
         break;
       }
+    }
+  }
   int64_t grouped = m / rows * rows;
   auto buildRows = [&](int64_t lower, int64_t upper, int64_t groupRows) {
     if (lower >= upper)

@@ -7,7 +7,10 @@
 // With AVX2's 16 registers (8 such vectors), groups of 2 rows (4
 // accumulators, 2 row vectors), the 9th row alone.
 // 16 rows of N = 3 (groups of 7 by the registers) run in 4 groups of 4,
-// which divide M: one loop over the rows, none after it.
+// which divide M: one loop over the rows, none after it. A transposed copy
+// beyond half the L1 (N = 8, K = 2048: 64 KB) is read once a group: 76 rows
+// keep groups of 3 (25 groups and one row, 26 reads) rather than 38 groups
+// of 2.
 // RUN: dl-opt %s --dl-set-target=vector-bits=512 --convert-dl-to-affine --split-input-file | FileCheck %s
 // RUN: dl-opt %s --dl-set-target=vector-bits=256 --convert-dl-to-affine --split-input-file | FileCheck %s --check-prefix=AVX2
 
@@ -66,5 +69,16 @@ func.func @conflicting_rows(%a: memref<8x256xf32>, %b: memref<256x3xf32>, %c: me
 // CHECK: memref.dealloc
 func.func @groups_dividing_rows(%a: memref<16x64xf32>, %b: memref<64x3xf32>, %c: memref<16x3xf32>) {
   dl.matmul ins(%a, %b : memref<16x64xf32>, memref<64x3xf32>) outs(%c : memref<16x3xf32>) {stream_a}
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @groups_reading_a_large_copy
+// CHECK: affine.for %{{.*}} = 0 to 75 step 3 {
+// CHECK: %{{.*}}:24 = affine.for %{{.*}} = 0 to 2048 step 16 iter_args
+// CHECK: affine.for %{{.*}} = 75 to 76 {
+func.func @groups_reading_a_large_copy(%a: memref<76x2048xf32>, %b: memref<2048x8xf32>, %c: memref<76x8xf32>) {
+  dl.matmul ins(%a, %b : memref<76x2048xf32>, memref<2048x8xf32>) outs(%c : memref<76x8xf32>) {stream_a}
   return
 }
