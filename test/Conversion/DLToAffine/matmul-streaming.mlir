@@ -1,4 +1,6 @@
-// The lowering of a stream_a GEMM (GEMV-like): op(B) copied transposed, then
+// The lowering of a stream_a GEMM (GEMV-like): op(B) copied transposed (16
+// rows of a contiguous B a vector, split by shuffles; the last K % 16 rows
+// element by element), then
 // groups of rows of A (8 rows for N = 2: 16 accumulators and 8 row vectors
 // in registers; the 9th row alone) against it, in
 // 16-float vectors over K (32 of 40) accumulated with vector.fma, the last 8
@@ -17,8 +19,15 @@
 // CHECK-LABEL: func.func @stream
 // CHECK-SAME: (%[[A:[a-z0-9_]+]]: memref<9x40xf32>, %[[B:[a-z0-9_]+]]: memref<40x2xf32>, %[[C:[a-z0-9_]+]]: memref<9x2xf32>)
 // CHECK: %[[BT:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x40xf32>
+// CHECK: %[[FLAT:.*]] = memref.collapse_shape %[[B]] {{\[\[}}0, 1]] : memref<40x2xf32> into memref<80xf32>
+// CHECK: affine.for %[[KC:.*]] = 0 to 32 step 16 {
+// CHECK-NEXT: %[[ROWS:.*]] = affine.vector_load %[[FLAT]][%[[KC]] * 2] : memref<80xf32>, vector<32xf32>
+// CHECK-NEXT: %[[COL0:.*]] = vector.shuffle %[[ROWS]], %[[ROWS]] [0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30]
+// CHECK-NEXT: affine.vector_store %[[COL0]], %[[BT]][0, %[[KC]]]
+// CHECK-NEXT: %[[COL1:.*]] = vector.shuffle %[[ROWS]], %[[ROWS]] [1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31]
+// CHECK-NEXT: affine.vector_store %[[COL1]], %[[BT]][1, %[[KC]]]
 // CHECK: affine.for %[[J:.*]] = 0 to 2 {
-// CHECK-NEXT: affine.for %[[K:.*]] = 0 to 40 {
+// CHECK-NEXT: affine.for %[[K:.*]] = 32 to 40 {
 // CHECK-NEXT: %[[V:.*]] = affine.load %[[B]][%[[K]], %[[J]]]
 // CHECK-NEXT: affine.store %[[V]], %[[BT]][%[[J]], %[[K]]]
 // CHECK: affine.for %[[I:.*]] = 0 to 8 step 8 {
@@ -54,7 +63,7 @@ func.func @stream(%a: memref<9x40xf32>, %b: memref<40x2xf32>, %c: memref<9x2xf32
 // the same few L1 sets: its rows are a vector (16 floats) further apart.
 // CHECK-LABEL: func.func @conflicting_rows
 // CHECK: %[[BT:.*]] = memref.alloc() {alignment = 64 : i64} : memref<3x272xf32>
-// CHECK: affine.for %{{.*}} = 0 to 256 {
+// CHECK: affine.for %{{.*}} = 0 to 256 step 16 {
 func.func @conflicting_rows(%a: memref<8x256xf32>, %b: memref<256x3xf32>, %c: memref<8x3xf32>) {
   dl.matmul ins(%a, %b : memref<8x256xf32>, memref<256x3xf32>) outs(%c : memref<8x3xf32>) {stream_a}
   return
