@@ -281,6 +281,21 @@ struct PackGemmOperandsPass
         else
           packA = true;
       }
+      // Blocks of C two vectors wide do two FMAs a vector per element of A,
+      // too few to hide a stream's misses: such an A block from beyond the
+      // L2 takes kNarrowStreams rows where M has a divisor from
+      // kNarrowMinRows up (fewer would leave the register tiles' 16
+      // accumulators short). One Zen 5 core, 23409x32x180 (A 17 MB) in
+      // blocks of 27, 17 and 9 rows: 74-78, 87 and 145 GFLOPS (oneDNN 143);
+      // 3172x32x1077 in blocks of 4 rows fell from 1.01 to 0.38-0.56 of
+      // oneDNN, and one vector wide, 1024x16x500000 in blocks of 8 rows from
+      // 106-140 to 95-105 GFLOPS. Measured with AVX-512's vectors only.
+      constexpr int64_t kNarrowStreams = 12, kNarrowMinRows = 8;
+      int64_t vectorFloats = blockVectorFloats(columns);
+      if (!packA && bk != k && aBeyondL2 && bm > kNarrowStreams &&
+          vectorFloats >= 16 && bn > vectorFloats && bn <= 2 * vectorFloats &&
+          largestDivisorAtMost(m, kNarrowStreams) >= kNarrowMinRows)
+        bm = largestDivisorAtMost(m, kNarrowStreams);
       // B constant (a model's weights): packed into blocks by a dl.pack,
       // which dl-keep-constant-packs runs once, not on every call; its blocks
       // are then read in place. Not when its blocks are contiguous already.

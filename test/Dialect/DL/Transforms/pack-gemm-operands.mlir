@@ -411,3 +411,20 @@ func.func @crowded_sets(%a: memref<31x1024xf32>,
   dl.matmul ins(%a, %b3 : memref<31x1024xf32>, memref<1024x1984xf32>) outs(%c3 : memref<31x1984xf32>)
   return
 }
+
+// -----
+
+// An A from beyond the L2 read in place, its blocks taking part of each
+// row: blocks of C two vectors wide (two FMAs a vector per element of A)
+// take at most 12 rows, where M has a divisor from 8 up (23409: 9); not
+// where it has none (3172: 4, which would leave the register tiles
+// short; the usual bound of 32 gives 26).
+// AVX512-LABEL: func @narrow_streams
+// AVX512: outs(%{{.*}} : memref<23409x32xf32>) {pack_blocks = array<i64: 9, 32, 90>}
+// AVX512: outs(%{{.*}} : memref<3172x32xf32>) {pack_blocks = array<i64: 26, 32, 3>}
+func.func @narrow_streams(%a: memref<23409x180xf32>, %b: memref<180x32xf32>, %c: memref<23409x32xf32>,
+                          %a2: memref<3172x1077xf32>, %b2: memref<1077x32xf32>, %c2: memref<3172x32xf32>) {
+  dl.matmul ins(%a, %b : memref<23409x180xf32>, memref<180x32xf32>) outs(%c : memref<23409x32xf32>)
+  dl.matmul ins(%a2, %b2 : memref<3172x1077xf32>, memref<1077x32xf32>) outs(%c2 : memref<3172x32xf32>)
+  return
+}
