@@ -817,6 +817,7 @@ struct DecideParallelismPass
     OpBuilder(op).insert(probe);
     FailureOr<ScratchLowering> lowering = ScratchLowering::build(probe, {});
     std::optional<ParallelChoice> inPlace;
+    double packed = choice.loop ? choice.bestMicros : oneThread;
     if (succeeded(lowering)) {
       int64_t otherRegions = lowering->countNests() - 1;
       auto traffic = [&](unsigned position) {
@@ -827,7 +828,6 @@ struct DecideParallelismPass
       };
       ParallelChoice candidate = chooseParallelLoop(
           oneThread, dims, loops, otherRegions, costs, traffic);
-      double packed = choice.loop ? choice.bestMicros : oneThread;
       if (candidate.loop && dims[loops[*candidate.loop].dim].name == "j" &&
           candidate.bestMicros < packed)
         inPlace = candidate;
@@ -843,8 +843,7 @@ struct DecideParallelismPass
           "{0:f2} us on {1} threads with {2} in parallel, against {3:f2} us "
           "with the copy of A one thread makes handed to the others",
           inPlace->bestMicros, costs.threads,
-          describeLoop(dims, loops, *inPlace->loop),
-          choice.loop ? choice.bestMicros : oneThread));
+          describeLoop(dims, loops, *inPlace->loop), packed));
     return inPlace;
   }
 

@@ -324,8 +324,7 @@ struct PackGemmOperandsPass
       // 129-139 (165); 31 x 3579 x 1024 (twice its ways) 111-125 / 85-103.
       constexpr double kCrowdedSets = 2.0;
       if (!blockedB && !streamsRowsOfB && l1Bytes > 0 && !packsB(bn)) {
-        int64_t vectorFloats = blockVectorFloats(columns),
-                registers = target.vectorRegisters();
+        int64_t registers = target.vectorRegisters();
         int64_t narrow = 2 * vectorFloats;
         auto tileReads = [&](int64_t width) {
           return llvm::divideCeilSigned(
