@@ -735,12 +735,14 @@ def SkipPaddingColumns : Pass<"dl-skip-padding-columns", "::mlir::func::FuncOp">
     `H * (W + left + right) * c / V` vectors (`V` floats each) are loaded and
     stored once and shared by the `OH * R * KV` output rows, filter rows and
     output-channel vectors that read it, `c-pass-cost * H * (W + left +
-    right) * c / V / (OH * R * KV)`, against the extra accumulator passes,
-    `c-pass-cost * (sum over runs of columns - OW)`, and sets the attribute
-    where the skipped work is more. A pass loads and stores one vector (one
-    512-bit store per cycle on the machines measured, where two FMAs issue
-    per cycle: `c-pass-cost` 2 FMAs; `docs/heuristics.md`, *Skipped padding
-    columns*). The copy matters where few output channels share it (16 or
+    right) * c / V / (OH * R * KV) / share`, against the extra accumulator
+    passes, `c-pass-cost * (sum over runs of columns - OW)`, and sets the
+    attribute where the skipped work is more. A pass loads and stores one
+    vector in the L1 (one 512-bit store per cycle on the machines measured,
+    where two FMAs issue per cycle: `c-pass-cost` 2 FMAs; `docs/heuristics.md`,
+    *Skipped padding columns*); the copy sweeps the whole input and writes
+    the whole copy, at `share` of the L1's bandwidth: that of the fastest
+    level of the target (`dl-set-target`) that holds both, else memory's. The copy matters where few output channels share it (16 or
     17 of them: a 162 -> 17 channel 179x179 3x3 convolution at stride 2 ran
     53.7 ms with the copy, 35.1 without, oneDNN 32.3); with 64 output
     channels a 56x56 3x3 convolution keeps it. Only convolutions with

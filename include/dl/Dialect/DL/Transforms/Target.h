@@ -77,6 +77,17 @@ struct Target {
     return std::min(1.0,
                     cache.memoryBandwidth / cache.levels.front().bandwidth);
   }
+  /// The bandwidth of a sweep over `bytes` bytes as a share of the first
+  /// cache level's: that of the fastest level holding them all, else
+  /// memory's (1: none described).
+  double sweepBandwidthShare(int64_t bytes) const {
+    if (cache.levels.empty() || cache.levels.front().bandwidth <= 0.0)
+      return 1.0;
+    for (const CacheLevel &level : cache.levels)
+      if (bytes <= level.bytes)
+        return std::min(1.0, level.bandwidth / cache.levels.front().bandwidth);
+    return memoryBandwidthShare();
+  }
 
   /// This machine: its widest vector registers (512 with AVX-512F, 256 with
   /// AVX2, else 128), its cache capacities with the default latencies and
