@@ -254,18 +254,31 @@ struct SplitGemmRemaindersPass
     SmallVector<MatmulOp> parts;
     for (Part mPart : mParts)
       for (auto [nPart, index] : cParts) {
+        // A narrow remainder of N reads whole rows of A where all of N does
+        // not: its rows split as a narrow GEMM's (a prime M would otherwise
+        // take blocks of one row).
+        SmallVector<Part, 2> rowParts = {mPart};
+        if (!wholeRows && !blockedB &&
+            readsWholeRowsOfA(nPart.size, k, transposeA)) {
+          rowParts =
+              splitExtent(mPart.size, std::min(rows, wholeRowBlockLimit(k)));
+          for (Part &rowPart : rowParts)
+            rowPart.offset += mPart.offset;
+        }
         Part kPart = kParts[index];
-        Value c = slices.get(op.getC(), mPart, nPart, false);
-        Value a = slices.get(op.getA(), mPart, kPart, transposeA);
-        Value bPart = blockedB
-                          ? op.getB()
-                          : slices.get(op.getB(), kPart, nPart, transposeB);
-        Operation *part = b.clone(*op);
-        part->setOperands({a, bPart, c});
-        // The K parts after the first add to what the first computed.
-        if (index > 0)
-          part->setAttr(op.getBetaAttrName(), accumulate);
-        parts.push_back(cast<MatmulOp>(part));
+        for (Part rowPart : rowParts) {
+          Value c = slices.get(op.getC(), rowPart, nPart, false);
+          Value a = slices.get(op.getA(), rowPart, kPart, transposeA);
+          Value bPart = blockedB
+                            ? op.getB()
+                            : slices.get(op.getB(), kPart, nPart, transposeB);
+          Operation *part = b.clone(*op);
+          part->setOperands({a, bPart, c});
+          // The K parts after the first add to what the first computed.
+          if (index > 0)
+            part->setAttr(op.getBetaAttrName(), accumulate);
+          parts.push_back(cast<MatmulOp>(part));
+        }
       }
     op.erase();
     return parts;

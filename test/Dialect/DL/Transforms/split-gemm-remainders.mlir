@@ -193,6 +193,22 @@ func.func @narrow(%a: memref<3148x829xf32>, %b: memref<829x15xf32>, %c: memref<3
 
 // -----
 
+// A narrow remainder of N reads whole rows of A where all of N does not:
+// 77 columns split into 64 and 13, and the 13-column part's 47 rows (a
+// prime, within the 64-row limit of all of N) into blocks as a narrow
+// GEMM's: 32 and 15 (not 47 blocks of one row).
+// CHECK-LABEL: func @narrow_remainder
+// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<47x64xf32, strided<[77, 1]>>){{$}}
+// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<32x13xf32, strided<[77, 1], offset: 64>>){{$}}
+// CHECK: dl.matmul {{.*}} outs(%{{.*}} : memref<15x13xf32, strided<[77, 1], offset: 2528>>){{$}}
+// CHECK-NOT: dl.matmul
+func.func @narrow_remainder(%a: memref<47x93xf32>, %b: memref<93x77xf32>, %c: memref<47x77xf32>) {
+  dl.matmul ins(%a, %b : memref<47x93xf32>, memref<93x77xf32>) outs(%c : memref<47x77xf32>)
+  return
+}
+
+// -----
+
 // Without masked partial vectors (AVX2, 8-float vectors, 32-column limit), N
 // splits into whole vectors and the rest of a vector: 2047 columns into
 // 2040 (dl-pack-gemm-operands takes blocks of 24) and 7, which it pads to 8.
