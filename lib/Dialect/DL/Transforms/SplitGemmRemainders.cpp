@@ -148,6 +148,8 @@ struct SplitGemmRemaindersPass
     int64_t columns = blockN ? blockN : microkernelColumns(target.vectorBits);
     wholeVectors = !target.masksPartialVectors();
     vectorRegisters = target.vectorRegisters();
+    targetVectorFloats = target.vectorFloats();
+    l1Bytes = target.l1Bytes();
     l2Bytes = target.l2Bytes();
     int64_t rows = blockM ? blockM : gemmBlockRows(columns);
     SmallVector<MatmulOp> ops;
@@ -160,11 +162,10 @@ struct SplitGemmRemaindersPass
           !op.getC().getType().hasStaticShape())
         return;
       bool transposeA = op.getTransposeA();
-      if (streamsA(op.getC().getType().getDimSize(0),
-                   op.getC().getType().getDimSize(1),
-                   op.getA().getType().getDimSize(transposeA ? 0 : 1),
-                   transposeA, target.vectorFloats(),
-                   target.masksPartialVectors(), target.l1Bytes()))
+      if (streams(op.getC().getType().getDimSize(0),
+                  op.getC().getType().getDimSize(1),
+                  op.getA().getType().getDimSize(transposeA ? 0 : 1),
+                  transposeA))
         return;
       ops.push_back(op);
     });
@@ -256,10 +257,11 @@ struct SplitGemmRemaindersPass
       for (auto [nPart, index] : cParts) {
         // A narrow remainder of N reads whole rows of A where all of N does
         // not: its rows split as a narrow GEMM's (a prime M would otherwise
-        // take blocks of one row).
+        // take blocks of one row), unless it is streamed (any M).
         SmallVector<Part, 2> rowParts = {mPart};
         if (!wholeRows && !blockedB &&
-            readsWholeRowsOfA(nPart.size, k, transposeA)) {
+            readsWholeRowsOfA(nPart.size, k, transposeA) &&
+            !streams(mPart.size, nPart.size, kParts[index].size, transposeA)) {
           rowParts =
               splitExtent(mPart.size, std::min(rows, wholeRowBlockLimit(k)));
           for (Part &rowPart : rowParts)
@@ -369,11 +371,21 @@ struct SplitGemmRemaindersPass
     op.erase();
   }
 
+  /// Whether dl-pack-gemm-operands streams an m x n x k GEMM (streamsA).
+  bool streams(int64_t m, int64_t n, int64_t k, bool transposeA) const {
+    return streamsA(m, n, k, transposeA, targetVectorFloats, !wholeVectors,
+                    l1Bytes);
+  }
+
   /// Whether N's blocks are whole vectors (the target does not mask
   /// partial vectors).
   bool wholeVectors = false;
   /// The target's vector registers (for the microkernels' register tiles).
   int64_t vectorRegisters = 0;
+  /// The target's floats per vector register.
+  int64_t targetVectorFloats = 0;
+  /// The target's L1 capacity (0: unknown).
+  int64_t l1Bytes = 0;
   /// The target's L2 capacity (0: unknown).
   int64_t l2Bytes = 0;
 };
