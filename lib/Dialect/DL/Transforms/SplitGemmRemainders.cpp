@@ -256,14 +256,19 @@ struct SplitGemmRemaindersPass
     for (Part mPart : mParts)
       for (auto [nPart, index] : cParts) {
         // A narrow remainder of N reads whole rows of A where all of N does
-        // not: its rows split as a narrow GEMM's (a prime M would otherwise
-        // take blocks of one row), unless it is streamed (any M).
+        // not, in blocks of the largest divisor of its rows up to the
+        // whole-row limit: where that is under kMinNarrowRows (a prime M
+        // would take blocks of one row, each a call that fills one row of a
+        // register tile up to 30 rows tall), its rows split as a narrow
+        // GEMM's. Not where it is streamed (any M).
+        constexpr int64_t kMinNarrowRows = 8;
+        int64_t rowLimit = std::min(rows, wholeRowBlockLimit(k));
         SmallVector<Part, 2> rowParts = {mPart};
         if (!wholeRows && !blockedB &&
             readsWholeRowsOfA(nPart.size, k, transposeA) &&
+            largestDivisorAtMost(mPart.size, rowLimit) < kMinNarrowRows &&
             !streams(mPart.size, nPart.size, kParts[index].size, transposeA)) {
-          rowParts =
-              splitExtent(mPart.size, std::min(rows, wholeRowBlockLimit(k)));
+          rowParts = splitExtent(mPart.size, rowLimit);
           for (Part &rowPart : rowParts)
             rowPart.offset += mPart.offset;
         }
