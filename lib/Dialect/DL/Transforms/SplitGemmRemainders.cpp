@@ -186,8 +186,9 @@ struct SplitGemmRemaindersPass
     // A narrow GEMM reduces over all of K in one block, in blocks of fewer
     // rows.
     bool wholeRows = !blockedB && readsWholeRowsOfA(n, k, transposeA);
-    SmallVector<Part, 2> mParts = splitExtent(
-        m, wholeRows ? std::min(rows, wholeRowBlockLimit(k)) : rows);
+    int64_t wholeRowLimit = std::min(rows, wholeRowBlockLimit(k));
+    SmallVector<Part, 2> mParts =
+        splitExtent(m, wholeRows ? wholeRowLimit : rows);
     int64_t vectorFloats = blockVectorFloats(columns);
     // B's rows read whole (N kept whole) keep K whole too:
     // dl-pack-gemm-operands streams them in blocks of a few rows. Where K
@@ -252,6 +253,7 @@ struct SplitGemmRemaindersPass
     Location loc = op.getLoc();
     Attribute accumulate = b.getF32FloatAttr(1.0f);
     Slices slices(b, loc);
+    constexpr int64_t kMinNarrowRows = 8;
     SmallVector<MatmulOp> parts;
     for (Part mPart : mParts)
       for (auto [nPart, index] : cParts) {
@@ -261,14 +263,12 @@ struct SplitGemmRemaindersPass
         // would take blocks of one row, each a call that fills one row of a
         // register tile up to 30 rows tall), its rows split as a narrow
         // GEMM's. Not where it is streamed (any M).
-        constexpr int64_t kMinNarrowRows = 8;
-        int64_t rowLimit = std::min(rows, wholeRowBlockLimit(k));
         SmallVector<Part, 2> rowParts = {mPart};
         if (!wholeRows && !blockedB &&
             readsWholeRowsOfA(nPart.size, k, transposeA) &&
-            largestDivisorAtMost(mPart.size, rowLimit) < kMinNarrowRows &&
+            largestDivisorAtMost(mPart.size, wholeRowLimit) < kMinNarrowRows &&
             !streams(mPart.size, nPart.size, kParts[index].size, transposeA)) {
-          rowParts = splitExtent(mPart.size, rowLimit);
+          rowParts = splitExtent(mPart.size, wholeRowLimit);
           for (Part &rowPart : rowParts)
             rowPart.offset += mPart.offset;
         }

@@ -742,7 +742,8 @@ def SkipPaddingColumns : Pass<"dl-skip-padding-columns", "::mlir::func::FuncOp">
     where two FMAs issue per cycle: `c-pass-cost` 2 FMAs; `docs/heuristics.md`,
     *Skipped padding columns*); the copy sweeps the whole input and writes
     the whole copy, at `share` of the L1's bandwidth: that of the fastest
-    level of the target (`dl-set-target`) that holds both, else memory's. The copy matters where few output channels share it (16 or
+    level of the target (`dl-set-target`) that holds both, else memory's.
+    The copy matters where few output channels share it (16 or
     17 of them: a 162 -> 17 channel 179x179 3x3 convolution at stride 2 ran
     53.7 ms with the copy, 35.1 without, oneDNN 32.3); with 64 output
     channels a 56x56 3x3 convolution keeps it. Only convolutions with
